@@ -1,0 +1,49 @@
+# MultipliPotion Classroom. `make run` starts everything with demo data; `make test` runs the suite.
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+APP_PORT ?= 8000
+# The first Python 3.12+ on PATH (pyenv and uv read .python-version).
+PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 python; do \
+	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; \
+	then echo $$p; break; fi; done)
+
+.PHONY: install run test lint format lock soak bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	@if [ -z "$(PYTHON)" ]; then echo "Python 3.12 or newer is needed (see .python-version)." >&2; exit 1; fi
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	@touch $(STAMP)
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	@echo "Open http://127.0.0.1:$(APP_PORT)/  (Ctrl+C stops web, worker and beat)"
+	APP_PORT=$(APP_PORT) $(BIN)/honcho start -f Procfile
+
+test: install
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Re-pin every dependency after changing pyproject.toml.
+lock:
+	rm -rf var/lock-venv && $(PYTHON) -m venv var/lock-venv
+	var/lock-venv/bin/python -m pip install --quiet --upgrade pip
+	var/lock-venv/bin/python -m pip install --quiet -e '.[dev]'
+	var/lock-venv/bin/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
+	rm -rf var/lock-venv
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,50 @@
+"""The Celery app. Tasks stay thin: they take ids and call model or pure functions."""
+
+import os
+
+from celery import Celery, bootsteps
+from celery.signals import worker_ready
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("multiplipotion")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+HEARTBEAT_EVERY = 15.0  # seconds
+
+app.conf.beat_schedule = {
+    "worker-heartbeat": {"task": "classroom.tasks.heartbeat", "schedule": 30.0},
+}
+
+
+def _beat(hostname: str) -> None:
+    from classroom.models import WorkerHeartbeat
+
+    WorkerHeartbeat.beat(hostname)
+
+
+class HeartbeatStep(bootsteps.StartStopStep):
+    """Writes the worker's heartbeat row every 15 s, with or without beat running."""
+
+    requires = {"celery.worker.components:Timer"}
+
+    def __init__(self, parent, **kwargs):
+        self.tref = None
+        super().__init__(parent, **kwargs)
+
+    def start(self, parent):
+        self.tref = parent.timer.call_repeatedly(HEARTBEAT_EVERY, _beat, (parent.hostname,))
+
+    def stop(self, parent):
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+
+
+app.steps["worker"].add(HeartbeatStep)
+
+
+@worker_ready.connect
+def _on_worker_ready(sender=None, **kwargs):
+    _beat(sender.hostname)

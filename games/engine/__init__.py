@@ -1,0 +1,26 @@
+"""Pure-Python rules engines of the games of the project.
+
+Every game module follows the same protocol (see docs/rules/ and games/engine/multiplipotion.py):
+SLUG, NAME, MIN_PLAYERS, MAX_PLAYERS, OPTIONS, LEVELS, setup, to_act, legal_actions, apply, view,
+outcome, dump, load, private, bot_action, describe (and the test helper cards).
+
+No module under games/engine imports Django, and no module uses the global ``random`` functions:
+all chance comes from ``random.Random`` instances derived from the seed kept in the state.
+"""
+
+from types import ModuleType
+
+from . import multiplipotion
+from .base import IllegalAction
+
+GAMES: dict[str, ModuleType] = {
+    multiplipotion.SLUG: multiplipotion,
+}
+
+
+def get(slug: str) -> ModuleType:
+    """Return the engine module of a game; raise KeyError for an unknown slug."""
+    return GAMES[slug]
+
+
+__all__ = ["GAMES", "IllegalAction", "get"]

@@ -1,0 +1,677 @@
+"""MultipliPotion: a two-player card game to practise the 2-9 times tables.
+
+The rules and the rulings are written down in docs/rules/multiplipotion.md.
+
+The state is a plain JSON-able dict. ``apply`` never mutates its input: it copies the top-level dict
+and only the lists it changes (lists in a state are never mutated once the state is returned).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+from .base import IllegalAction
+
+SLUG = "multiplipotion"
+NAME = "MultipliPotion"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 2
+OPTIONS = {"tier": {"choices": ["green", "purple", "full"], "default": "full"}}
+LEVELS = ["random", "apprentice", "wizard", "coach"]
+
+GOAL = 5  # trophies needed to win at once
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+# --------------------------------------------------------------------------------------------
+# The deck (see docs/rules/multiplipotion.md, "Deck design").  (potion, monster) per card.
+# --------------------------------------------------------------------------------------------
+GREEN_DECK: tuple[tuple[int, int], ...] = (
+    (2, 4), (3, 4), (4, 6), (5, 6), (2, 8), (3, 8), (4, 9), (5, 9),
+    (2, 10), (3, 10), (4, 12), (5, 12), (2, 12), (3, 15), (4, 15), (5, 15),
+    (2, 16), (3, 16), (4, 16), (5, 20), (2, 20), (3, 20), (4, 25), (5, 25),
+)  # fmt: skip
+PURPLE_DECK: tuple[tuple[int, int], ...] = (
+    (6, 12), (7, 14), (8, 16), (9, 18), (2, 18), (3, 21), (6, 24), (7, 24), (8, 27),
+    (9, 28), (4, 28), (5, 30), (6, 32), (7, 35), (8, 36), (9, 36), (2, 40), (3, 42),
+    (6, 42), (7, 45), (8, 48), (9, 48), (4, 49), (5, 49), (6, 54), (7, 54), (8, 56),
+    (9, 56), (2, 63), (3, 63), (6, 64), (7, 64), (8, 72), (9, 72), (4, 81), (5, 81),
+)  # fmt: skip
+
+CARDS: dict[str, dict[str, Any]] = {}
+for _i, (_p, _m) in enumerate(GREEN_DECK, 1):
+    CARDS[f"mp-g{_i:02d}"] = {"id": f"mp-g{_i:02d}", "potion": _p, "monster": _m, "colour": "green"}
+for _i, (_p, _m) in enumerate(PURPLE_DECK, 1):
+    CARDS[f"mp-p{_i:02d}"] = {
+        "id": f"mp-p{_i:02d}",
+        "potion": _p,
+        "monster": _m,
+        "colour": "purple",
+    }
+
+POTION: dict[str, int] = {cid: c["potion"] for cid, c in CARDS.items()}
+MONSTER: dict[str, int] = {cid: c["monster"] for cid, c in CARDS.items()}
+
+TIER_IDS: dict[str, tuple[str, ...]] = {
+    "green": tuple(c for c in CARDS if CARDS[c]["colour"] == "green"),
+    "purple": tuple(c for c in CARDS if CARDS[c]["colour"] == "purple"),
+    "full": tuple(CARDS),
+}
+
+PHASES = ("place", "capture_or_end", "end", "forced_capture", "over")
+
+# Child-friendly messages.
+MSG_OVER = "The game is over."
+MSG_NOT_TURN = "It is not your turn yet."
+MSG_UNKNOWN = "I do not understand that move."
+MSG_NOT_IN_HAND = "That card is not in your hand."
+MSG_ALREADY_PLACED = "You already placed a card this turn."
+MSG_PLACE_FIRST = "Place a card first, then capture."
+MSG_PLACE_BEFORE_END = "Place a card first, then end your turn."
+MSG_ONE_CAPTURE = "You can capture only one monster in a turn."
+MSG_TWO_POTIONS = "Use exactly two potions."
+MSG_SAME_CARD = "Pick two different potion cards."
+MSG_OWN_POTIONS = "Use two potions from your own play area."
+MSG_OPP_MONSTER = "Pick a monster in your opponent's play area."
+MSG_NO_CHALLENGE = "You can only check your opponent's turn at the start of your turn."
+MSG_CH_POTIONS = "Pick two potions in your opponent's play area."
+MSG_CH_MONSTER = "Pick one of your own monsters."
+MSG_MUST_CAPTURE = "You were caught! Capture a monster now."
+
+
+# --------------------------------------------------------------------------------------------
+# Setup
+# --------------------------------------------------------------------------------------------
+def setup(players: int, seed: int, options: dict | None = None) -> State:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError("players must be an integer")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError("MultipliPotion is a game for 2 players")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError("seed must be an integer")
+    options = dict(options or {})
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown options: {sorted(unknown)}")
+    tier = options.get("tier", OPTIONS["tier"]["default"])
+    if tier not in OPTIONS["tier"]["choices"]:
+        raise ValueError(f"tier must be one of {OPTIONS['tier']['choices']}")
+    deck = list(TIER_IDS[tier])
+    random.Random(f"{seed}:shuffle:0").shuffle(deck)
+    areas = [[deck[0]], [deck[1]]]
+    hands = [deck[2:5], deck[5:8]]
+    pile = deck[8:]
+    # Seat 0 begins; the engine draws for it at once (start of turn).
+    hands[0] = [*hands[0], pile[0]]
+    pile = pile[1:]
+    return {
+        "game": SLUG,
+        "seed": seed,
+        "tier": tier,
+        "ply": 0,
+        "turn_no": 1,
+        "current": 0,
+        "phase": "place",
+        "pile": pile,
+        "hands": hands,
+        "areas": areas,
+        "trophies": [[], []],
+        "captured": False,  # the current player has captured this turn
+        "challenge": False,  # the current player may still challenge the previous turn
+        "missed": False,  # the previous player ended a turn while a capture was possible
+        "wrong": [0, 0],  # wrong claims per seat (no penalty: just counted)
+        "last": None,  # the last multiplication claim, for a kind message on screen
+        "result": None,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Queries
+# --------------------------------------------------------------------------------------------
+def to_act(state: State) -> tuple[int, ...]:
+    phase = state["phase"]
+    if phase == "over":
+        return ()
+    if phase == "forced_capture":
+        return (1 - state["current"],)
+    return (state["current"],)
+
+
+def _claims(potions: list[str], monsters: list[str], kind: str) -> list[Action]:
+    return [
+        {"type": kind, "potions": [a, b], "monster": m}
+        for a, b in combinations(potions, 2)
+        for m in monsters
+    ]
+
+
+def _may_challenge(state: State) -> bool:
+    cur = state["current"]
+    return (
+        state["challenge"]
+        and state["phase"] in ("place", "capture_or_end")
+        and len(state["areas"][1 - cur]) >= 2
+        and bool(state["areas"][cur])
+    )
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    phase = state["phase"]
+    if phase == "over" or seat not in to_act(state):
+        return []
+    areas = state["areas"]
+    if phase == "forced_capture":
+        return _claims(areas[seat], areas[1 - seat], "capture")
+    actions: list[Action] = []
+    if phase == "place":
+        actions = [{"type": "place", "card": c} for c in state["hands"][seat]]
+    elif phase == "capture_or_end":
+        actions = _claims(areas[seat], areas[1 - seat], "capture")
+    if _may_challenge(state):
+        actions += _claims(areas[1 - seat], areas[seat], "challenge")
+    if phase != "place":
+        actions.append({"type": "end_turn"})
+    return actions
+
+
+def outcome(state: State) -> dict | None:
+    return state["result"]
+
+
+def private(state: State, seat: int) -> set[str]:
+    return set(state["hands"][seat])
+
+
+def cards(state: State) -> list[str]:
+    """Test support: every card id held anywhere in the state (pile, hands, areas, trophies)."""
+    out = list(state["pile"])
+    for key in ("hands", "areas", "trophies"):
+        for lst in state[key]:
+            out.extend(lst)
+    return out
+
+
+def _card(cid: str) -> dict[str, Any]:
+    return dict(CARDS[cid])
+
+
+def view(state: State, seat: int | None) -> dict:
+    cur = state["current"]
+    phase = state["phase"]
+    hands = state["hands"]
+    v: dict[str, Any] = {
+        "game": SLUG,
+        "seat": seat,
+        "tier": state["tier"],
+        "goal": GOAL,
+        "turn": cur,
+        "turn_no": state["turn_no"],
+        "phase": phase,
+        "to_act": list(to_act(state)),
+        "areas": [[_card(c) for c in area] for area in state["areas"]],
+        "trophies": [[_card(c) for c in t] for t in state["trophies"]],
+        "hand_counts": [len(hands[0]), len(hands[1])],
+        "pile_count": len(state["pile"]),
+        "can_challenge": seat is not None and seat == cur and _may_challenge(state),
+        "last": dict(state["last"]) if state["last"] else None,
+        "outcome": state["result"],
+    }
+    if seat is not None:
+        v["hand"] = [_card(c) for c in hands[seat]]
+    return v
+
+
+# --------------------------------------------------------------------------------------------
+# Apply
+# --------------------------------------------------------------------------------------------
+def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    if state["phase"] == "over":
+        raise IllegalAction(MSG_OVER)
+    if seat not in to_act(state):
+        raise IllegalAction(MSG_NOT_TURN)
+    if not isinstance(action, dict):
+        raise IllegalAction(MSG_UNKNOWN)
+    handler = _HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
+    if handler is None:
+        raise IllegalAction(MSG_UNKNOWN)
+    return handler(state, seat, action)
+
+
+def _claim_ids(action: Action, how_many_msg: str = MSG_TWO_POTIONS) -> tuple[str, str, str]:
+    potions = action.get("potions")
+    monster = action.get("monster")
+    if not isinstance(potions, (list, tuple)) or not isinstance(monster, str):
+        raise IllegalAction(MSG_UNKNOWN)
+    if len(potions) != 2:
+        raise IllegalAction(how_many_msg)
+    a, b = potions
+    if not isinstance(a, str) or not isinstance(b, str):
+        raise IllegalAction(MSG_UNKNOWN)
+    if a == b:
+        raise IllegalAction(MSG_SAME_CARD)
+    return a, b, monster
+
+
+def _fact(seat: int, a: int, b: int, answer: int | None, correct: bool, context: str) -> Event:
+    return {
+        "kind": "fact",
+        "seat": seat,
+        "a": a,
+        "b": b,
+        "answer": answer,
+        "correct": correct,
+        "context": context,
+    }
+
+
+def _wrong(state: State, seat: int, fact: Event, extra: list[Event]) -> tuple[State, list[Event]]:
+    s = dict(state)
+    s["ply"] = state["ply"] + 1
+    wrong = list(state["wrong"])
+    wrong[seat] += 1
+    s["wrong"] = wrong
+    s["last"] = _last(fact, state["ply"])
+    return s, [fact, *extra]
+
+
+def _last(fact: Event, ply: int) -> dict:
+    return {
+        "seat": fact["seat"],
+        "a": fact["a"],
+        "b": fact["b"],
+        "answer": fact["answer"],
+        "product": fact["a"] * fact["b"],
+        "correct": fact["correct"],
+        "context": fact["context"],
+        "ply": ply,
+    }
+
+
+def _over(s: State, winners: list[int], reason: str) -> Event:
+    t = [len(s["trophies"][0]), len(s["trophies"][1])]
+    if t[0] == t[1]:
+        ranking = [[0, 1]]
+    else:
+        best = 0 if t[0] > t[1] else 1
+        ranking = [[best], [1 - best]]
+    s["result"] = {"winners": winners, "ranking": ranking, "reason": reason, "trophies": t}
+    s["phase"] = "over"
+    s["challenge"] = False
+    return {"kind": "game_over", "winners": winners, "reason": reason, "trophies": t}
+
+
+def _do_capture(
+    state: State, seat: int, a: str, b: str, m: str, context: str
+) -> tuple[State, list[Event]]:
+    """Move the cards of a correct capture; returns a fresh state (phase not yet updated)."""
+    opp = 1 - seat
+    s = dict(state)
+    s["ply"] = state["ply"] + 1
+    areas = list(state["areas"])
+    areas[seat] = [c for c in areas[seat] if c != a and c != b]
+    areas[opp] = [c for c in areas[opp] if c != m]
+    s["areas"] = areas
+    trophies = list(state["trophies"])
+    trophies[seat] = [*trophies[seat], m]
+    s["trophies"] = trophies
+    s["pile"] = [*state["pile"], a, b]
+    fact = _fact(seat, POTION[a], POTION[b], MONSTER[m], True, context)
+    s["last"] = _last(fact, state["ply"])
+    events: list[Event] = [
+        fact,
+        {
+            "kind": "captured",
+            "seat": seat,
+            "from": opp,
+            "potions": [a, b],
+            "monster": m,
+            "a": POTION[a],
+            "b": POTION[b],
+            "value": MONSTER[m],
+        },
+    ]
+    if len(trophies[seat]) >= GOAL:
+        events.append(_over(s, [seat], "five_trophies"))
+    return s, events
+
+
+def _place(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    if state["phase"] != "place":
+        raise IllegalAction(MSG_ALREADY_PLACED)
+    card = action.get("card")
+    hand = state["hands"][seat]
+    if not isinstance(card, str) or card not in hand:
+        raise IllegalAction(MSG_NOT_IN_HAND)
+    s = dict(state)
+    s["ply"] = state["ply"] + 1
+    hands = list(state["hands"])
+    hands[seat] = [c for c in hand if c != card]
+    s["hands"] = hands
+    areas = list(state["areas"])
+    areas[seat] = [*areas[seat], card]
+    s["areas"] = areas
+    s["phase"] = "capture_or_end"
+    s["challenge"] = False
+    return s, [{"kind": "placed", "seat": seat, "card": _card(card)}]
+
+
+def _capture(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    phase = state["phase"]
+    if phase == "place":
+        raise IllegalAction(MSG_PLACE_FIRST)
+    if phase == "end":
+        raise IllegalAction(MSG_ONE_CAPTURE)
+    a, b, m = _claim_ids(action)
+    own = state["areas"][seat]
+    if a not in own or b not in own:
+        raise IllegalAction(MSG_OWN_POTIONS)
+    if m not in state["areas"][1 - seat]:
+        raise IllegalAction(MSG_OPP_MONSTER)
+    pa, pb, mv = POTION[a], POTION[b], MONSTER[m]
+    if pa * pb != mv:
+        return _wrong(state, seat, _fact(seat, pa, pb, mv, False, "capture"), [])
+    s, events = _do_capture(state, seat, a, b, m, "capture")
+    if phase == "forced_capture":
+        # The vigilant player (whose turn it is) takes the top card of the pile as a trophy.
+        cur = state["current"]
+        if s["phase"] != "over":
+            if s["pile"]:
+                top = s["pile"][0]
+                s["pile"] = s["pile"][1:]
+                trophies = list(s["trophies"])
+                trophies[cur] = [*trophies[cur], top]
+                s["trophies"] = trophies
+                events.append({"kind": "vigilance_trophy", "seat": cur, "card": _card(top)})
+                if len(trophies[cur]) >= GOAL:
+                    events.append(_over(s, [cur], "five_trophies"))
+            else:
+                events.append({"kind": "vigilance_trophy", "seat": cur, "card": None})
+        if s["phase"] != "over":
+            s["phase"] = "place" if s["hands"][cur] else "capture_or_end"
+    elif s["phase"] != "over":
+        s["phase"] = "end"
+        s["captured"] = True
+        s["challenge"] = False
+    return s, events
+
+
+def _challenge(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    if state["phase"] not in ("place", "capture_or_end") or not state["challenge"]:
+        raise IllegalAction(MSG_NO_CHALLENGE)
+    a, b, m = _claim_ids(action)
+    prev = 1 - seat
+    theirs = state["areas"][prev]
+    if a not in theirs or b not in theirs:
+        raise IllegalAction(MSG_CH_POTIONS)
+    if m not in state["areas"][seat]:
+        raise IllegalAction(MSG_CH_MONSTER)
+    pa, pb, mv = POTION[a], POTION[b], MONSTER[m]
+    correct = pa * pb == mv
+    fact = _fact(seat, pa, pb, mv, correct, "challenge")
+    ev = {"kind": "challenge", "seat": seat, "against": prev, "correct": correct}
+    if not correct:
+        return _wrong(state, seat, fact, [ev])
+    s = dict(state)
+    s["ply"] = state["ply"] + 1
+    s["phase"] = "forced_capture"
+    s["challenge"] = False
+    s["last"] = _last(fact, state["ply"])
+    return s, [fact, ev]
+
+
+def _available_facts(state: State, seat: int) -> list[tuple[int, int]]:
+    monsters = {MONSTER[m] for m in state["areas"][1 - seat]}
+    found: set[tuple[int, int]] = set()
+    for a, b in combinations(state["areas"][seat], 2):
+        pa, pb = POTION[a], POTION[b]
+        if pa * pb in monsters:
+            found.add((pa, pb) if pa <= pb else (pb, pa))
+    return sorted(found)
+
+
+def _end_turn(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    phase = state["phase"]
+    if phase == "place":
+        raise IllegalAction(MSG_PLACE_BEFORE_END)
+    if phase == "forced_capture":
+        raise IllegalAction(MSG_MUST_CAPTURE)
+    events: list[Event] = []
+    missed = False
+    if not state["captured"]:
+        for a, b in _available_facts(state, seat):
+            missed = True
+            events.append(_fact(seat, a, b, None, False, "missed"))
+    s = dict(state)
+    s["ply"] = state["ply"] + 1
+    s["missed"] = missed
+    nxt = 1 - seat
+    events.append({"kind": "turn_ended", "seat": seat, "next": nxt})
+    pile = state["pile"]
+    hands = state["hands"]
+    if not pile and not hands[0] and not hands[1]:
+        t0, t1 = len(state["trophies"][0]), len(state["trophies"][1])
+        winners = [] if t0 == t1 else [0 if t0 > t1 else 1]
+        events.append(_over(s, winners, "cards_out"))
+        return s, events
+    s["challenge"] = not state["captured"]
+    s["captured"] = False
+    s["current"] = nxt
+    s["turn_no"] = state["turn_no"] + 1
+    if pile:
+        hands = list(hands)
+        hands[nxt] = [*hands[nxt], pile[0]]
+        s["hands"] = hands
+        s["pile"] = pile[1:]
+        events.append({"kind": "drew", "seat": nxt, "pile_count": len(pile) - 1})
+    s["phase"] = "place" if hands[nxt] else "capture_or_end"
+    return s, events
+
+
+_HANDLERS = {
+    "place": _place,
+    "capture": _capture,
+    "challenge": _challenge,
+    "end_turn": _end_turn,
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Serialisation
+# --------------------------------------------------------------------------------------------
+_LIST_KEYS = ("pile",)
+_NESTED_KEYS = ("hands", "areas", "trophies")
+
+
+def dump(state: State) -> dict:
+    d = dict(state)
+    d["pile"] = list(state["pile"])
+    for k in _NESTED_KEYS:
+        d[k] = [list(x) for x in state[k]]
+    d["wrong"] = list(state["wrong"])
+    d["last"] = dict(state["last"]) if state["last"] else None
+    if state["result"] is not None:
+        r = state["result"]
+        d["result"] = {
+            "winners": list(r["winners"]),
+            "ranking": [list(x) for x in r["ranking"]],
+            "reason": r["reason"],
+            "trophies": list(r["trophies"]),
+        }
+    return d
+
+
+def load(d: dict) -> State:
+    if d.get("game") != SLUG:
+        raise ValueError("not a MultipliPotion state")
+    s = dump(d)
+    if s["phase"] not in PHASES or s["tier"] not in TIER_IDS:
+        raise ValueError("bad MultipliPotion state")
+    if sorted(cards(s)) != sorted(TIER_IDS[s["tier"]]):
+        raise ValueError("the cards of this MultipliPotion state do not add up")
+    return s
+
+
+# --------------------------------------------------------------------------------------------
+# Log lines
+# --------------------------------------------------------------------------------------------
+def describe(event: Event) -> str:
+    kind = event.get("kind")
+    seat = event.get("seat")
+    who = f"Player {seat + 1}" if isinstance(seat, int) else "Someone"
+    if kind == "fact":
+        a, b, ans = event["a"], event["b"], event["answer"]
+        if event["context"] == "missed":
+            return f"{who} could have used {a} × {b} = {a * b}."
+        if event["correct"]:
+            return f"{who}: {a} × {b} = {ans}. Well done!"
+        return f"{who} tried {a} × {b} = {ans}, but {a} × {b} is {a * b}."
+    if kind == "drew":
+        return f"{who} drew a card."
+    if kind == "placed":
+        c = event["card"]
+        return f"{who} placed potion {c['potion']} (monster {c['monster']})."
+    if kind == "captured":
+        return f"{who} captured monster {event['value']} with {event['a']} × {event['b']}."
+    if kind == "challenge":
+        if event["correct"]:
+            return f"{who} spotted a capture that Player {event['against'] + 1} missed!"
+        return f"{who} checked Player {event['against'] + 1}'s turn, but that was not a capture."
+    if kind == "vigilance_trophy":
+        if event.get("card") is None:
+            return f"{who} was vigilant, but the draw pile is empty."
+        return f"{who} was vigilant and takes the top card of the pile as a trophy."
+    if kind == "turn_ended":
+        return f"{who} ended the turn."
+    if kind == "game_over":
+        winners = event.get("winners") or []
+        if not winners:
+            return "The game is over. It is a tie!"
+        return f"The game is over. Player {winners[0] + 1} wins!"
+    return str(kind)
+
+
+# --------------------------------------------------------------------------------------------
+# Bots: they see only their view and their legal actions.
+# --------------------------------------------------------------------------------------------
+def _pairs_products(values: list[int]) -> set[int]:
+    return {a * b for a, b in combinations(values, 2)}
+
+
+def _quotient_ok(value: int, factor: int) -> bool:
+    return value % factor == 0 and 2 <= value // factor <= 9
+
+
+def bot_action(
+    view: dict,
+    legal: list,
+    level: str,
+    rng: random.Random,
+    focus: list[tuple[int, int]] | None = None,
+) -> Action:
+    if not legal:
+        raise ValueError("no legal action")
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}")
+    me = view["seat"]
+    opp = 1 - me
+    info: dict[str, dict] = {}
+    for area in view["areas"]:
+        for c in area:
+            info[c["id"]] = c
+    for c in view.get("hand", ()):
+        info[c["id"]] = c
+
+    def right(a: Action) -> bool:
+        p = a["potions"]
+        return info[p[0]]["potion"] * info[p[1]]["potion"] == info[a["monster"]]["monster"]
+
+    places = [a for a in legal if a["type"] == "place"]
+    captures = [a for a in legal if a["type"] == "capture" and right(a)]
+    challenges = [a for a in legal if a["type"] == "challenge" and right(a)]
+    ends = [a for a in legal if a["type"] == "end_turn"]
+
+    if level == "random":
+        options = places + captures + challenges + ends
+        return rng.choice(options) if options else legal[0]
+
+    if view["phase"] == "forced_capture":
+        if level == "apprentice":
+            return rng.choice(captures)
+        return _best_capture(view, captures, info, rng)
+
+    if challenges:
+        if level != "apprentice" or rng.random() < 0.5:
+            return challenges[0]
+
+    if places:
+        my_potions = [c["potion"] for c in view["areas"][me]]
+        opp_monsters = [c["monster"] for c in view["areas"][opp]]
+        opp_potions = [c["potion"] for c in view["areas"][opp]]
+        mset = set(opp_monsters)
+        if level == "apprentice":
+            good = [
+                a
+                for a in places
+                if any(info[a["card"]]["potion"] * q in mset for q in my_potions)
+            ]
+            return rng.choice(good or places)
+        threats = _pairs_products(opp_potions)
+        focus_products = {a * b: (a, b) for a, b in (focus or []) if level == "coach"}
+        best: list[Action] = []
+        best_score = -1e9
+        for a in places:
+            c = info[a["card"]]
+            p, m = c["potion"], c["monster"]
+            score = 0.0
+            capture_now = any(p * q in mset for q in my_potions)
+            if capture_now:
+                score += 10
+            else:
+                score += min(3, sum(1 for v in opp_monsters if _quotient_ok(v, p)))
+            if m in focus_products:
+                fa, fb = focus_products[m]
+                if m in threats:
+                    score += 8
+                elif fa in opp_potions or fb in opp_potions:
+                    score += 5
+                else:
+                    score += 2
+            elif not capture_now:
+                if m in threats:
+                    score -= 8
+                elif any(_quotient_ok(m, q) for q in opp_potions):
+                    score -= 1
+            if score > best_score:
+                best_score, best = score, [a]
+            elif score == best_score:
+                best.append(a)
+        return rng.choice(best)
+
+    if captures:
+        if level == "apprentice":
+            if rng.random() < 2 / 3:
+                return rng.choice(captures)
+        else:
+            return _best_capture(view, captures, info, rng)
+    return ends[0] if ends else legal[0]
+
+
+def _best_capture(view: dict, captures: list[Action], info: dict, rng: random.Random) -> Action:
+    """Prefer captures that also take away our own monsters the opponent could capture."""
+    me = view["seat"]
+    opp_potions = [c["potion"] for c in view["areas"][1 - me]]
+    threats = _pairs_products(opp_potions)
+    best: list[Action] = []
+    best_score = -1.0
+    for a in captures:
+        score = sum(2 for p in a["potions"] if info[p]["monster"] in threats)
+        score += info[a["monster"]]["monster"] / 100
+        if score > best_score:
+            best_score, best = score, [a]
+        elif score == best_score:
+            best.append(a)
+    return best[0] if len(best) == 1 else rng.choice(best)
