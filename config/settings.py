@@ -113,7 +113,9 @@ SQLITE_OPTIONS = {
     ),
 }
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
-_db = dj_database_url.parse(DATABASE_URL, conn_max_age=0 if DATABASE_URL.startswith("sqlite") else 60)
+_db = dj_database_url.parse(
+    DATABASE_URL, conn_max_age=0 if DATABASE_URL.startswith("sqlite") else 60
+)
 if _db["ENGINE"] == "django.db.backends.sqlite3":
     _db["OPTIONS"] = {**SQLITE_OPTIONS, **_db.get("OPTIONS", {})}
     # A file (not :memory:) so that a Celery worker process in the tests sees it too.
@@ -178,6 +180,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -81,7 +81,11 @@ def celery_worker(transactional_db):
     Yields the queue name.
     """
     queue = f"test-{uuid.uuid4().hex[:10]}"
-    env = {**os.environ, "DATABASE_URL": worker_database_url(), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": worker_database_url(),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
     log = BASE_DIR / "var" / f"{queue}.log"
     log.parent.mkdir(exist_ok=True)
     with log.open("w") as out:
@@ -112,7 +116,11 @@ def celery_worker(transactional_db):
 
 
 def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM_PATH"), shutil.which("chromium"), "/usr/bin/chromium"):
+    for candidate in (
+        os.environ.get("CHROMIUM_PATH"),
+        shutil.which("chromium"),
+        "/usr/bin/chromium",
+    ):
         if candidate and Path(candidate).exists():
             return candidate
     return None

@@ -195,6 +195,9 @@ def cards(state: State) -> list[str]:
     return out
 
 
+_CARDS = CARDS  # view() copies every card, so callers may change what they get
+
+
 def _card(cid: str) -> dict[str, Any]:
     return dict(CARDS[cid])
 
@@ -212,8 +215,8 @@ def view(state: State, seat: int | None) -> dict:
         "turn_no": state["turn_no"],
         "phase": phase,
         "to_act": list(to_act(state)),
-        "areas": [[_card(c) for c in area] for area in state["areas"]],
-        "trophies": [[_card(c) for c in t] for t in state["trophies"]],
+        "areas": [[dict(_CARDS[c]) for c in area] for area in state["areas"]],
+        "trophies": [[dict(_CARDS[c]) for c in t] for t in state["trophies"]],
         "hand_counts": [len(hands[0]), len(hands[1])],
         "pile_count": len(state["pile"]),
         "can_challenge": seat is not None and seat == cur and _may_challenge(state),
@@ -221,7 +224,7 @@ def view(state: State, seat: int | None) -> dict:
         "outcome": state["result"],
     }
     if seat is not None:
-        v["hand"] = [_card(c) for c in hands[seat]]
+        v["hand"] = [dict(_CARDS[c]) for c in hands[seat]]
     return v
 
 
@@ -235,9 +238,12 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         raise IllegalAction(MSG_NOT_TURN)
     if not isinstance(action, dict):
         raise IllegalAction(MSG_UNKNOWN)
-    handler = _HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
+    kind = action.get("type")
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalAction(MSG_UNKNOWN)
+    if state["phase"] == "forced_capture" and kind != "capture":
+        raise IllegalAction(MSG_MUST_CAPTURE)
     return handler(state, seat, action)
 
 
@@ -340,10 +346,10 @@ def _do_capture(
 
 
 def _place(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-    if state["phase"] != "place":
-        raise IllegalAction(MSG_ALREADY_PLACED)
     card = action.get("card")
     hand = state["hands"][seat]
+    if state["phase"] != "place":
+        raise IllegalAction(MSG_ALREADY_PLACED if hand else MSG_NOT_IN_HAND)
     if not isinstance(card, str) or card not in hand:
         raise IllegalAction(MSG_NOT_IN_HAND)
     s = dict(state)
@@ -377,9 +383,11 @@ def _capture(state: State, seat: int, action: Action) -> tuple[State, list[Event
     s, events = _do_capture(state, seat, a, b, m, "capture")
     if phase == "forced_capture":
         # The vigilant player (whose turn it is) takes the top card of the pile as a trophy.
+        # Ruling: the pile as it was before the two used potions went under it; if it was
+        # empty, there is no trophy (the used potions are never taken).
         cur = state["current"]
         if s["phase"] != "over":
-            if s["pile"]:
+            if state["pile"]:
                 top = s["pile"][0]
                 s["pile"] = s["pile"][1:]
                 trophies = list(s["trophies"])
@@ -505,9 +513,12 @@ def dump(state: State) -> dict:
 
 
 def load(d: dict) -> State:
-    if d.get("game") != SLUG:
+    if not isinstance(d, dict) or d.get("game") != SLUG:
         raise ValueError("not a MultipliPotion state")
-    s = dump(d)
+    try:
+        s = dump(d)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError("bad MultipliPotion state") from exc
     if s["phase"] not in PHASES or s["tier"] not in TIER_IDS:
         raise ValueError("bad MultipliPotion state")
     if sorted(cards(s)) != sorted(TIER_IDS[s["tier"]]):
@@ -561,8 +572,10 @@ def _pairs_products(values: list[int]) -> set[int]:
     return {a * b for a, b in combinations(values, 2)}
 
 
-def _quotient_ok(value: int, factor: int) -> bool:
-    return value % factor == 0 and 2 <= value // factor <= 9
+# value -> the potions f (2..9) such that value = f x g with g in 2..9 too
+_FACTORS: dict[int, frozenset[int]] = {
+    v: frozenset(f for f in range(2, 10) if v % f == 0 and 2 <= v // f <= 9) for v in range(82)
+}
 
 
 def bot_action(
@@ -578,21 +591,30 @@ def bot_action(
         raise ValueError(f"unknown level {level!r}")
     me = view["seat"]
     opp = 1 - me
-    info: dict[str, dict] = {}
+    pot: dict[str, int] = {}
+    mon: dict[str, int] = {}
     for area in view["areas"]:
         for c in area:
-            info[c["id"]] = c
+            pot[c["id"]] = c["potion"]
+            mon[c["id"]] = c["monster"]
     for c in view.get("hand", ()):
-        info[c["id"]] = c
+        pot[c["id"]] = c["potion"]
+        mon[c["id"]] = c["monster"]
 
-    def right(a: Action) -> bool:
-        p = a["potions"]
-        return info[p[0]]["potion"] * info[p[1]]["potion"] == info[a["monster"]]["monster"]
-
-    places = [a for a in legal if a["type"] == "place"]
-    captures = [a for a in legal if a["type"] == "capture" and right(a)]
-    challenges = [a for a in legal if a["type"] == "challenge" and right(a)]
-    ends = [a for a in legal if a["type"] == "end_turn"]
+    places: list[Action] = []
+    captures: list[Action] = []
+    challenges: list[Action] = []
+    ends: list[Action] = []
+    for a in legal:
+        kind = a["type"]
+        if kind == "place":
+            places.append(a)
+        elif kind == "end_turn":
+            ends.append(a)
+        else:
+            p = a["potions"]
+            if pot[p[0]] * pot[p[1]] == mon[a["monster"]]:
+                (captures if kind == "capture" else challenges).append(a)
 
     if level == "random":
         options = places + captures + challenges + ends
@@ -601,11 +623,10 @@ def bot_action(
     if view["phase"] == "forced_capture":
         if level == "apprentice":
             return rng.choice(captures)
-        return _best_capture(view, captures, info, rng)
+        return _best_capture(view, captures, mon, rng)
 
-    if challenges:
-        if level != "apprentice" or rng.random() < 0.5:
-            return challenges[0]
+    if challenges and (level != "apprentice" or rng.random() < 0.5):
+        return challenges[0]
 
     if places:
         my_potions = [c["potion"] for c in view["areas"][me]]
@@ -613,25 +634,20 @@ def bot_action(
         opp_potions = [c["potion"] for c in view["areas"][opp]]
         mset = set(opp_monsters)
         if level == "apprentice":
-            good = [
-                a
-                for a in places
-                if any(info[a["card"]]["potion"] * q in mset for q in my_potions)
-            ]
+            good = [a for a in places if any(pot[a["card"]] * q in mset for q in my_potions)]
             return rng.choice(good or places)
         threats = _pairs_products(opp_potions)
         focus_products = {a * b: (a, b) for a, b in (focus or []) if level == "coach"}
         best: list[Action] = []
         best_score = -1e9
         for a in places:
-            c = info[a["card"]]
-            p, m = c["potion"], c["monster"]
+            p, m = pot[a["card"]], mon[a["card"]]
             score = 0.0
             capture_now = any(p * q in mset for q in my_potions)
             if capture_now:
                 score += 10
             else:
-                score += min(3, sum(1 for v in opp_monsters if _quotient_ok(v, p)))
+                score += min(3, sum(1 for v in opp_monsters if p in _FACTORS[v]))
             if m in focus_products:
                 fa, fb = focus_products[m]
                 if m in threats:
@@ -643,7 +659,7 @@ def bot_action(
             elif not capture_now:
                 if m in threats:
                     score -= 8
-                elif any(_quotient_ok(m, q) for q in opp_potions):
+                elif not _FACTORS[m].isdisjoint(opp_potions):
                     score -= 1
             if score > best_score:
                 best_score, best = score, [a]
@@ -656,11 +672,11 @@ def bot_action(
             if rng.random() < 2 / 3:
                 return rng.choice(captures)
         else:
-            return _best_capture(view, captures, info, rng)
+            return _best_capture(view, captures, mon, rng)
     return ends[0] if ends else legal[0]
 
 
-def _best_capture(view: dict, captures: list[Action], info: dict, rng: random.Random) -> Action:
+def _best_capture(view: dict, captures: list[Action], mon: dict, rng: random.Random) -> Action:
     """Prefer captures that also take away our own monsters the opponent could capture."""
     me = view["seat"]
     opp_potions = [c["potion"] for c in view["areas"][1 - me]]
@@ -668,8 +684,8 @@ def _best_capture(view: dict, captures: list[Action], info: dict, rng: random.Ra
     best: list[Action] = []
     best_score = -1.0
     for a in captures:
-        score = sum(2 for p in a["potions"] if info[p]["monster"] in threats)
-        score += info[a["monster"]]["monster"] / 100
+        score = sum(2 for p in a["potions"] if mon[p] in threats)
+        score += mon[a["monster"]] / 100
         if score > best_score:
             best_score, best = score, [a]
         elif score == best_score:

@@ -1,6 +1,6 @@
 """Bot-versus-bot games in process, for tuning and benchmarks.
 
-    python -m games.engine.simulate multiplipotion --games 1000 --bots wizard wizard
+python -m games.engine.simulate multiplipotion --games 1000 --bots wizard wizard
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ def run(slug: str, games: int, seed: int, options: dict, bots: list[str]) -> dic
             if not acting:
                 break
             seat = acting[0]
-            action = bot_action(view(state, seat), legal_actions(state, seat), bots[seat], rngs[seat])
+            action = bot_action(
+                view(state, seat), legal_actions(state, seat), bots[seat], rngs[seat]
+            )
             state, _events = apply(state, seat, action)
             plies += 1
         total_plies += plies

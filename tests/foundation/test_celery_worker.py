@@ -32,13 +32,15 @@ def test_worker_consumes_task_and_writes_database(celery_worker, settings):
 
 
 def test_worker_consumes_task_from_redis(celery_worker, settings, redis_url):
-    assert settings.CELERY_BROKER_URL == redis_url
+    assert redis_url == settings.CELERY_BROKER_URL
     send_and_wait(celery_worker)
 
 
 def test_worker_heartbeat_makes_healthz_green(celery_worker, client):
     # The worker writes a heartbeat as soon as it is ready, without beat.
-    assert wait_for(lambda: WorkerHeartbeat.objects.filter(hostname__startswith=celery_worker).exists())
+    assert wait_for(
+        lambda: WorkerHeartbeat.objects.filter(hostname__startswith=celery_worker).exists()
+    )
     response = client.get("/healthz")
     assert response.status_code == 200, response.json()
 

@@ -33,9 +33,9 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS("Demo data: created Riverside Primary."))
         if not options["quiet_logins"]:
             self.stdout.write(
-                "Demo logins (password for both: %s):\n"
+                f"Demo logins (password for both: {DEMO_PASSWORD}):\n"
                 "  teacher  — Sam Rivera, teacher of Class 4B\n"
-                "  head     — Alex Morgan, school admin" % DEMO_PASSWORD
+                "  head     — Alex Morgan, school admin"
             )
 
     def create_demo(self):

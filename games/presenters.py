@@ -1,0 +1,249 @@
+"""Turn an engine view into template context. Templates see only ``view(state, seat)``."""
+
+import uuid
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.models import Seat
+
+
+def reveal_key(match) -> str:
+    return f"reveal:{match.public_id}"
+
+
+def acting_seat(request, match, mine, *, revealed_only=True):
+    """The seat of this browser that may act now (None when none may). On a shared device
+    (pass-and-play) the seat must also have been revealed by a tap on the hand-off screen."""
+    acting = set(match.to_act())
+    candidates = [s for s in mine if s.number in acting]
+    if not candidates:
+        return None
+    seat = candidates[0]
+    if revealed_only and len(mine) > 1 and request.session.get(reveal_key(match)) != seat.number:
+        return None
+    return seat
+
+
+def viewing_seat(request, match, mine):
+    """(seat whose private view is shown, seat waiting behind the hand-off screen)."""
+    if not mine:
+        return None, None
+    if len(mine) == 1:
+        return mine[0], None
+    acting = acting_seat(request, match, mine, revealed_only=False)
+    if acting is None:
+        return None, None
+    if request.session.get(reveal_key(match)) == acting.number:
+        return acting, None
+    return None, acting
+
+
+def board_context(request, match, mine, *, notice="", spectator=False):
+    seat, handoff = (None, None) if spectator else viewing_seat(request, match, mine)
+    view = match.view_for(seat.number if seat else None)
+    seats = list(match.seats.all())
+    names = {s.number: s.name for s in seats}
+    anchor = seat or handoff or (mine[0] if mine else None)
+    bottom = anchor.number if anchor else 0
+    top = 1 - bottom
+    my_turn = seat is not None and seat.number in view["to_act"]
+    ctx = {
+        "match": match,
+        "view": view,
+        "seat": seat,
+        "handoff": handoff,
+        "spectator": seat is None and handoff is None,
+        "names": names,
+        "me": bottom,
+        "them": top,
+        "my_name": names.get(bottom, ""),
+        "their_name": names.get(top, ""),
+        "my_turn": my_turn,
+        "notice": notice,
+        "move_id": uuid.uuid4().hex,
+        "open_seat": next((s for s in seats if s.kind == Seat.Kind.OPEN), None),
+        "log": log_lines(match, names),
+        "polling": not match.is_over,
+    }
+    ctx.update(multiplipotion_context(view, ctx))
+    return ctx
+
+
+def multiplipotion_context(view, ctx) -> dict:
+    me, them = ctx["me"], ctx["them"]
+    names = ctx["names"]
+    phase = view["phase"]
+    my_turn = ctx["my_turn"]
+    area_mode = ""
+    if my_turn and phase in {"capture_or_end", "forced_capture"} and view["areas"][them]:
+        area_mode = "capture"
+    elif my_turn and view["can_challenge"] and phase == "place":
+        area_mode = "challenge"
+    feedback = None
+    last = view.get("last")
+    if last and ctx["seat"] is not None and last["seat"] == me and last["ply"] >= view_ply(ctx):
+        a, b, answer, product = last["a"], last["b"], last["answer"], last["product"]
+        if last["correct"]:
+            feedback = ("ok", _("Yes! %(a)s × %(b)s = %(p)s.") % {"a": a, "b": b, "p": product})
+        else:
+            feedback = (
+                "oops",
+                _("Not quite: %(a)s × %(b)s is %(p)s, not %(n)s. Try again!")
+                % {"a": a, "b": b, "p": product, "n": answer},
+            )
+    return {
+        "area_mode": area_mode,
+        "feedback": feedback,
+        "step": next_step(view, ctx),
+        "my_area": view["areas"][me],
+        "their_area": view["areas"][them],
+        "my_trophies": view["trophies"][me],
+        "their_trophies": view["trophies"][them],
+        "their_hand_count": view["hand_counts"][them],
+        "goal_slots": range(view["goal"]),
+        "result": result_text(view, names, ctx),
+    }
+
+
+def view_ply(ctx) -> int:
+    """The claim feedback is shown only right after the claim (it stays until the next move)."""
+    return ctx["match"].version - 1 if ctx["match"].version else 0
+
+
+def next_step(view, ctx) -> str:
+    names, me, them = ctx["names"], ctx["me"], ctx["them"]
+    if view["outcome"]:
+        return ""
+    if ctx["handoff"] is not None:
+        return _("Pass the device to %(name)s.") % {"name": ctx["handoff"].name}
+    if ctx["open_seat"] is not None:
+        return _("Waiting for your friend to join.")
+    if ctx["spectator"]:
+        acting = view["to_act"][0] if view["to_act"] else None
+        return _("%(name)s is playing.") % {"name": names.get(acting, "")}
+    if not ctx["my_turn"]:
+        if view["phase"] == "forced_capture":
+            return _("%(name)s must now make a capture.") % {"name": names[them]}
+        return _("%(name)s is playing…") % {"name": names[them]}
+    phase = view["phase"]
+    if phase == "forced_capture":
+        return _("You were caught! Tap two of your potions, then a monster they capture.")
+    if phase == "place":
+        if view["can_challenge"]:
+            return _(
+                "Place one card from your hand. But first: did %(name)s miss a capture? "
+                "If so, tap two of their potions, then your monster they make."
+            ) % {"name": names[them]}
+        return _("Place one card from your hand.")
+    if phase == "capture_or_end":
+        if view["areas"][them] and len(view["areas"][me]) >= 2:
+            return _(
+                "Capture a monster: tap two of your potions, then the monster. Or end your turn."
+            )
+        return _("No capture possible this time. End your turn.")
+    return _("Well done! End your turn.")
+
+
+def result_text(view, names, ctx) -> str:
+    outcome = view.get("outcome")
+    if not outcome:
+        return ""
+    winners = outcome.get("winners") or []
+    if not winners:
+        return _("It's a tie! Nobody wins this time.")
+    if ctx["seat"] is not None and winners == [ctx["me"]]:
+        return _("You win! Brilliant multiplying.")
+    return _("%(name)s wins!") % {"name": names.get(winners[0], "")}
+
+
+def event_line(event, names) -> str | None:
+    """A log line for everybody. Facts a player missed are never shown (their opponent
+    must spot them), and no event names a hidden card."""
+    kind = event.get("kind")
+    who = names.get(event.get("seat"), "")
+    if kind == "placed":
+        card = event["card"]
+        return _("%(who)s placed potion %(p)s (monster %(m)s).") % {
+            "who": who,
+            "p": card["potion"],
+            "m": card["monster"],
+        }
+    if kind == "captured":
+        return _("%(who)s captured monster %(v)s: %(a)s × %(b)s.") % {
+            "who": who,
+            "v": event["a"] * event["b"],
+            "a": event["a"],
+            "b": event["b"],
+        }
+    if kind == "fact" and event["context"] != "missed" and not event["correct"]:
+        return _("%(who)s tried %(a)s × %(b)s = %(n)s. It is %(p)s.") % {
+            "who": who,
+            "a": event["a"],
+            "b": event["b"],
+            "n": event["answer"],
+            "p": event["a"] * event["b"],
+        }
+    if kind == "challenge" and event["correct"]:
+        return _("%(who)s spotted a capture that %(other)s missed!") % {
+            "who": who,
+            "other": names.get(event.get("against"), ""),
+        }
+    if kind == "vigilance_trophy":
+        if event.get("card") is None:
+            return _("%(who)s was vigilant, but the draw pile is empty.") % {"who": who}
+        return _("%(who)s takes the top card of the pile as a reward.") % {"who": who}
+    if kind == "turn_ended":
+        return _("%(who)s ended the turn.") % {"who": who}
+    if kind == "drew":
+        return ngettext(
+            "%(who)s drew a card (%(n)s left).",
+            "%(who)s drew a card (%(n)s left).",
+            event.get("pile_count", 0),
+        ) % {"who": who, "n": event.get("pile_count", 0)}
+    return None
+
+
+def log_lines(match, names, moves=4) -> list[str]:
+    recent = list(match.moves.order_by("-ply").values_list("events", flat=True)[:moves])
+    lines = []
+    for events in reversed(recent):
+        for event in events:
+            line = event_line(event, names)
+            if line:
+                lines.append(line)
+    return lines[-6:]
+
+
+def replay_context(request, match, ply_param) -> dict:
+    total = match.moves.count()
+    try:
+        ply = max(0, min(total, int(ply_param)))
+    except (TypeError, ValueError):
+        ply = 0
+    seats = list(match.seats.all())
+    names = {s.number: s.name for s in seats}
+    state, move = None, None
+    for move_i, state_i in match.replay_states():
+        state, move = state_i, move_i
+        if (move_i.ply if move_i else 0) >= ply:
+            break
+    view = match.engine.view(state, None)
+    lines = [line for e in (move.events if move else []) if (line := event_line(e, names))]
+    return {
+        "match": match,
+        "view": view,
+        "names": names,
+        "ply": ply,
+        "total": total,
+        "prev": max(0, ply - 1),
+        "next": min(total, ply + 1),
+        "lines": lines,
+        "mover": names.get(move.seat) if move else "",
+        "their_area": view["areas"][1],
+        "my_area": view["areas"][0],
+        "their_trophies": view["trophies"][1],
+        "my_trophies": view["trophies"][0],
+        "them_name": names.get(1, ""),
+        "me_name": names.get(0, ""),
+    }

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+urlpatterns = [
+    path("play/new/", views.new_game, name="new"),
+    path("play/<str:public_id>/", views.play, name="play"),
+    path("play/<str:public_id>/move/", views.move, name="move"),
+    path("play/<str:public_id>/poll/", views.poll, name="poll"),
+    path("play/<str:public_id>/reveal/", views.reveal, name="reveal"),
+    path("play/<str:public_id>/join/", views.join, name="join"),
+    path("play/<str:public_id>/watch/", views.spectate, name="spectate"),
+    path("play/<str:public_id>/replay/", views.replay, name="replay"),
+]

@@ -1,0 +1,41 @@
+import pytest
+
+from games.engine import GAMES, simulate
+
+
+def _stable(result):
+    return {k: v for k, v in result.items() if k != "games_per_s"}
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_simulate_runs_and_is_reproducible(slug):
+    mod = GAMES[slug]
+    bots = ["wizard" if "wizard" in mod.LEVELS else "random"] + ["random"] * (mod.MIN_PLAYERS - 1)
+    a = simulate.run(slug, 12, 1000, {}, bots)
+    b = simulate.run(slug, 12, 1000, {}, bots)
+    assert _stable(a) == _stable(b)
+    assert set(a) == {"games", "finished", "draws", "mean_plies", "wins_by_seat", "games_per_s"}
+    assert a["games"] == 12 and a["finished"] == 12
+    assert sum(a["wins_by_seat"]) + a["draws"] >= a["finished"]
+    assert len(a["wins_by_seat"]) == len(bots)
+    assert a["mean_plies"] > 0 and a["games_per_s"] > 0
+
+
+def test_simulate_game_i_uses_seed_plus_i():
+    whole = simulate.run("multiplipotion", 4, 50, {"tier": "green"}, ["apprentice", "wizard"])
+    parts = [
+        simulate.run("multiplipotion", 1, 50 + i, {"tier": "green"}, ["apprentice", "wizard"])
+        for i in range(4)
+    ]
+    assert [sum(p["wins_by_seat"][i] for p in parts) for i in (0, 1)] == whole["wins_by_seat"]
+    assert sum(p["mean_plies"] for p in parts) / 4 == whole["mean_plies"]
+
+
+def test_simulate_wizard_beats_random():
+    r = simulate.run("multiplipotion", 60, 7, {}, ["wizard", "random"])
+    assert r["wins_by_seat"][0] > r["wins_by_seat"][1]
+
+
+def test_simulate_cli(capsys):
+    simulate.main(["multiplipotion", "--games", "3", "--option", "tier=purple"])
+    assert '"finished": 3' in capsys.readouterr().out

@@ -1,0 +1,150 @@
+"""The one code path that applies a move: versions, idempotency, rejections, replay, bots."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games.models import IllegalMove, Match, Move, NotYourTurn, Seat, StaleVersion
+
+
+def first_place(match, seat=0):
+    return next(
+        a for a in match.engine.legal_actions(match.load_state(), seat) if a["type"] == "place"
+    )
+
+
+def test_play_stores_state_move_and_bumps_version(make_match):
+    match = make_match()
+    action = first_place(match)
+    played = match.play(0, action, version=0, move_id="m1")
+    match.refresh_from_db()
+    assert match.version == 1
+    move = Move.objects.get(match=match)
+    assert (move.ply, move.seat, move.action) == (1, 0, action)
+    assert any(e["kind"] == "placed" for e in move.events)
+    assert played.duplicate is False
+    assert action["card"] in {c for c in match.state["areas"][0]}
+
+
+def test_same_move_id_twice_is_applied_once(make_match):
+    match = make_match()
+    action = first_place(match)
+    first = match.play(0, action, version=0, move_id="same")
+    again = match.play(0, action, version=0, move_id="same")
+    assert again.duplicate is True
+    assert again.move.pk == first.move.pk
+    assert Move.objects.filter(match=match).count() == 1
+    match.refresh_from_db()
+    assert match.version == 1
+
+
+def test_stale_version_changes_nothing(make_match):
+    match = make_match()
+    match.play(0, first_place(match), version=0)
+    before = Match.objects.get(pk=match.pk).state
+    with pytest.raises(StaleVersion):
+        match.play(0, {"type": "end_turn"}, version=0)
+    assert Match.objects.get(pk=match.pk).state == before
+    assert Move.objects.count() == 1
+
+
+def test_not_your_turn_changes_nothing(make_match):
+    match = make_match()
+    action = first_place(match, seat=0)
+    with pytest.raises(NotYourTurn):
+        match.play(1, {"type": "place", "card": match.state["hands"][1][0]}, version=0)
+    assert Move.objects.count() == 0
+    assert match.version == 0
+    match.play(0, action, version=0)
+
+
+def test_illegal_move_changes_nothing_and_explains(make_match):
+    match = make_match()
+    with pytest.raises(IllegalMove) as info:
+        match.play(0, {"type": "place", "card": "mp-p99"}, version=0)
+    assert "hand" in info.value.message
+    with pytest.raises(IllegalMove):
+        match.play(0, "not a dict", version=0)
+    assert Move.objects.count() == 0
+    assert Match.objects.get(pk=match.pk).version == 0
+
+
+def test_bot_game_finishes_and_replay_reproduces_state(make_match):
+    match = make_match(seats=("wizard", "apprentice"), bots=(0, 1), tier="green", seed=11)
+    played = match.play_bot_turns()
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert played == match.version == match.moves.count()
+    assert match.outcome is not None
+    *_, (last_move, final_state) = list(match.replay_states())
+    assert match.engine.dump(final_state) == match.state
+    assert last_move.ply == match.version
+
+
+def test_bot_turns_are_enqueued_on_commit(make_match, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        match = make_match(seats=("ana", "wizard"), bots=(1,))
+        match.play(0, first_place(match), version=0)
+        match.play(0, {"type": "end_turn"}, version=1)
+    # One callback for the bot's turn (the first move left seat 0 to act: nothing queued).
+    assert len(callbacks) == 1
+
+
+def test_play_bot_turns_is_idempotent_when_no_bot_must_act(make_match):
+    match = make_match(seats=("ana", "wizard"), bots=(1,))
+    assert match.play_bot_turns() == 0
+    assert match.version == 0
+
+
+def test_bot_sees_only_its_view(make_match, monkeypatch):
+    match = make_match(seats=("ana", "wizard"), bots=(1,))
+    match.play(0, first_place(match), version=0)
+    match.play(0, {"type": "end_turn"}, version=1)
+    seen = []
+    real = match.engine.bot_action
+
+    def spy(view, legal, level, rng, focus=None):
+        seen.append(view)
+        return real(view, legal, level, rng, focus)
+
+    monkeypatch.setattr(match.engine, "bot_action", spy)
+    match.play_bot_turns()
+    assert seen
+    ana_hand = set(Match.objects.get(pk=match.pk).state["hands"][0])
+    for view in seen:
+        assert view["seat"] == 1
+        assert not ana_hand & {c["id"] for c in view.get("hand", [])}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_racing_moves_exactly_one_applies(postgres, make_match):
+    match = make_match()
+    hand = match.state["hands"][0]
+    barrier = threading.Barrier(2)
+    results = []
+
+    def attempt(card):
+        try:
+            barrier.wait()
+            Match.objects.get(pk=match.pk).play(0, {"type": "place", "card": card}, version=0)
+            results.append("applied")
+        except StaleVersion:
+            results.append("stale")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=attempt, args=(card,)) for card in hand[:2]]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["applied", "stale"]
+    assert Move.objects.filter(match=match).count() == 1
+    assert Match.objects.get(pk=match.pk).version == 1
+
+
+def test_seats_are_unique_per_match(make_match):
+    match = make_match()
+    assert list(match.seats.values_list("number", flat=True)) == [0, 1]
+    assert {s.kind for s in match.seats.all()} == {Seat.Kind.GUEST}
