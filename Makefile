@@ -45,5 +45,9 @@ lock:
 	var/lock-venv/bin/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
 	rm -rf var/lock-venv
 
+# Benchmarks (not timed tests): writes bench/results/latest.json and latest.md.
+bench: install
+	$(BIN)/python bench/run.py
+
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

@@ -20,6 +20,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 2
 OPTIONS = {"tier": {"choices": ["green", "purple", "full"], "default": "full"}}
 LEVELS = ["random", "apprentice", "wizard", "coach"]
+BEST_LEVEL = "wizard"  # the default of `manage.py simulate`
 
 GOAL = 5  # trophies needed to win at once
 

@@ -1,12 +1,10 @@
 """Bot-versus-bot games in process, for tuning and benchmarks.
 
-python -m games.engine.simulate multiplipotion --games 1000 --bots wizard wizard
+From the command line: python manage.py simulate multiplipotion --games 1000 --bots wizard,wizard
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import time
 
@@ -56,19 +54,3 @@ def run(slug: str, games: int, seed: int, options: dict, bots: list[str]) -> dic
         "wins_by_seat": wins,
         "games_per_s": games / elapsed if elapsed > 0 else float("inf"),
     }
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("slug")
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--bots", nargs="+", default=["wizard", "wizard"])
-    parser.add_argument("--option", action="append", default=[], help="name=value")
-    args = parser.parse_args(argv)
-    options = dict(o.split("=", 1) for o in args.option)
-    print(json.dumps(run(args.slug, args.games, args.seed, options, args.bots), indent=2))
-
-
-if __name__ == "__main__":
-    main()

@@ -34,8 +34,3 @@ def test_simulate_game_i_uses_seed_plus_i():
 def test_simulate_wizard_beats_random():
     r = simulate.run("multiplipotion", 60, 7, {}, ["wizard", "random"])
     assert r["wins_by_seat"][0] > r["wins_by_seat"][1]
-
-
-def test_simulate_cli(capsys):
-    simulate.main(["multiplipotion", "--games", "3", "--option", "tier=purple"])
-    assert '"finished": 3' in capsys.readouterr().out
