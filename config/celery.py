@@ -15,6 +15,7 @@ HEARTBEAT_EVERY = 15.0  # seconds
 
 app.conf.beat_schedule = {
     "worker-heartbeat": {"task": "classroom.tasks.heartbeat", "schedule": 30.0},
+    "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 20.0},
 }
 
 

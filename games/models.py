@@ -5,9 +5,11 @@ version, asks the pure engine, stores the new state and the move, bumps the vers
 once the transaction commits, enqueues the follow-ups (bot turns, analytics).
 """
 
+import logging
 import random
 import secrets
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
@@ -18,6 +20,8 @@ from django.utils.translation import gettext_lazy as _
 from games import engine
 from games.engine import IllegalAction
 
+logger = logging.getLogger(__name__)
+
 PUBLIC_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
@@ -27,6 +31,17 @@ def new_public_id() -> str:
 
 def new_seed() -> int:
     return secrets.randbelow(2**31)
+
+
+def enqueue(task, *args) -> bool:
+    """Send a Celery task; a broker outage is logged, never turned into a failed request
+    (the move is already stored, and the sweeper or the next move picks the work up)."""
+    try:
+        task.apply_async(args=args)
+        return True
+    except Exception:
+        logger.exception("could not enqueue %s%r", task.name, args)
+        return False
 
 
 class MoveRejected(Exception):
@@ -55,8 +70,11 @@ class MatchQuerySet(models.QuerySet):
     def live(self):
         return self.filter(status=Match.Status.ACTIVE)
 
-    def for_player_key(self, key: str):
-        return self.filter(seats__owner_key=key).distinct()
+    def stalled_on_bots(self, seconds: int = 10):
+        """Live matches with a computer player that have not changed for a while: if a bot
+        must act there, its task was lost (e.g. the broker was down when it was sent)."""
+        cutoff = timezone.now() - timedelta(seconds=seconds)
+        return self.live().filter(changed_at__lt=cutoff, seats__kind=Seat.Kind.BOT).distinct()
 
 
 class Match(models.Model):
@@ -141,12 +159,17 @@ class Match(models.Model):
         return match
 
     # --- the one code path that applies a move ----------------------------------------
-    def play(self, seat_number: int, action: dict, *, version=None, move_id: str = "") -> "Played":
+    def play(
+        self, seat_number: int, action: dict, *, version=None, move_id: str = "", follow_ups=True
+    ) -> "Played":
         """Apply ``action`` for ``seat_number``; raise a ``MoveRejected`` and change nothing
-        when it may not be applied. The same ``move_id`` twice is applied once."""
+        when it may not be applied. The same ``move_id`` twice is applied once.
+        ``follow_ups=False`` (demo data, replays of scripted games) enqueues no bot turn."""
         try:
             with transaction.atomic():
-                return self._play_locked(seat_number, action, version=version, move_id=move_id)
+                return self._play_locked(
+                    seat_number, action, version=version, move_id=move_id, follow_ups=follow_ups
+                )
         except IntegrityError:
             # A racing request stored the same move id first: answer as it was answered.
             existing = Move.objects.filter(match_id=self.pk, client_move_id=move_id).first()
@@ -155,7 +178,7 @@ class Match(models.Model):
                 return Played(match=self, move=existing, duplicate=True)
             raise
 
-    def _play_locked(self, seat_number, action, *, version, move_id) -> "Played":
+    def _play_locked(self, seat_number, action, *, version, move_id, follow_ups) -> "Played":
         match = Match.objects.select_for_update().get(pk=self.pk)
         if move_id:
             existing = match.moves.filter(client_move_id=move_id).first()
@@ -203,7 +226,8 @@ class Match(models.Model):
             think_ms=think_ms,
             created_at=now,
         )
-        match.after_change()
+        if follow_ups:
+            match.after_change()
         self._sync(match)
         return Played(match=self, move=move, duplicate=False)
 
@@ -219,7 +243,7 @@ class Match(models.Model):
             from games.tasks import play_bots
 
             match_id, version = self.pk, self.version
-            transaction.on_commit(lambda: play_bots.delay(match_id, version))
+            transaction.on_commit(lambda: enqueue(play_bots, match_id, version))
 
     def seat_filled(self):
         """Called (under lock) after an open seat was taken: start when the table is full."""

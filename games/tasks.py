@@ -10,3 +10,13 @@ def play_bots(match_id: int, version: int | None = None):
     if match is None:
         return 0
     return match.play_bot_turns()
+
+
+@shared_task(ignore_result=True)
+def sweep_stalled_bots():
+    """Beat, every 20 s: replay lost bot turns (idempotent)."""
+    played = 0
+    for match in Match.objects.stalled_on_bots()[:200]:
+        if match.bot_to_act():
+            played += match.play_bot_turns()
+    return played

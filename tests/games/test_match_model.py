@@ -148,3 +148,38 @@ def test_seats_are_unique_per_match(make_match):
     match = make_match()
     assert list(match.seats.values_list("number", flat=True)) == [0, 1]
     assert {s.kind for s in match.seats.all()} == {Seat.Kind.GUEST}
+
+
+def test_a_lost_bot_task_is_replayed_by_the_sweeper(make_match):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tasks import sweep_stalled_bots
+
+    match = make_match(seats=("ana", "wizard"), bots=(1,))
+    match.play(0, first_place(match), version=0, follow_ups=False)
+    match.play(0, {"type": "end_turn"}, version=1, follow_ups=False)  # the bot's task is "lost"
+    assert sweep_stalled_bots() == 0  # too recent to call stalled
+    Match.objects.filter(pk=match.pk).update(changed_at=timezone.now() - timedelta(minutes=1))
+    assert sweep_stalled_bots() > 0
+    match.refresh_from_db()
+    assert 0 in match.to_act()
+    assert sweep_stalled_bots() == 0  # idempotent: nothing left for the bot
+
+
+def test_enqueue_failure_never_fails_the_move(
+    make_match, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games import tasks
+
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("broker unreachable")
+
+    monkeypatch.setattr(tasks.play_bots, "apply_async", broker_down)
+    match = make_match(seats=("ana", "wizard"), bots=(1,))
+    match.play(0, first_place(match), version=0)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        match.play(0, {"type": "end_turn"}, version=1)
+    assert len(callbacks) == 1  # the enqueue ran, failed, and was only logged
+    assert Match.objects.get(pk=match.pk).version == 2

@@ -1,10 +1,13 @@
 """Load the demo school when the database is empty, and print the demo logins."""
 
+import random
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from classroom.models import Classroom, Membership, School, Student
+from games.models import Match, Seat
 
 DEMO_PASSWORD = "potion-demo"  # noqa: S105 - printed for the demo, documented in README
 DEMO_USERS = {
@@ -54,4 +57,34 @@ class Command(BaseCommand):
             users[username] = user
         classroom = Classroom.objects.create(school=school, teacher=users["teacher"], name="4B")
         Student.objects.bulk_create(Student(classroom=classroom, name=n) for n in DEMO_CHILDREN)
+        rng = random.Random(2026)
+        for student in classroom.students.order_by("name")[:8]:
+            play_demo_match(student, rng)
         return school
+
+
+def play_demo_match(student, rng: random.Random) -> Match:
+    """A finished game of a child against the computer, played through Match.play. The
+    child's seat plays like a learner: it sometimes claims a wrong product or misses one."""
+    tier = rng.choice(["green", "green", "purple", "full"])
+    match = Match.create(
+        "multiplipotion",
+        [
+            {"kind": Seat.Kind.STUDENT, "name": student.name, "student": student},
+            {"kind": Seat.Kind.BOT, "name": "Apprentice Pip", "bot_level": "apprentice"},
+        ],
+        options={"tier": tier},
+        seed=rng.randrange(2**31),
+    )
+    module = match.engine
+    while not match.is_over:
+        state = module.load(match.state)
+        seat = module.to_act(state)[0]
+        legal = module.legal_actions(state, seat)
+        claims = [a for a in legal if a["type"] in {"capture", "challenge"}]
+        if seat == 0 and claims and rng.random() < 0.15:
+            action = rng.choice(claims)  # a guess, right or wrong
+        else:
+            action = module.bot_action(module.view(state, seat), legal, "apprentice", rng)
+        match.play(seat, action, version=match.version, follow_ups=False)
+    return match
