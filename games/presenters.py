@@ -2,6 +2,9 @@
 
 import uuid
 
+import segno
+from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -66,8 +69,19 @@ def board_context(request, match, mine, *, notice="", spectator=False):
         "log": log_lines(match, names),
         "polling": not match.is_over,
     }
+    if ctx["open_seat"] is not None:
+        ctx["invite_url"] = request.build_absolute_uri(
+            reverse("games:join", args=[match.public_id])
+        )
+        ctx["invite_qr"] = qr_svg(ctx["invite_url"], _("QR code of the invitation link"))
     ctx.update(multiplipotion_context(view, ctx))
     return ctx
+
+
+def qr_svg(data: str, title: str) -> str:
+    """A QR code as inline SVG, made on the server (no third-party request)."""
+    svg = segno.make(data, error="m").svg_inline(scale=4, dark="#1f1a2e", title=title)
+    return mark_safe(svg)  # noqa: S308 - segno escapes the title; the rest is path data
 
 
 def multiplipotion_context(view, ctx) -> dict:

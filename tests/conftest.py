@@ -112,6 +112,21 @@ def celery_worker(transactional_db):
         log.unlink(missing_ok=True)
 
 
+@pytest.fixture
+def celery_routes_to_worker(celery_worker):
+    """Send every task of this process (e.g. from the live server thread) to the test worker."""
+    from config.celery import app
+
+    old = app.conf.task_routes
+    app.conf.task_routes = {"*": {"queue": celery_worker}}
+    app.amqp.flush_routes()
+    app.amqp.__dict__.pop("router", None)
+    yield celery_worker
+    app.conf.task_routes = old
+    app.amqp.flush_routes()
+    app.amqp.__dict__.pop("router", None)
+
+
 # --- browser ------------------------------------------------------------------------
 
 

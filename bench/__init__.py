@@ -1,0 +1,1 @@
+"""Benchmarks of MultipliPotion Classroom: `make bench` runs them (see docs/performance.md)."""

@@ -1,0 +1,155 @@
+"""Write bench/results/latest.json (numbers only) and latest.md (readable, with goals)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+from pathlib import Path
+
+import django
+from django.conf import settings
+from django.db import connection
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+
+# key (dotted for the nested object) -> (comparison, goal, unit, what)
+GOALS = {
+    "engine_games_per_s.multiplipotion": (">=", 500, "games/s", "engine, bot vs bot, one core"),
+    "move_vs_baseline": ("<=", 2.5, "×", "move time ÷ bare DB-writes time (medians)"),
+    "play_page_kib": ("<=", 60, "KiB", "first load of the play screen, gzip 6, all assets"),
+    "move_response_kib": ("<=", 4, "KiB", "board partial after a place, gzip 6"),
+}
+INFO_KEYS = {
+    "move_median_ms": ("ms", "move, median"),
+    "move_p95_ms": ("ms", "move, p95"),
+    "baseline_median_ms": ("ms", "bare DB writes (baseline), median"),
+    "baseline_p95_ms": ("ms", "bare DB writes (baseline), p95"),
+}
+
+
+def lookup(figures: dict, key: str):
+    value = figures
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def verdict(value, comparison, goal) -> str:
+    if value is None:
+        return "not run"
+    ok = value >= goal if comparison == ">=" else value <= goal
+    return "pass" if ok else "FAIL"
+
+
+def machine_info() -> dict[str, str]:
+    vendor = connection.vendor
+    if vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            vendor = f"PostgreSQL {cursor.fetchone()[0]}"
+    elif vendor == "sqlite":
+        import sqlite3
+
+        vendor = f"SQLite {sqlite3.sqlite_version}"
+    return {
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "cores": str(os.cpu_count()),
+        "cpu": platform.processor() or platform.machine(),
+        "python": platform.python_version(),
+        "django": django.get_version(),
+        "database": vendor,
+        "cache": settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1],
+        "platform": platform.platform(),
+    }
+
+
+def fmt(value) -> str:
+    if value is None:
+        return "—"
+    return f"{value:,.2f}" if value < 1000 else f"{value:,.0f}"
+
+
+def rows(figures: dict) -> list[tuple[str, str, str, str]]:
+    out = []
+    for key, (comparison, goal, unit, _what) in GOALS.items():
+        value = lookup(figures, key)
+        out.append(
+            (key, f"{fmt(value)} {unit}", f"{comparison} {goal}", verdict(value, *GOALS[key][:2]))
+        )
+    for slug, value in sorted(figures.get("engine_games_per_s", {}).items()):
+        key = f"engine_games_per_s.{slug}"
+        if key not in GOALS:
+            out.append((key, f"{fmt(value)} games/s", "—", "info"))
+    for key, (unit, _what) in INFO_KEYS.items():
+        out.append((key, f"{fmt(figures.get(key))} {unit}", "—", "info"))
+    return out
+
+
+def text_table(figures: dict) -> str:
+    table = [("figure", "value", "goal", "result"), *rows(figures)]
+    widths = [max(len(r[i]) for r in table) for i in range(4)]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) for r in table]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def markdown(figures: dict, details: dict, info: dict) -> str:
+    out = ["# Benchmark results", ""]
+    out += [f"Run {info['date']} by `make bench` (bench/run.py). Goals: docs/performance.md.", ""]
+    out += ["| figure | value | goal | result |", "|---|---|---|---|"]
+    out += [f"| `{k}` | {v} | {g} | {r} |" for k, v, g, r in rows(figures)]
+    moves = details.get("moves")
+    if moves:
+        out += ["", "## Move versus baseline", ""]
+        out += [
+            f"{moves['rounds']} timed moves of each kind after {moves['warmup']} warm-up pairs, "
+            "interleaved ABBA, each a first move (place) on a fresh two-guest match.",
+            "",
+            "| request | median ms | p95 ms |",
+            "|---|---|---|",
+            f"| real move (POST → board partial) | {fmt(figures['move_median_ms'])} "
+            f"| {fmt(figures['move_p95_ms'])} |",
+            f"| baseline: bare view, same DB writes | {fmt(figures['baseline_median_ms'])} "
+            f"| {fmt(figures['baseline_p95_ms'])} |",
+            "",
+            f"Move response (median): {moves['move_response_raw_bytes']:,.0f} B raw, "
+            f"{moves['move_response_gzip_bytes']:,.0f} B gzip.",
+        ]
+    resources = details.get("play_page_resources")
+    if resources:
+        out += ["", "## Play screen, first load", "", "| resource | kind | raw B | gzip B |"]
+        out += ["|---|---|---|---|"]
+        out += [f"| `{r['url']}` | {r['kind']} | {r['raw']:,} | {r['gzip']:,} |" for r in resources]
+        raw = sum(r["raw"] for r in resources)
+        gz = sum(r["gzip"] for r in resources)
+        out += [f"| **total** | | {raw:,} | {gz:,} ({gz / 1024:.1f} KiB) |"]
+    engine = details.get("engine")
+    if engine:
+        out += ["", "## Engines", "", "| game | games | bots | mean plies |", "|---|---|---|---|"]
+        out += [
+            f"| {slug} | {d['games']} | {d['bots']} | {d['mean_plies']:.1f} |"
+            for slug, d in sorted(engine.items())
+        ]
+    out += ["", "## Machine", ""]
+    out += [f"- {name}: {value}" for name, value in info.items()]
+    return "\n".join(out) + "\n"
+
+
+def write_results(figures: dict, details: dict, out_dir: Path | None = None) -> dict:
+    """Write latest.json and latest.md into ``out_dir``; return their paths."""
+    out_dir = Path(out_dir or RESULTS_DIR)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {"json": out_dir / "latest.json", "md": out_dir / "latest.md"}
+    texts = {
+        "json": json.dumps(figures, indent=2, sort_keys=True) + "\n",
+        "md": markdown(figures, details, machine_info()),
+    }
+    for kind, path in paths.items():
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(texts[kind], encoding="utf-8")
+        tmp.replace(path)
+    return paths

@@ -1,0 +1,69 @@
+"""Run every benchmark, print a table, write bench/results/latest.json and latest.md.
+
+    .venv/bin/python bench/run.py            # what `make bench` runs
+    .venv/bin/python bench/run.py --quick    # tiny iteration counts (a smoke run)
+
+It uses its own database (var/bench/bench.sqlite3, or DATABASE_URL when it is set; the name
+must contain "bench"). See docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+if __package__ in {None, ""}:  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def run_all(quick: bool = False, *, setup_db: bool = True, out_dir=None, verbose=False):
+    """Run every benchmark; return (figures, paths of the written files).
+
+    ``setup_db=False``: Django is set up and a database is ready (pytest-django); the
+    benchmarks then keep the connection of the test transaction between requests."""
+    if setup_db:
+        from bench.environment import setup_database
+
+        setup_database()
+    from bench import report
+    from bench.engine import bench_engine
+    from bench.moves import bench_moves
+    from bench.page import bench_play_page
+
+    figures, details = {}, {}
+    steps = [
+        ("engine", lambda: bench_engine(quick)),
+        ("moves", lambda: bench_moves(quick, keep_connection=not setup_db)),
+        ("page", lambda: bench_play_page(quick, keep_connection=not setup_db)),
+    ]
+    for name, step in steps:
+        start = time.perf_counter()
+        step_figures, step_details = step()
+        figures.update(step_figures)
+        details[name] = step_details
+        if verbose:
+            print(f"  {name}: {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    flat_details = {**details["moves"], **details["page"], "engine": details["engine"]["engine"]}
+    flat_details["moves"] = details["moves"]
+    paths = report.write_results(figures, flat_details, out_dir)
+    return figures, paths
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--quick", action="store_true", help="tiny iteration counts")
+    parser.add_argument("--out", type=Path, default=None, help="results folder")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    figures, paths = run_all(args.quick, out_dir=args.out, verbose=True)
+    from bench import report
+
+    print(report.text_table(figures))
+    print(f"\nwrote {paths['json']} and {paths['md']} in {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

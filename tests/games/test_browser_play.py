@@ -1,0 +1,152 @@
+"""Whole games in headless Debian chromium: two browsers against each other, and a child
+against a computer player that runs in a real Celery worker."""
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+# Reads the board the way a child does and returns the capture to make, if any.
+FIND_CAPTURE = """() => {
+  const mine = [...document.querySelectorAll('.area-me label.slot-pick')].map(l => ({
+    id: l.querySelector('input').value, v: +l.querySelector('.mp-potion b').textContent}));
+  const monsters = [...document.querySelectorAll('.area-them button.slot-target')].map(b => ({
+    id: b.value, v: +b.querySelector('.mp-monster b').textContent}));
+  for (let i = 0; i < mine.length; i++) for (let j = i + 1; j < mine.length; j++)
+    for (const m of monsters) if (mine[i].v * mine[j].v === m.v) return [mine[i].id, mine[j].id, m.id];
+  return null;
+}"""
+
+
+def version(page) -> str:
+    return page.locator("#board").get_attribute("data-version")
+
+
+def act(page, click):
+    """Click something on the board and wait until the new board is swapped in."""
+    before = version(page)
+    click()
+    page.wait_for_function(
+        "v => document.querySelector('#board') && document.querySelector('#board').dataset.version !== v",
+        arg=before,
+    )
+
+
+def take_turn(page):
+    """Place a card, capture when possible, end the turn: one turn as a careful child."""
+    hand = page.locator(".hand button.slot-hand")
+    if hand.count():
+        act(page, lambda: hand.first.click())
+    if page.locator(".result-text").count():
+        return
+    capture = page.evaluate(FIND_CAPTURE)
+    if capture:
+        a, b, monster = capture
+        page.locator(f'label.slot-pick:has(input[value="{a}"])').click()
+        page.locator(f'label.slot-pick:has(input[value="{b}"])').click()
+        act(page, lambda: page.locator(f'button.slot-target[value="{monster}"]').click())
+        assert page.locator(".feedback-ok").count() == 1
+    if page.locator(".result-text").count():
+        return
+    act(page, lambda: page.get_by_role("button", name="End my turn").click())
+
+
+def start_game(page, live_server, opponent):
+    page.goto(live_server.url + reverse("games:new"))
+    page.get_by_label("Your name or nickname").fill("Ana")
+    page.locator("label.choice-pill", has_text="Green").click()
+    page.locator("label.choice-pill", has_text=opponent).click()
+    page.locator("label.choice-pill", has_text="I go first").click()
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_selector("#board")
+    return Match.objects.latest("created_at")
+
+
+def assert_no_hidden_cards(page, match, seat):
+    match.refresh_from_db()
+    html = page.content()
+    hidden = match.engine.private(match.engine.load(match.state), 1 - seat)
+    assert not [card for card in hidden if card in html]
+
+
+def test_two_browsers_play_a_whole_game(browser, live_server):
+    contexts = [
+        browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
+        for _ in range(2)
+    ]
+    ana, ben = (c.new_page() for c in contexts)
+    errors = []
+    for p in (ana, ben):
+        p.set_default_timeout(15_000)
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    match = start_game(ana, live_server, "another device")
+    ana.wait_for_selector(".invite-link")
+    ben.goto(ana.locator(".invite-link a").get_attribute("href"))
+    ben.get_by_label("Your name or nickname").fill("Ben")
+    ben.get_by_role("button", name="Join").click()
+    ben.wait_for_selector("#board")
+    for turn in range(200):
+        match.refresh_from_db()
+        if match.is_over:
+            break
+        page, seat = (ana, 0) if 0 in match.to_act() else (ben, 1)
+        other = ben if page is ana else ana
+        # The other browser sees the move without reloading.
+        page.wait_for_selector(".turn-banner.mine")
+        take_turn(page)
+        if turn % 5 == 0:
+            assert_no_hidden_cards(ana, match, 0)
+            assert_no_hidden_cards(ben, match, 1)
+        assert other.url.endswith(f"/play/{match.public_id}/")
+    match.refresh_from_db()
+    assert match.is_over and match.outcome["reason"] == "five_trophies"
+    for p in (ana, ben):
+        p.wait_for_selector(".result-text")
+    assert errors == []
+    # The replay steps through the finished game.
+    ana.get_by_role("link", name="Watch the replay").click()
+    ana.get_by_role("link", name="Next").click()
+    ana.wait_for_selector("text=Move 1 of")
+    for c in contexts:
+        c.close()
+
+
+def test_child_plays_a_computer_to_the_end_and_catches_up_after_going_offline(
+    browser, live_server, celery_routes_to_worker
+):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    match = start_game(page, live_server, "Apprentice")
+    went_offline = False
+    for _ in range(200):
+        match.refresh_from_db()
+        if match.is_over:
+            break
+        if page.locator(".result-text").count():
+            break
+        page.wait_for_selector(".turn-banner.mine, .result-text")
+        if page.locator(".result-text").count():
+            break
+        if not went_offline and page.locator(".hand button.slot-hand").count():
+            # Place, then lose the network while the computer plays in the worker.
+            take_turn_offline = page.locator(".hand button.slot-hand")
+            act(page, lambda b=take_turn_offline: b.first.click())
+            if page.locator(".result-text").count():
+                break
+            context.set_offline(True)
+            page.wait_for_timeout(1500)
+            context.set_offline(False)
+            went_offline = True
+            if page.get_by_role("button", name="End my turn").count():
+                act(page, lambda: page.get_by_role("button", name="End my turn").click())
+            continue
+        take_turn(page)
+    match.refresh_from_db()
+    assert match.is_over
+    page.wait_for_selector(".result-text")
+    assert went_offline
+    assert match.moves.filter(seat=1).exists()  # the computer really played, in the worker
+    context.close()
