@@ -15,7 +15,8 @@ FIND_CAPTURE = """() => {
   const monsters = [...document.querySelectorAll('.area-them button.slot-target')].map(b => ({
     id: b.value, v: +b.querySelector('.mp-monster b').textContent}));
   for (let i = 0; i < mine.length; i++) for (let j = i + 1; j < mine.length; j++)
-    for (const m of monsters) if (mine[i].v * mine[j].v === m.v) return [mine[i].id, mine[j].id, m.id];
+    for (const m of monsters)
+      if (mine[i].v * mine[j].v === m.v) return [mine[i].id, mine[j].id, m.id];
   return null;
 }"""
 
@@ -29,7 +30,7 @@ def act(page, click):
     before = version(page)
     click()
     page.wait_for_function(
-        "v => document.querySelector('#board') && document.querySelector('#board').dataset.version !== v",
+        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
         arg=before,
     )
 
@@ -91,7 +92,7 @@ def test_two_browsers_play_a_whole_game(browser, live_server):
         match.refresh_from_db()
         if match.is_over:
             break
-        page, seat = (ana, 0) if 0 in match.to_act() else (ben, 1)
+        page = ana if 0 in match.to_act() else ben
         other = ben if page is ana else ana
         # The other browser sees the move without reloading.
         page.wait_for_selector(".turn-banner.mine")
