@@ -36,8 +36,8 @@ def gzip_size(data: bytes) -> int:
 
 def bench_moves(quick: bool = False, *, rounds=None, warmup=None, keep_connection=False):
     """Return (figures, details). ``keep_connection``: True inside a test transaction."""
-    rounds = rounds or (6 if quick else 300)
-    warmup = warmup if warmup is not None else (2 if quick else 30)
+    rounds = rounds or (6 if quick else 800)
+    warmup = warmup if warmup is not None else (2 if quick else 40)
     total = rounds + warmup
     real = [fixtures.make_match(seed) for seed in range(total)]
     bare = [fixtures.make_match(seed) for seed in range(total)]

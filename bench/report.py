@@ -45,6 +45,16 @@ def verdict(value, comparison, goal) -> str:
     return "pass" if ok else "FAIL"
 
 
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def machine_info() -> dict[str, str]:
     vendor = connection.vendor
     if vendor == "postgresql":
@@ -58,7 +68,7 @@ def machine_info() -> dict[str, str]:
     return {
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "cores": str(os.cpu_count()),
-        "cpu": platform.processor() or platform.machine(),
+        "cpu": cpu_model(),
         "python": platform.python_version(),
         "django": django.get_version(),
         "database": vendor,
@@ -78,7 +88,7 @@ def rows(figures: dict) -> list[tuple[str, str, str, str]]:
     for key, (comparison, goal, unit, _what) in GOALS.items():
         value = lookup(figures, key)
         out.append(
-            (key, f"{fmt(value)} {unit}", f"{comparison} {goal}", verdict(value, *GOALS[key][:2]))
+            (key, f"{fmt(value)} {unit}", f"{comparison} {goal}", verdict(value, comparison, goal))
         )
     for slug, value in sorted(figures.get("engine_games_per_s", {}).items()):
         key = f"engine_games_per_s.{slug}"
