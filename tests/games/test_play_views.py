@@ -333,3 +333,53 @@ def test_replay_steps_through_a_finished_match(make_match, ana):
     step = ana.get(url("replay", match) + "?ply=3", **HTMX)
     assert step.status_code == 200 and "Move 3 of" in step.content.decode()
     assert ana.get(url("replay", match) + "?ply=banana").status_code == 200
+
+
+def right_claims(match, seat, kind):
+    engine = match.engine
+    return [
+        a
+        for a in engine.legal_actions(engine.load(match.state), seat)
+        if a["type"] == kind
+        and engine.POTION[a["potions"][0]] * engine.POTION[a["potions"][1]]
+        == engine.MONSTER[a["monster"]]
+    ]
+
+
+def test_vigilance_challenge_on_screen(make_match, ana, ben):
+    # Find a deal where Ana can place a card that makes a capture possible.
+    for seed in range(300):
+        match = make_match(seed=seed)
+        for card in hand(match, 0):
+            post_move(ana, match, type="place", card=card)
+            match.refresh_from_db()
+            if right_claims(match, 0, "capture"):
+                break
+            Match.objects.filter(pk=match.pk).delete()
+            match = make_match(seed=seed)
+        else:
+            continue
+        break
+    trophies_before = len(match.state["trophies"][1])
+    # Ana misses it and ends her turn.
+    assert post_move(ana, match, type="end_turn").status_code == 200
+    body = ben.get(url("play", match)).content.decode()
+    assert "miss a capture" in body
+    # Ben spots it.
+    match.refresh_from_db()
+    claim = right_claims(match, 1, "challenge")[0]
+    response = post_move(
+        ben, match, type="challenge", potions=claim["potions"], monster=claim["monster"]
+    )
+    assert response.status_code == 200
+    match.refresh_from_db()
+    assert match.to_act() == (0,)
+    assert "You were caught" in ana.get(url("play", match)).content.decode()
+    # Ana must capture now; anything else is refused kindly.
+    assert post_move(ana, match, type="end_turn").status_code == 422
+    capture = right_claims(match, 0, "capture")[0]
+    post_move(ana, match, type="capture", potions=capture["potions"], monster=capture["monster"])
+    match.refresh_from_db()
+    assert match.to_act() == (1,)
+    assert len(match.state["trophies"][1]) == trophies_before + 1  # Ben's reward card
+    assert "reward" in ben.get(url("play", match)).content.decode()
