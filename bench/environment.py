@@ -2,8 +2,10 @@
 
 The benchmark never touches the development database: by default it uses
 ``var/bench/bench.sqlite3`` (and ``var/bench`` for the file cache and the Celery folders).
-With ``DATABASE_URL=postgres://.../multiplipotion_bench`` it creates that database when it
-is missing. The database name must contain "bench": the suite empties it on every run.
+With ``DATABASE_URL=postgres://.../multiplipotion_bench`` it uses that database. Every run starts
+from a new, freshly migrated database (the old one is deleted or dropped first), so the runs
+are alike and a rewritten migration never meets an old schema; hence the name must contain
+"bench".
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ def database_name(url: str) -> str:
     return unquote(parts.path.lstrip("/"))
 
 
-def ensure_postgres_database(url: str) -> None:
-    """Create the PostgreSQL database of ``url`` when it does not exist yet."""
+def recreate_postgres_database(url: str) -> None:
+    """Drop the PostgreSQL database of ``url`` when it exists, and create it."""
     import psycopg
     from psycopg import sql
 
@@ -53,22 +55,33 @@ def ensure_postgres_database(url: str) -> None:
     if parts.password:
         conninfo["password"] = unquote(parts.password)
     with psycopg.connect(**conninfo, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
-        if not exists:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def remove_sqlite_database(url: str) -> None:
+    import dj_database_url
+
+    path = Path(dj_database_url.parse(url)["NAME"])
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 def setup_database() -> None:
-    """Configure, set Django up, migrate the bench database and empty it."""
+    """Configure, start from a new bench database, set Django up and migrate."""
     configure_environment()
     url = os.environ["DATABASE_URL"]
     if "bench" not in database_name(url):
         raise SystemExit(
-            f"refusing to use {database_name(url)!r}: the benchmark empties its database, "
+            f"refusing to use {database_name(url)!r}: the benchmark recreates its database, "
             "so its name must contain 'bench' (e.g. .../multiplipotion_bench)"
         )
     if urlsplit(url).scheme.startswith("postgres"):
-        ensure_postgres_database(url)
+        recreate_postgres_database(url)
+    elif urlsplit(url).scheme.startswith("sqlite"):
+        remove_sqlite_database(url)
 
     import django
 
@@ -76,4 +89,3 @@ def setup_database() -> None:
     from django.core.management import call_command
 
     call_command("migrate", interactive=False, verbosity=0)
-    call_command("flush", interactive=False, verbosity=0)

@@ -1,8 +1,12 @@
-from django.urls import path
+"""Classroom URLs: each area's view module lists its own ``urlpatterns``."""
 
-from classroom import views
+from classroom.views import accounts, child, core, rosters, school, sessions
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
+    *core.urlpatterns,
+    *accounts.urlpatterns,
+    *rosters.urlpatterns,
+    *child.urlpatterns,
+    *sessions.urlpatterns,
+    *school.urlpatterns,
 ]

@@ -97,6 +97,16 @@ class Match(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # A classroom session this match belongs to (None: a practice or family game).
+    assignment = models.ForeignKey(
+        "classroom.Assignment",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="matches",
+    )
+    # Set while the teacher has paused the session: moves wait until it is cleared.
+    paused_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # When the state last changed: the moment the seat to act could first act.
     changed_at = models.DateTimeField(default=timezone.now)
@@ -188,6 +198,9 @@ class Match(models.Model):
         if version is not None and int(version) != match.version:
             self._sync(match)
             raise StaleVersion(str(_("The game moved on. Here is the latest board.")))
+        if match.paused_at is not None and match.status == Match.Status.ACTIVE:
+            self._sync(match)
+            raise NotYourTurn(str(_("Your teacher has paused the game. Wait a moment.")))
         if match.status != Match.Status.ACTIVE:
             self._sync(match)
             if match.status == Match.Status.WAITING:
@@ -232,9 +245,10 @@ class Match(models.Model):
         return Played(match=self, move=move, duplicate=False)
 
     SYNCED_FIELDS = ("state", "version", "changed_at", "status", "outcome", "finished_at")
+    SYNCED_READONLY = ("paused_at",)
 
     def _sync(self, other: "Match") -> None:
-        for name in self.SYNCED_FIELDS:
+        for name in self.SYNCED_FIELDS + self.SYNCED_READONLY:
             setattr(self, name, getattr(other, name))
 
     def after_change(self):
@@ -266,6 +280,8 @@ class Match(models.Model):
 
     # --- bots ---------------------------------------------------------------------------
     def bot_to_act(self) -> list["Seat"]:
+        if self.paused_at is not None:
+            return []
         acting = set(self.to_act())
         return [s for s in self.seats.all() if s.kind == Seat.Kind.BOT and s.number in acting]
 
@@ -319,12 +335,14 @@ class Played:
 
 
 class SeatQuerySet(models.QuerySet):
-    def owned_by_key_or_user(self, key: str, user):
+    def owned_by_key_or_user(self, key: str, user, student_id=None):
         q = models.Q(pk__in=[])
         if key:
             q |= models.Q(owner_key=key)
         if user.is_authenticated:
             q |= models.Q(user=user)
+        if student_id:
+            q |= models.Q(student_id=student_id)
         return self.filter(q)
 
 
@@ -362,8 +380,10 @@ class Seat(models.Model):
     def __str__(self):
         return f"{self.name} (seat {self.number})"
 
-    def owned_by(self, key: str, user) -> bool:
+    def owned_by(self, key: str, user, student_id=None) -> bool:
         if key and self.owner_key == key:
+            return True
+        if student_id and self.student_id == student_id:
             return True
         return bool(user.is_authenticated and self.user_id == user.pk)
 

@@ -10,6 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from classroom.child_session import current_student
 from games import presenters
 from games.forms import BOT_NAMES, JoinForm, NewGameForm, action_from_post
 from games.models import Match, MoveRejected, Seat
@@ -28,7 +29,9 @@ def load_match(request, public_id: str):
     """The match and the seats this browser plays; 404 when it has no business here."""
     match = get_object_or_404(Match.objects.prefetch_related("seats"), public_id=public_id)
     key = request.session.get("player_key", "")
-    mine = [s for s in match.seats.all() if s.owned_by(key, request.user)]
+    student = current_student(request)
+    student_id = student.pk if student else None
+    mine = [s for s in match.seats.all() if s.owned_by(key, request.user, student_id)]
     return match, mine
 
 
@@ -111,7 +114,7 @@ def poll(request, public_id):
     key = request.session.get("player_key", "")
     row = (
         Seat.objects.filter(match__public_id=public_id)
-        .owned_by_key_or_user(key, request.user)
+        .owned_by_key_or_user(key, request.user, request.session.get("student_id"))
         .values_list("match__version", flat=True)
         .first()
     )

@@ -32,6 +32,12 @@ CHROMIUM_FLAGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    """Hashing a password the production way takes ~0.3 s; tests make many users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def require_all() -> bool:
     return os.environ.get("REQUIRE_ALL_TESTS", "") not in {"", "0", "false"}
 
@@ -175,3 +181,128 @@ def page(browser, live_server):
     pg.set_default_timeout(10_000)
     yield pg
     context.close()
+
+
+# --- the world of the authorization matrix --------------------------------------------------
+
+ROLES = (
+    "anonymous",
+    "child_a",
+    "child_b",
+    "teacher_a",
+    "teacher_b",
+    "admin_a",
+    "admin_b",
+    "superuser",
+)
+
+
+class World:
+    """Two schools. School A: admin_a, teacher_a (class A: child_a in group A, child_a2) and
+    teacher_b (class B: child_b). School B: admin_b. Plus a superuser. An assignment and a
+    match (child_a against the computer) in class A, a finished match of child_b, an invite."""
+
+    def __init__(self):
+        from django.contrib.auth import get_user_model
+        from django.utils import timezone
+
+        from classroom.models import (
+            Assignment,
+            Classroom,
+            Group,
+            Invite,
+            Membership,
+            School,
+            Student,
+        )
+        from games.models import Match, Seat
+
+        User = get_user_model()
+        self.password = "correct-horse-battery-9"
+
+        def user(name, school=None, role=Membership.Role.TEACHER, **extra):
+            u = User.objects.create_user(
+                name, f"{name}@example.com", self.password, first_name=name.title(), **extra
+            )
+            if school is not None:
+                Membership.objects.create(user=u, school=school, role=role)
+            return u
+
+        self.school_a = School.objects.create(name="School A")
+        self.school_b = School.objects.create(name="School B")
+        self.admin_a = user("admin_a", self.school_a, Membership.Role.ADMIN)
+        self.admin_b = user("admin_b", self.school_b, Membership.Role.ADMIN)
+        self.teacher_a = user("teacher_a", self.school_a)
+        self.teacher_b = user("teacher_b", self.school_a)
+        self.superuser = user("root", is_superuser=True, is_staff=True)
+        self.class_a = Classroom.objects.create(
+            school=self.school_a, teacher=self.teacher_a, name="3A"
+        )
+        self.class_b = Classroom.objects.create(
+            school=self.school_a, teacher=self.teacher_b, name="3B"
+        )
+        self.group_a = Group.objects.create(classroom=self.class_a, name="Owls")
+        self.child_a = Student.objects.create(
+            classroom=self.class_a, name="Ada", group=self.group_a
+        )
+        self.child_a2 = Student.objects.create(classroom=self.class_a, name="Ali")
+        self.child_b = Student.objects.create(classroom=self.class_b, name="Bea")
+        self.invite_a = Invite.objects.create(school=self.school_a, created_by=self.admin_a)
+        self.assignment_a = Assignment.objects.create(
+            classroom=self.class_a,
+            created_by=self.teacher_a,
+            title="Practice",
+            opens_at=timezone.now(),
+        )
+        self.match_a = Match.create(
+            "multiplipotion",
+            [
+                {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": self.child_a},
+                {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
+            ],
+            options={"tier": "green"},
+            seed=1,
+            assignment=self.assignment_a,
+        )
+        self.match_b = Match.create(
+            "multiplipotion",
+            [
+                {"kind": Seat.Kind.STUDENT, "name": "Bea", "student": self.child_b},
+                {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
+            ],
+            options={"tier": "green"},
+            seed=2,
+        )
+        self.match_b.seats.filter(number=0).update(kind=Seat.Kind.BOT, bot_level="wizard")
+        self.match_b.play_bot_turns()
+
+    def client(self, role: str):
+        from django.test import Client
+
+        client = Client()
+        if role in {"child_a", "child_b"}:
+            student = self.child_a if role == "child_a" else self.child_b
+            session = client.session
+            session["student_id"] = student.pk
+            session["signin_generation"] = student.classroom.signin_generation
+            session["player_key"] = f"key-{role}"
+            session.save()
+            client.cookies["sessionid"] = session.session_key
+        elif role != "anonymous":
+            client.force_login(getattr(self, role))
+        return client
+
+
+@pytest.fixture(scope="module")
+def _module_world(django_db_setup, django_db_blocker):
+    """One World per test module, rolled back at its end; each test runs in a savepoint."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield World()
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(_module_world, db):
+    return _module_world

@@ -1,5 +1,6 @@
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.urls import path
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -22,3 +23,9 @@ def healthz(request):
         "checks": checks,
     }
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+urlpatterns = [
+    path("", home, name="home"),
+    path("healthz", healthz, name="healthz"),
+]

@@ -1,0 +1,66 @@
+"""Which child (if any) this browser is signed in as.
+
+A child's session holds the student id and the class's sign-in generation. It ends at the
+end of the school day, when the teacher ends the class's session (the generation moves on),
+or when the child (or the next child on a shared Chromebook) switches.
+"""
+
+import secrets
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.utils import timezone
+
+from classroom.models import Student
+
+AFTER_HOURS_SESSION = timedelta(hours=1)
+
+
+def session_end(school, now=None) -> datetime:
+    """When a child signing in now is signed out: the end of the school day, or an hour
+    from now when the school day is already over (homework, a club)."""
+    now = now or timezone.now()
+    local = now.astimezone(ZoneInfo(school.timezone))
+    end = local.replace(
+        hour=school.day_ends_at.hour, minute=school.day_ends_at.minute, second=0, microsecond=0
+    )
+    if end <= local:
+        return now + AFTER_HOURS_SESSION
+    return end
+
+
+def sign_in_student(request, student: Student) -> None:
+    """Start a fresh session for this child (a new session key: no fixation)."""
+    request.session.flush()
+    request.session.cycle_key()
+    request.session["student_id"] = student.pk
+    request.session["signin_generation"] = student.classroom.signin_generation
+    request.session["player_key"] = secrets.token_urlsafe(18)
+    request.session.set_expiry(session_end(student.classroom.school))
+
+
+def sign_out_student(request) -> None:
+    request.session.flush()
+
+
+def current_student(request) -> Student | None:
+    """The signed-in child, or None (also when the teacher ended the session or the child
+    was archived or deleted)."""
+    student_id = request.session.get("student_id")
+    if not student_id:
+        return None
+    if hasattr(request, "_current_student"):
+        return request._current_student
+    student = (
+        Student.objects.select_related("classroom", "classroom__school")
+        .filter(pk=student_id, archived_at__isnull=True, classroom__archived_at__isnull=True)
+        .first()
+    )
+    if (
+        student is None
+        or request.session.get("signin_generation") != student.classroom.signin_generation
+    ):
+        request.session.flush()
+        student = None
+    request._current_student = student
+    return student

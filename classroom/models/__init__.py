@@ -1,0 +1,36 @@
+"""Classroom models, one module per area. Fields live here; behaviour that belongs to one
+area lives in that area's mixin (e.g. picture sign-in in ``signin.py``)."""
+
+from .assignment import Assignment, AssignmentQuerySet, WaitingEntry
+from .health import WorkerHeartbeat
+from .roster import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    PICTURES,
+    Classroom,
+    ClassroomQuerySet,
+    Group,
+    Student,
+    StudentQuerySet,
+    new_class_code,
+)
+from .school import Invite, Membership, School
+
+__all__ = [
+    "CODE_ALPHABET",
+    "CODE_LENGTH",
+    "PICTURES",
+    "Assignment",
+    "AssignmentQuerySet",
+    "Classroom",
+    "ClassroomQuerySet",
+    "Group",
+    "Invite",
+    "Membership",
+    "School",
+    "Student",
+    "StudentQuerySet",
+    "WaitingEntry",
+    "WorkerHeartbeat",
+    "new_class_code",
+]

@@ -1,0 +1,3 @@
+"""accounts views (work in progress)."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""child views (work in progress)."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""rosters views (work in progress)."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""school views (work in progress)."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""sessions views (work in progress)."""
+
+urlpatterns = []

@@ -1,0 +1,83 @@
+"""Home, health, log-in and the play screens."""
+
+from django.urls import reverse
+
+ALL = (
+    "anonymous",
+    "child_a",
+    "child_b",
+    "teacher_a",
+    "teacher_b",
+    "admin_a",
+    "admin_b",
+    "superuser",
+)
+
+
+def everyone(status):
+    return dict.fromkeys(ALL, status)
+
+
+def only(status, other, **roles):
+    expect = everyone(other)
+    expect.update(roles)
+    return {role: expect[role] for role in ALL} | {r: status for r in roles if roles[r] is True}
+
+
+def play_url(name, match="match_a"):
+    return lambda w: reverse(f"games:{name}", args=[getattr(w, match).public_id])
+
+
+ENTRIES = [
+    {"name": "home", "url": lambda w: reverse("home"), "expect": everyone(200)},
+    # /healthz: 200 or 503 depending on the worker; never a 5xx other than 503, never 404.
+    {"name": "healthz", "url": lambda w: reverse("healthz"), "expect": everyone((200, 503))},
+    {"name": "login", "url": lambda w: reverse("login"), "expect": everyone(200)},
+    {
+        "name": "logout",
+        "method": "post",
+        "url": lambda w: reverse("logout"),
+        "expect": everyone(302),
+    },
+    {"name": "games:new", "url": lambda w: reverse("games:new"), "expect": everyone(200)},
+    {
+        "name": "games:play",
+        "url": play_url("play"),
+        "expect": everyone(404) | {"child_a": 200},
+    },
+    {
+        "name": "games:move",
+        "method": "post",
+        "url": play_url("move"),
+        "data": lambda w: {"version": 0, "type": "end_turn"},
+        # child_a's turn, but a card must be placed first: 422. Everyone else: 404.
+        "expect": everyone(404) | {"child_a": 422},
+    },
+    {
+        "name": "games:poll",
+        "url": lambda w: play_url("poll")(w) + "?v=0",
+        # The teacher of the seated child may watch: 204 (unchanged) like the child.
+        "expect": everyone(404) | {"child_a": 204, "teacher_a": 204, "superuser": 204},
+    },
+    {
+        "name": "games:reveal",
+        "method": "post",
+        "url": play_url("reveal"),
+        "expect": everyone(404),  # only a device that holds two seats
+    },
+    {
+        "name": "games:join",
+        "url": play_url("join"),
+        "expect": everyone(404) | {"child_a": 302},  # no open seat; the child is seated
+    },
+    {
+        "name": "games:spectate",
+        "url": play_url("spectate"),
+        "expect": everyone(404) | {"teacher_a": 200, "superuser": 200},
+    },
+    {
+        "name": "games:replay",
+        "url": play_url("replay", "match_b"),
+        "expect": everyone(404) | {"child_b": 200, "teacher_b": 200, "superuser": 200},
+    },
+]
