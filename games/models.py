@@ -22,6 +22,7 @@ from games.engine import IllegalAction
 
 logger = logging.getLogger(__name__)
 
+RECENT_MOVES = 4
 PUBLIC_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
@@ -67,6 +68,23 @@ class IllegalMove(MoveRejected):
 
 
 class MatchQuerySet(models.QuerySet):
+    def get_with_seats(self, public_id: str) -> "Match":
+        """The match and its seats in one query (raises Match.DoesNotExist)."""
+        seats = list(
+            Seat.objects.filter(match__public_id=public_id)
+            .select_related("match")
+            .order_by("number")
+        )
+        if not seats:
+            raise Match.DoesNotExist
+        match = seats[0].match
+        for seat in seats:
+            seat.match = match
+        prefetched = match.seats.all()
+        prefetched._result_cache, prefetched._prefetch_done = seats, True
+        match._prefetched_objects_cache = {"seats": prefetched}
+        return match
+
     def live(self):
         return self.filter(status=Match.Status.ACTIVE)
 
@@ -93,6 +111,8 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField()
+    # The events of the last few moves, for the play screen's log (no extra query).
+    recent_events = models.JSONField(default=list, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
@@ -190,12 +210,17 @@ class Match(models.Model):
 
     def _play_locked(self, seat_number, action, *, version, move_id, follow_ups) -> "Played":
         match = Match.objects.select_for_update().get(pk=self.pk)
-        if move_id:
+        seats = getattr(self, "_prefetched_objects_cache", {}).get("seats")
+        if seats is not None:  # seats do not change during play: reuse the caller's
+            match._prefetched_objects_cache = {"seats": seats}
+        stale = version is not None and int(version) != match.version
+        if move_id and (stale or version is None):
+            # A repeated move id comes back with the version it was first sent with.
             existing = match.moves.filter(client_move_id=move_id).first()
             if existing is not None:
                 self._sync(match)
                 return Played(match=self, move=existing, duplicate=True)
-        if version is not None and int(version) != match.version:
+        if stale:
             self._sync(match)
             raise StaleVersion(str(_("The game moved on. Here is the latest board.")))
         if match.paused_at is not None and match.status == Match.Status.ACTIVE:
@@ -221,6 +246,7 @@ class Match(models.Model):
         now = timezone.now()
         think_ms = max(0, int((now - match.changed_at).total_seconds() * 1000))
         match.state = module.dump(new_state)
+        match.recent_events = [*match.recent_events[-(RECENT_MOVES - 1) :], [seat_number, events]]
         match.version += 1
         match.changed_at = now
         result = module.outcome(new_state)
@@ -244,7 +270,15 @@ class Match(models.Model):
         self._sync(match)
         return Played(match=self, move=move, duplicate=False)
 
-    SYNCED_FIELDS = ("state", "version", "changed_at", "status", "outcome", "finished_at")
+    SYNCED_FIELDS = (
+        "state",
+        "recent_events",
+        "version",
+        "changed_at",
+        "status",
+        "outcome",
+        "finished_at",
+    )
     SYNCED_READONLY = ("paused_at",)
 
     def _sync(self, other: "Match") -> None:

@@ -218,10 +218,9 @@ def event_line(event, names) -> str | None:
     return None
 
 
-def log_lines(match, names, moves=4) -> list[str]:
-    recent = list(match.moves.order_by("-ply").values_list("events", flat=True)[:moves])
+def log_lines(match, names) -> list[str]:
     lines = []
-    for events in reversed(recent):
+    for _seat, events in match.recent_events:
         for event in events:
             line = event_line(event, names)
             if line:

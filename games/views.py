@@ -3,7 +3,7 @@ import secrets
 from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -27,7 +27,10 @@ def player_key(request) -> str:
 
 def load_match(request, public_id: str):
     """The match and the seats this browser plays; 404 when it has no business here."""
-    match = get_object_or_404(Match.objects.prefetch_related("seats"), public_id=public_id)
+    try:
+        match = Match.objects.get_with_seats(public_id)
+    except Match.DoesNotExist:
+        raise Http404 from None
     key = request.session.get("player_key", "")
     student = current_student(request)
     student_id = student.pk if student else None
@@ -175,7 +178,10 @@ def join(request, public_id):
 @never_cache
 @require_GET
 def spectate(request, public_id):
-    match = get_object_or_404(Match.objects.prefetch_related("seats"), public_id=public_id)
+    try:
+        match = Match.objects.get_with_seats(public_id)
+    except Match.DoesNotExist:
+        raise Http404 from None
     if not match.can_spectate(request.user):
         raise Http404
     return render_board(request, match, [], spectator=True)

@@ -1,0 +1,132 @@
+"""The Django admin for games: look, never rewrite history.
+
+A match's state only changes through ``Match.play`` (locked, versioned), and the move log is
+append-only, so matches, seats and moves are read-only here. A match can be deleted as a
+whole (its seats and moves go with it).
+"""
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Match, Move, Seat
+
+ACTION_SUMMARY_LENGTH = 60
+
+
+def action_summary(action) -> str:
+    """{"type": "place", "card": 12} → "place card=12" (shortened)."""
+    if not isinstance(action, dict):
+        text = str(action)
+    else:
+        rest = ", ".join(f"{k}={v}" for k, v in action.items() if k != "type")
+        text = " ".join(part for part in (str(action.get("type", "")), rest) if part)
+    if len(text) > ACTION_SUMMARY_LENGTH:
+        text = text[: ACTION_SUMMARY_LENGTH - 1] + "…"
+    return text
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """View-only for everyone, superusers included."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["number", "kind", "name", "student", "bot_level", "last_seen_at"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    fields = ["ply", "seat", "summary", "think_ms", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("action"))
+    def summary(self, obj):
+        return action_summary(obj.action)
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = ["public_id", "game", "status", "version", "created_at", "finished_at",
+                    "seat_names", "assignment"]  # fmt: skip
+    list_filter = ["status", "game", "assignment__classroom__school"]
+    search_fields = ["public_id", "seats__name", "assignment__title"]
+    list_select_related = ["assignment"]
+    date_hierarchy = "created_at"
+    inlines = [SeatInline, MoveInline]
+    # The state holds every hand: shown only as its size, never in full.
+    exclude = ["state", "recent_events"]
+    show_full_result_count = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats")
+
+    def get_search_results(self, request, queryset, search_term):
+        queryset, _may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        return queryset.distinct(), False
+
+    def get_exclude(self, request, obj=None):
+        names = {f.name for f in Match._meta.get_fields()}
+        return [name for name in self.exclude if name in names]
+
+    @admin.display(description=_("seats"))
+    def seat_names(self, obj):
+        return " · ".join(seat.name for seat in obj.seats.all())
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ["match", "number", "kind", "name", "student", "bot_level", "last_seen_at"]
+    list_filter = ["kind", "bot_level"]
+    search_fields = ["name", "match__public_id", "student__name"]
+    list_select_related = ["match", "student"]
+    # The owner key is the secret that ties a seat to a browser: never shown.
+    fields = ["match", "number", "kind", "name", "user", "student", "bot_level", "last_seen_at"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Move)
+class MoveAdmin(ReadOnlyAdmin):
+    list_display = ["match", "ply", "seat", "summary", "think_ms", "created_at"]
+    search_fields = ["match__public_id"]
+    list_select_related = ["match"]
+    date_hierarchy = "created_at"
+    fields = ["match", "ply", "seat", "action", "events", "client_move_id", "think_ms",
+              "created_at"]  # fmt: skip
+    show_full_result_count = False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("action"))
+    def summary(self, obj):
+        return action_summary(obj.action)
