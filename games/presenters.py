@@ -106,7 +106,16 @@ def multiplipotion_context(view, ctx) -> dict:
                 _("Not quite: %(a)s × %(b)s is %(p)s, not %(n)s. Try again!")
                 % {"a": a, "b": b, "p": product, "n": answer},
             )
+    # Where keyboard focus goes when this board is swapped in: the next step's first control.
+    focus = ""
+    if my_turn and phase == "place" and view.get("hand"):
+        focus = "hand"
+    elif area_mode == "capture" and len(view["areas"][me]) >= 2:
+        focus = "capture"
+    elif my_turn and phase in {"capture_or_end", "end"}:
+        focus = "end"
     return {
+        "focus": focus,
         "area_mode": area_mode,
         "feedback": feedback,
         "step": next_step(view, ctx),

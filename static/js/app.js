@@ -1,13 +1,12 @@
 // MultipliPotion: the few lines of our own JavaScript. Everything else is htmx.
 (function () {
   "use strict";
-  // Move keyboard focus to content swapped in by htmx that asks for it (data-autofocus),
-  // so keyboard and screen-reader users land on the new step.
-  document.addEventListener("htmx:afterSettle", function (event) {
-    var target = event.detail.elt && event.detail.elt.querySelector
-      ? event.detail.elt.querySelector("[data-autofocus]")
-      : null;
-    if (target) {
+  // After htmx swaps new content in, move keyboard focus to the control it marks with
+  // data-autofocus (the next step), so keyboard and screen-reader users land on it.
+  // (htmx:load fires on the new, attached content; search the page for the marker.)
+  document.addEventListener("htmx:load", function () {
+    var target = document.querySelector("[data-autofocus]");
+    if (target && document.activeElement !== target) {
       target.focus();
     }
   });

@@ -151,3 +151,35 @@ def test_child_plays_a_computer_to_the_end_and_catches_up_after_going_offline(
     assert went_offline
     assert match.moves.filter(seat=1).exists()  # the computer really played, in the worker
     context.close()
+
+
+def test_a_whole_turn_with_the_keyboard_only(browser, live_server):
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
+    ana, ben = (c.new_page() for c in contexts)
+    for p in (ana, ben):
+        p.set_default_timeout(15_000)
+    match = start_game(ana, live_server, "another device")
+    ben.goto(ana.locator(".invite-link a").get_attribute("href"))
+    ben.get_by_label("Your name or nickname").fill("Ben")
+    ben.get_by_role("button", name="Join").click()
+    ana.wait_for_selector(".turn-banner.mine")
+    assert ana.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    for _ in range(60):
+        ana.keyboard.press("Tab")
+        if ana.evaluate("document.activeElement.matches('.slot-hand')"):
+            break
+    # Enter places the focused card; focus then moves to the next step's first control.
+    act(ana, lambda: ana.keyboard.press("Enter"))
+    focused = ana.evaluate("document.activeElement.className + ' ' + document.activeElement.name")
+    assert "potions" in focused or "btn" in focused
+    if "potions" in focused:
+        ana.keyboard.press("Space")  # ticks the focused potion
+        assert ana.locator(".area-me input:checked").count() == 1
+    while not ana.evaluate("document.activeElement.textContent.includes('End my turn')"):
+        ana.keyboard.press("Tab")
+    act(ana, lambda: ana.keyboard.press("Enter"))
+    match.refresh_from_db()
+    assert match.to_act() == (1,)
+    ben.wait_for_selector(".turn-banner.mine")
+    for c in contexts:
+        c.close()
