@@ -10,11 +10,12 @@ all chance comes from ``random.Random`` instances derived from the seed kept in 
 
 from types import ModuleType
 
-from . import multiplipotion
+from . import muertoons, multiplipotion
 from .base import IllegalAction
 
 GAMES: dict[str, ModuleType] = {
     multiplipotion.SLUG: multiplipotion,
+    muertoons.SLUG: muertoons,
 }
 
 
