@@ -182,7 +182,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "teacher_home"
 LOGOUT_REDIRECT_URL = "home"
 
 # --- i18n ---------------------------------------------------------------------------

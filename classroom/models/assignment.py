@@ -1,6 +1,32 @@
+"""Assignments (the sessions a teacher sets), their progress, and pairing in the waiting room.
+
+Pairing rules (docs/classroom/sessions.md):
+- children with the same tier are paired, the two who have waited longest first;
+- opponents "the computer": a computer match at once;
+- "classmates, or the computer after 20 s": a child alone for 20 s plays the computer;
+- "classmates" only: nobody waits forever, so a child alone for 60 s plays the computer too;
+- a child whose waiting room has not been seen for a while (tab closed, lid shut) is
+  taken out of the queue instead of being paired with somebody who is not there.
+"""
+
 from django.conf import settings
-from django.db import models
+from django.core.cache import cache
+from django.db import models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+# Seconds a lone child waits before the computer joins.
+BOT_FALLBACK_AFTER = 20
+CLASSMATES_ONLY_FALLBACK_AFTER = 60
+# A waiting room polls every 2 s; an entry not seen for this long is somebody who left.
+WAITING_PRESENCE = 12
+
+BOT_LEVELS = {
+    "apprentice": _("Apprentice Pip"),
+    "wizard": _("Grand Wizard Zed"),
+}
+
+LIVE_MATCH_STATUSES = ("active", "waiting")
 
 
 class AssignmentQuerySet(models.QuerySet):
@@ -8,6 +34,40 @@ class AssignmentQuerySet(models.QuerySet):
         if not user.is_authenticated:
             return self.none()
         return self.filter(classroom__teacher=user)
+
+    def not_ended(self):
+        return self.filter(status__in=["live", "paused"])
+
+    def open_now(self):
+        now = timezone.now()
+        return self.filter(status__in=["live", "paused"], opens_at__lte=now).filter(
+            models.Q(closes_at__isnull=True) | models.Q(closes_at__gt=now)
+        )
+
+    def for_student(self, student):
+        """Assignments set for this child: the whole class, one of the child's groups, or
+        the child by name."""
+        whole_class = models.Q(groups__isnull=True, students__isnull=True)
+        mine = whole_class | models.Q(students=student)
+        if student.group_id:
+            mine |= models.Q(groups=student.group_id)
+        return self.filter(classroom_id=student.classroom_id).filter(mine).distinct()
+
+    def end(self) -> int:
+        """End these assignments: their live matches are abandoned and nobody waits any more.
+        Returns the number of assignments ended."""
+        from games.models import Match
+
+        now = timezone.now()
+        with transaction.atomic():
+            ids = list(self.not_ended().values_list("pk", flat=True))
+            Match.objects.filter(assignment_id__in=ids, status__in=LIVE_MATCH_STATUSES).update(
+                status=Match.Status.ABANDONED, finished_at=now, paused_at=None
+            )
+            WaitingEntry.objects.filter(assignment_id__in=ids).delete()
+            return Assignment.objects.filter(pk__in=ids).update(
+                status=Assignment.Status.ENDED, ended_at=now
+            )
 
 
 class Assignment(models.Model):
@@ -71,6 +131,180 @@ class Assignment(models.Model):
     def __str__(self):
         return self.title
 
+    # --- state ------------------------------------------------------------------------
+    @property
+    def is_open(self) -> bool:
+        now = timezone.now()
+        return (
+            self.status != self.Status.ENDED
+            and self.opens_at <= now
+            and (self.closes_at is None or self.closes_at > now)
+        )
+
+    def state_label(self) -> str:
+        """In words, for the teacher's list: open now, starts later, closed or ended."""
+        now = timezone.now()
+        if self.status == self.Status.ENDED:
+            return str(_("Ended"))
+        if self.opens_at > now:
+            return str(_("Starts later"))
+        if self.closes_at is not None and self.closes_at <= now:
+            return str(_("Closed"))
+        if self.status == self.Status.PAUSED:
+            return str(_("Paused"))
+        return str(_("Open now"))
+
+    def is_set_for(self, student) -> bool:
+        return Assignment.objects.for_student(student).filter(pk=self.pk).exists()
+
+    def who_label(self) -> str:
+        groups = [g.name for g in self.groups.all()]
+        students = [s.name for s in self.students.all()]
+        if groups:
+            return ", ".join(groups)
+        if students:
+            return ", ".join(students)
+        return str(_("The whole class"))
+
+    # --- per child ----------------------------------------------------------------------
+    def tier_for(self, student) -> str:
+        return self.tier_overrides.get(str(student.pk), self.tier)
+
+    def games_finished_by(self, student) -> int:
+        return self.matches.filter(status="finished", seats__student=student).distinct().count()
+
+    def minutes_played_by(self, student) -> int:
+        """Whole minutes spent in this assignment's games (a game in progress counts up to
+        its last move)."""
+        seconds = 0
+        for match in self.matches.filter(seats__student=student).distinct():
+            end = match.finished_at or match.changed_at
+            seconds += max(0, (end - match.created_at).total_seconds())
+        return int(seconds // 60)
+
+    def progress_for(self, student) -> dict:
+        """{"done": n, "target": m, "kind": "games" | "minutes", "complete": bool} for the
+        child's home page. Never anything about speed."""
+        if self.target_kind == self.Target.GAMES:
+            done = self.games_finished_by(student)
+        else:
+            done = self.minutes_played_by(student)
+        return {
+            "done": min(done, self.target_value),
+            "target": self.target_value,
+            "kind": self.target_kind,
+            "complete": done >= self.target_value,
+        }
+
+    def live_matches(self):
+        from games.models import Match
+
+        return Match.objects.filter(assignment=self, status__in=LIVE_MATCH_STATUSES)
+
+    def active_match_for(self, student):
+        """The child's game in progress in this assignment, if any."""
+        return self.live_matches().filter(seats__student=student).order_by("-created_at").first()
+
+    # --- pairing ------------------------------------------------------------------------
+    def bot_seat(self) -> dict:
+        from games.models import Seat
+
+        level = self.bot_level if self.bot_level in BOT_LEVELS else "apprentice"
+        return {"kind": Seat.Kind.BOT, "name": str(BOT_LEVELS[level]), "bot_level": level}
+
+    def fallback_after(self) -> int | None:
+        """Seconds a lone child waits before playing the computer (0: at once)."""
+        if self.opponents == self.Opponents.BOT:
+            return 0
+        if self.opponents == self.Opponents.CLASSMATES_THEN_BOT:
+            return BOT_FALLBACK_AFTER
+        return CLASSMATES_ONLY_FALLBACK_AFTER
+
+    def pair_waiting(self, now=None) -> list:
+        """Pair the children waiting in this assignment; return the matches made.
+
+        Runs under a lock: the assignment row and its waiting rows are locked
+        (select_for_update; SQLite serialises writers), so two children entering at once
+        make exactly one match.
+        """
+        from games.models import Match, Seat
+
+        made = []
+        with transaction.atomic():
+            locked = Assignment.objects.select_for_update().filter(pk=self.pk).first()
+            if locked is None or not locked.is_open:
+                return made
+            now = now or timezone.now()
+            entries = list(
+                WaitingEntry.objects.select_for_update()
+                .filter(assignment=locked, match__isnull=True)
+                .select_related("student")
+                .order_by("created_at", "pk")
+            )
+            gone = [e for e in entries if not e.is_present(now)]
+            if gone:
+                WaitingEntry.objects.filter(pk__in=[e.pk for e in gone]).delete()
+            entries = [e for e in entries if e not in gone]
+            paused_at = now if locked.status == Assignment.Status.PAUSED else None
+
+            def make(tier, seats, paired):
+                match = Match.create(
+                    "multiplipotion",
+                    seats,
+                    options={"tier": tier},
+                    assignment=locked,
+                    paused_at=paused_at,
+                )
+                WaitingEntry.objects.filter(pk__in=[e.pk for e in paired]).update(match=match)
+                for e in paired:
+                    e.match = match
+                made.append(match)
+
+            def seat(entry):
+                return {
+                    "kind": Seat.Kind.STUDENT,
+                    "name": entry.student.name,
+                    "student": entry.student,
+                }
+
+            by_tier: dict[str, list] = {}
+            for entry in entries:
+                by_tier.setdefault(entry.tier, []).append(entry)
+            fallback = locked.fallback_after()
+            for tier, queue in by_tier.items():
+                if locked.opponents != Assignment.Opponents.BOT:
+                    while len(queue) >= 2:
+                        first, second = queue.pop(0), queue.pop(0)
+                        make(tier, [seat(first), seat(second)], [first, second])
+                for entry in queue:
+                    if (now - entry.created_at).total_seconds() >= fallback:
+                        make(tier, [seat(entry), locked.bot_seat()], [entry])
+        return made
+
+
+class WaitingEntryQuerySet(models.QuerySet):
+    def enter(self, assignment, student) -> "WaitingEntry":
+        """Put the child in the waiting room (again): a fresh place at the back of the queue,
+        unless they are waiting right now (a second tap on Play keeps their place)."""
+        entry, created = self.get_or_create(
+            assignment=assignment,
+            student=student,
+            defaults={"tier": assignment.tier_for(student)},
+        )
+        tier = assignment.tier_for(student)
+        if not created and (
+            entry.match_id is not None or entry.tier != tier or not entry.is_present()
+        ):
+            entry.match = None
+            entry.tier = tier
+            entry.created_at = timezone.now()
+            entry.save(update_fields=["match", "tier", "created_at"])
+        entry.touch()
+        return entry
+
+    def pair(self, assignment) -> list:
+        return assignment.pair_waiting()
+
 
 class WaitingEntry(models.Model):
     """A child in the waiting room of an assignment, until paired (or given the computer)."""
@@ -85,6 +319,8 @@ class WaitingEntry(models.Model):
         "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
+    objects = WaitingEntryQuerySet.as_manager()
+
     class Meta:
         app_label = "classroom"
         ordering = ["created_at"]
@@ -96,3 +332,23 @@ class WaitingEntry(models.Model):
 
     def __str__(self):
         return f"{self.student} waiting in {self.assignment}"
+
+    # Presence: the waiting room page says "still here" on every poll. Kept in the cache
+    # (no field for it): a lost cache only means entries count as present.
+    def _seen_key(self) -> str:
+        return f"waiting-seen:{self.pk}:{self.created_at.timestamp():.0f}"
+
+    def touch(self) -> None:
+        cache.set(self._seen_key(), timezone.now().timestamp(), timeout=3600)
+
+    def is_present(self, now=None) -> bool:
+        now = now or timezone.now()
+        if (now - self.created_at).total_seconds() < WAITING_PRESENCE:
+            return True
+        seen = cache.get(self._seen_key())
+        if seen is None:
+            return True
+        return now.timestamp() - seen < WAITING_PRESENCE
+
+    def waited_seconds(self, now=None) -> int:
+        return max(0, int(((now or timezone.now()) - self.created_at).total_seconds()))

@@ -1,7 +1,12 @@
+import csv
+import re
 import secrets
+import unicodedata
+from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .signin import ClassroomSignIn, StudentSignIn
@@ -86,12 +91,90 @@ class Classroom(ClassroomSignIn, models.Model):
             if not cls.objects.filter(code=code).exists():
                 return code
 
+    # --- the teacher's roster behaviour ---------------------------------------------------
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
+
+    @property
+    def code_characters(self) -> list[str]:
+        """The class code one character at a time (shown spaced out, read out one by one)."""
+        return list(self.code)
+
+    def archive(self) -> None:
+        """Archive the class at the end of the year: children can no longer sign in, and
+        every child signed in now is signed out. Nothing is deleted."""
+        if self.archived_at is None:
+            self.archived_at = timezone.now()
+            self.signin_generation += 1
+            self.save(update_fields=["archived_at", "signin_generation"])
+
+    def restore(self) -> None:
+        if self.archived_at is not None:
+            self.archived_at = None
+            self.save(update_fields=["archived_at"])
+
+    def regenerate_code(self) -> str:
+        """A new class code; the old one stops working at once."""
+        self.code = self.unused_code()
+        self.save(update_fields=["code"])
+        return self.code
+
+    def name_taken_by(self, name: str, exclude=None):
+        """The child of this class (archived ones too) whose name is ``name``, ignoring
+        case, or None: two children with the same name cannot tell their names apart on
+        the sign-in screen."""
+        students = self.students.filter(name__iexact=name)
+        if exclude is not None:
+            students = students.exclude(pk=exclude.pk)
+        return students.first()
+
+    def group_named(self, name: str):
+        return self.groups.filter(name__iexact=name).first()
+
+    def read_roster(self, text: str) -> "RosterReading":
+        """Check a pasted or uploaded roster line by line against the rules and this
+        class's children. Nothing is saved."""
+        return read_roster(text, self)
+
+    def add_roster(self, reading: "RosterReading") -> tuple[list["Student"], list["Group"]]:
+        """Add every child of a clean reading in one transaction (all or nothing); groups
+        the class does not have yet are created. Returns (children, new groups)."""
+        if reading.errors or not reading.rows:
+            raise ValueError("only a reading without errors can be imported")
+        with transaction.atomic():
+            groups = {g.name.lower(): g for g in self.groups.select_for_update()}
+            new_groups = []
+            for row in reading.rows:
+                if row.group and row.group.lower() not in groups:
+                    group = Group.objects.create(classroom=self, name=row.group)
+                    groups[row.group.lower()] = group
+                    new_groups.append(group)
+            students = Student.objects.bulk_create(
+                Student(
+                    classroom=self,
+                    name=row.name,
+                    group=groups[row.group.lower()] if row.group else None,
+                )
+                for row in reading.rows
+            )
+        return students, new_groups
+
+
+class GroupQuerySet(models.QuerySet):
+    def for_teacher(self, user):
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(classroom__teacher=user)
+
 
 class Group(models.Model):
     """A group of children inside a class (a table, a set, a reading group)."""
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="groups")
     name = models.CharField(_("name"), max_length=40)
+
+    objects = GroupQuerySet.as_manager()
 
     class Meta:
         app_label = "classroom"
@@ -145,3 +228,205 @@ class Student(StudentSignIn, models.Model):
     @property
     def picture_slugs(self) -> list[str]:
         return [PICTURES[int(i)] for i in self.pictures.split(",") if i]
+
+    # --- the teacher's roster behaviour ---------------------------------------------------
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
+
+    @property
+    def is_signin_locked(self) -> bool:
+        return self.locked_until is not None and self.locked_until > timezone.now()
+
+    @property
+    def roster_status(self) -> str:
+        """ "archived", "locked" (picture sign-in cooling off) or "active"."""
+        if self.is_archived:
+            return "archived"
+        if self.is_signin_locked:
+            return "locked"
+        return "active"
+
+    def archive(self) -> None:
+        """The child leaves the roster (cannot sign in, not paired) but keeps their games."""
+        if self.archived_at is None:
+            self.archived_at = timezone.now()
+            self.save(update_fields=["archived_at"])
+            self.waiting.all().delete()
+
+    def restore(self) -> None:
+        if self.archived_at is not None:
+            self.archived_at = None
+            self.save(update_fields=["archived_at"])
+
+    def move_to(self, classroom: Classroom) -> None:
+        """Move the child to another class: no group there yet, and the old class's
+        assignments no longer name them (their finished games stay in their history)."""
+        with transaction.atomic():
+            old = self.classroom
+            self.assignments.remove(*self.assignments.filter(classroom=old))
+            self.waiting.all().delete()
+            _forget_tier_overrides(old, self.pk)
+            self.classroom = classroom
+            self.group = None
+            self.save(update_fields=["classroom", "group"])
+
+    def delete_everything(self) -> None:
+        """Hard delete: the child and every row about them. Their matches go too (a move is
+        a child's answer to a times-table fact), with their seats, moves and waiting
+        entries; assignment links and per-child tiers are removed."""
+        from games.models import Match  # games depends on classroom, not the other way
+
+        with transaction.atomic():
+            Match.objects.filter(seats__student=self).delete()
+            _forget_tier_overrides(self.classroom, self.pk)
+            self.delete()
+
+
+def _forget_tier_overrides(classroom, student_pk) -> None:
+    key = str(student_pk)
+    for assignment in classroom.assignments.filter(tier_overrides__has_key=key):
+        assignment.tier_overrides.pop(key, None)
+        assignment.save(update_fields=["tier_overrides"])
+
+
+# --- reading a pasted or uploaded roster ----------------------------------------------------
+ROSTER_MAX_ROWS = 60
+ROSTER_MAX_BYTES = 100 * 1024
+NAME_MAX_LENGTH = 40
+GROUP_MAX_LENGTH = 40
+# Letters (any alphabet), digits, spaces, hyphens, apostrophes and full stops: "Ali B.",
+# "Anne-Marie", "O'Neil", "Zoë".
+NAME_PATTERN = re.compile(r"^[^\W_][\w .'’\-]*$")
+HEADER_NAMES = {"name", "names", "first name", "nickname", "child", "pupil", "student"}
+HEADER_GROUPS = {"group", "groups", "table", ""}
+
+
+def tidy(value: str) -> str:
+    """NFC, trimmed, inner runs of spaces made one space."""
+    return " ".join(unicodedata.normalize("NFC", value).split())
+
+
+def child_name_problem(name: str):
+    """Why ``name`` (already tidied) cannot be a child's name, or None."""
+    if not name:
+        return _("the name is empty")
+    if "@" in name:
+        return _("this looks like an e-mail address: first name or nickname only")
+    if len(name) > NAME_MAX_LENGTH:
+        return _("too long (at most 40 characters): first name or nickname only")
+    if name.replace(" ", "").isdigit():
+        return _("digits only: first name or nickname only")
+    if not any(ch.isalpha() for ch in name):
+        return _("needs at least one letter")
+    if not NAME_PATTERN.match(name):
+        return _("use letters, digits, spaces, hyphens, apostrophes or full stops only")
+    return None
+
+
+def group_name_problem(name: str):
+    if len(name) > GROUP_MAX_LENGTH:
+        return _("the group name is too long (at most 40 characters)")
+    if "@" in name:
+        return _("the group name looks like an e-mail address")
+    return None
+
+
+@dataclass
+class RosterRow:
+    line: int
+    name: str
+    group: str = ""
+
+
+@dataclass
+class RosterReading:
+    rows: list[RosterRow] = field(default_factory=list)
+    # (line number or None for the whole list, reason)
+    errors: list[tuple] = field(default_factory=list)
+
+    @property
+    def new_group_names(self) -> list[str]:
+        return sorted({row.group for row in self.rows if row.group}, key=str.lower)
+
+
+def _delimiter(lines: list[str]) -> str | None:
+    for candidate in ("\t", ";", ","):
+        if any(candidate in line for line in lines):
+            return candidate
+    return None
+
+
+def read_roster(text: str, classroom: Classroom | None = None) -> RosterReading:
+    """One child per line: "name" or "name<sep>group" with a tab, ";" or "," between (a
+    spreadsheet's CSV or a copied column). A first line "name,group" is a header and is
+    skipped. Empty lines are skipped. Every bad line is reported with its number."""
+    reading = RosterReading()
+    lines = text.lstrip("\ufeff").splitlines()
+    delimiter = _delimiter(lines)
+    first_seen: dict[str, int] = {}
+    existing = {}
+    groups = {}
+    if classroom is not None and classroom.pk:
+        existing = {n.lower(): n for n in classroom.students.values_list("name", flat=True)}
+        groups = {g.name.lower(): g.name for g in classroom.groups.all()}
+    data_rows = 0
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        if delimiter:
+            cells = next(csv.reader([raw], delimiter=delimiter, skipinitialspace=True), [])
+        else:
+            cells = [raw]
+        cells = [tidy(c) for c in cells]
+        while len(cells) > 1 and not cells[-1]:
+            cells.pop()
+        if not any(cells):
+            continue
+        if (
+            data_rows == 0
+            and not reading.errors
+            and cells[0].lower() in HEADER_NAMES
+            and (len(cells) == 1 or cells[1].lower() in HEADER_GROUPS)
+            and len(cells) <= 2
+        ):
+            continue  # the header row
+        data_rows += 1
+        if len(cells) > 2:
+            reading.errors.append(
+                (number, _("too many columns: only a name and, if you like, a group"))
+            )
+            continue
+        name = cells[0]
+        group = cells[1] if len(cells) > 1 else ""
+        problem = child_name_problem(name)
+        if problem is None and group:
+            problem = group_name_problem(group)
+        if problem is None:
+            key = name.lower()
+            if key in first_seen:
+                problem = _("%(name)s is already on line %(line)s") % {
+                    "name": name,
+                    "line": first_seen[key],
+                }
+            elif key in existing:
+                problem = _(
+                    "%(name)s is already in this class: add an initial (e.g. “%(name)s B.”)"
+                ) % {"name": existing[key]}
+            first_seen.setdefault(key, number)
+        if problem:
+            reading.errors.append((number, problem))
+        else:
+            reading.rows.append(RosterRow(number, name, groups.get(group.lower(), group)))
+    if data_rows > ROSTER_MAX_ROWS:
+        reading.errors.insert(
+            0,
+            (
+                None,
+                _("%(count)s children in one go is too many: at most %(max)s at a time.")
+                % {"count": data_rows, "max": ROSTER_MAX_ROWS},
+            ),
+        )
+    if not reading.rows and not reading.errors:
+        reading.errors.append((None, _("There are no names to add.")))
+    return reading

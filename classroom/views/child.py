@@ -1,3 +1,341 @@
-"""child views (work in progress)."""
+"""Child sign-in: class code → name → three pictures (or a personal QR badge), switching child
+on a shared Chromebook, and the teacher's login cards, badges, pictures, unlock and "end
+sign-ins". The rules live on the models (classroom/models/signin.py); see
+docs/classroom/child-sign-in.md."""
 
-urlpatterns = []
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from classroom.child_session import current_student, sign_in_student, sign_out_student
+from classroom.models import PICTURES, Classroom, Student
+from classroom.models.signin import LOCKOUT_MINUTES
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def qr_svg(data: str, title: str) -> str:
+    """A QR code as inline SVG that scales with CSS (viewBox, no fixed size), black on white."""
+    svg = segno.make(data, error="m").svg_inline(
+        scale=1, border=2, omitsize=True, dark="#000", light="#fff", title=title
+    )
+    return mark_safe(svg)  # noqa: S308 - segno escapes the title; the rest is path data
+
+
+def picture_choices(selected=()):
+    selected = {str(i) for i in selected}
+    return [
+        {"index": i, "slug": slug, "word": picture_word(slug), "checked": str(i) in selected}
+        for i, slug in enumerate(PICTURES)
+    ]
+
+
+def picture_word(slug: str) -> str:
+    words = {
+        "sun": _("sun"),
+        "moon": _("moon"),
+        "star": _("star"),
+        "cat": _("cat"),
+        "fish": _("fish"),
+        "tree": _("tree"),
+        "apple": _("apple"),
+        "boat": _("boat"),
+        "rocket": _("rocket"),
+    }
+    return words.get(slug, slug)
+
+
+def student_pictures(student):
+    return [{"slug": slug, "word": picture_word(slug)} for slug in student.picture_slugs]
+
+
+def go(request, url):
+    """Navigate after a successful POST: htmx gets HX-Redirect, a plain form a redirect."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def class_for_code(code: str):
+    """The active class of a code from the URL (404 otherwise) and whether the URL used the
+    canonical spelling."""
+    classroom = Classroom.find_for_signin(code)
+    if classroom is None:
+        raise Http404("no such class")
+    return classroom, classroom.code == code
+
+
+def signin_student(classroom, pk):
+    """A child of this class who may sign in: another class's child or an archived child is
+    not found."""
+    return get_object_or_404(classroom.students_for_signin(), pk=pk)
+
+
+# --- the child's side -------------------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def join(request):
+    """Step 0: the class code (the class QR code skips this page)."""
+    code = ""
+    error = ""
+    status = 200
+    if request.method == "POST":
+        code = request.POST.get("code", "")[:40]
+        classroom = Classroom.find_for_signin(code)
+        if classroom is not None:
+            return go(request, classroom.get_join_url())
+        error = _("We could not find that class. Check the code on the board.")
+        status = 422
+    ctx = {"code": code, "error": error, "student": current_student(request)}
+    template = (
+        "classroom/signin/join.html#code-form" if request.htmx else "classroom/signin/join.html"
+    )
+    return render(request, template, ctx, status=status)
+
+
+@never_cache
+@require_GET
+def join_class(request, code):
+    """Step 1: tap your name."""
+    classroom = Classroom.find_for_signin(code)
+    if classroom is None:
+        ctx = {
+            "code": code[:40],
+            "error": _("We could not find that class. Check the code on the board."),
+        }
+        return render(request, "classroom/signin/join.html", ctx, status=404)
+    if classroom.code != code:
+        return redirect("join_class", classroom.code)
+    return render(
+        request,
+        "classroom/signin/class.html",
+        {
+            "classroom": classroom,
+            "students": list(classroom.students_for_signin()),
+            "student": current_student(request),
+        },
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def join_pictures(request, code, pk):
+    """Step 2: tap your three pictures (any order). Five wrong in a row: a cool-off."""
+    classroom, canonical = class_for_code(code)
+    student = signin_student(classroom, pk)
+    if request.method == "GET" and not canonical:
+        return redirect("join_pictures", classroom.code, student.pk)
+    ctx = {"classroom": classroom, "student": student, "lockout_minutes": LOCKOUT_MINUTES}
+    status = 200
+    chosen = []
+    if student.is_locked:
+        status = 403 if request.method == "POST" else 200
+        ctx["locked"] = True
+    elif request.method == "POST":
+        chosen = [c for c in request.POST.getlist("pictures") if c.isdigit()][:9]
+        if len(set(chosen)) != 3 or any(int(c) >= len(PICTURES) for c in chosen):
+            status = 422
+            ctx["error"] = _("Tap three pictures, then “That’s me!”.")
+        elif classroom.signin_rate_exceeded():
+            ctx["slow_down"] = True
+            status = 429
+            chosen = []
+        elif student.check_pictures(chosen):
+            student.register_success()
+            sign_in_student(request, student)
+            return go(request, reverse("child_home"))
+        else:
+            classroom.count_signin_failure()
+            chosen = []
+            if student.register_failure():
+                ctx["locked"] = True
+                status = 403
+            else:
+                ctx["error"] = _("Those are not your pictures. Try again!")
+                status = 422
+    ctx["pictures"] = picture_choices(chosen)
+    template = (
+        "classroom/signin/pictures.html#pictures-form"
+        if request.htmx
+        else "classroom/signin/pictures.html"
+    )
+    return render(request, template, ctx, status=status)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def join_badge(request, token):
+    """The personal QR badge: GET shows one big "start" button (a link preview or a scanner
+    that fetches the URL signs nobody in); the POST signs the child in. A badge the teacher
+    printed is trusted even while the child's picture sign-in is locked."""
+    student = get_object_or_404(
+        Student.objects.active()
+        .filter(classroom__archived_at__isnull=True)
+        .select_related("classroom", "classroom__school"),
+        badge_token=token,
+    )
+    if request.method == "POST":
+        student.register_success()
+        sign_in_student(request, student)
+        return go(request, reverse("child_home"))
+    return render(request, "classroom/signin/badge.html", {"badge_student": student})
+
+
+@require_POST
+def child_switch(request):
+    """Sign this child out and show the names of the same class: the next child taps theirs."""
+    student = current_student(request)
+    if student is None:
+        return go(request, reverse("join"))
+    code = student.classroom.code
+    sign_out_student(request)
+    return go(request, reverse("join_class", args=[code]))
+
+
+# --- the teacher's side ----------------------------------------------------------------------
+
+
+def back_to_cards(request, classroom):
+    """After a teacher action: the page that asked (when it is ours) or the login cards."""
+    nxt = request.POST.get("next", "")
+    if nxt and url_has_allowed_host_and_scheme(
+        nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return go(request, nxt)
+    return go(request, reverse("login_cards", args=[classroom.pk]))
+
+
+def card_context(request, student):
+    return {
+        "card": student,
+        "pictures": student_pictures(student),
+        "badge_qr": qr_svg(
+            request.build_absolute_uri(student.get_badge_url()),
+            _("Personal sign-in badge of %(name)s") % {"name": student.name},
+        ),
+    }
+
+
+def render_card(request, student):
+    ctx = card_context(request, student) | {
+        "classroom": student.classroom,
+        "join_root": request.build_absolute_uri(reverse("join")),
+    }
+    return render(request, "classroom/signin/cards.html#card", ctx)
+
+
+@never_cache
+@login_required
+@require_GET
+def login_cards(request, pk):
+    """Printable A4 login cards (8 a page) with the class code and personal QR badges.
+    ?student=<pk> prints one card; ?show=code shows the class code and QR for the projector."""
+    classroom = get_object_or_404(
+        Classroom.objects.for_teacher(request.user).select_related("school"), pk=pk
+    )
+    students = classroom.students_for_signin()
+    only = request.GET.get("student", "")
+    if only:
+        if not only.isdigit():
+            raise Http404("no such child")
+        students = students.filter(pk=only)
+        if not students:
+            raise Http404("no such child")
+    join_url = request.build_absolute_uri(classroom.get_join_url())
+    ctx = {
+        "classroom": classroom,
+        "join_url": join_url,
+        "join_root": request.build_absolute_uri(reverse("join")),
+        "class_qr": qr_svg(join_url, _("QR code to join the class %(name)s") % {"name": classroom}),
+        "only": bool(only),
+        "lockout_minutes": LOCKOUT_MINUTES,
+    }
+    if request.GET.get("show") == "code":
+        return render(request, "classroom/signin/class_code.html", ctx)
+    ctx["cards"] = [card_context(request, s) for s in students]
+    return render(request, "classroom/signin/cards.html", ctx)
+
+
+def teacher_student(request, pk):
+    return get_object_or_404(
+        Student.objects.for_teacher(request.user).select_related("classroom", "classroom__school"),
+        pk=pk,
+    )
+
+
+@login_required
+@require_POST
+def student_badge_revoke(request, pk):
+    student = teacher_student(request, pk)
+    student.new_badge()
+    if request.htmx:
+        return render_card(request, student)
+    messages.success(
+        request,
+        _("%(name)s has a new badge. The old card no longer works: print the new one.")
+        % {"name": student.name},
+    )
+    return back_to_cards(request, student.classroom)
+
+
+@login_required
+@require_POST
+def student_pictures_new(request, pk):
+    student = teacher_student(request, pk)
+    student.new_pictures()
+    if request.htmx:
+        return render_card(request, student)
+    messages.success(
+        request,
+        _("%(name)s has three new pictures. Print the new card.") % {"name": student.name},
+    )
+    return back_to_cards(request, student.classroom)
+
+
+@login_required
+@require_POST
+def student_unlock(request, pk):
+    student = teacher_student(request, pk)
+    student.unlock()
+    if request.htmx:
+        return render_card(request, student)
+    messages.success(request, _("%(name)s can sign in again.") % {"name": student.name})
+    return back_to_cards(request, student.classroom)
+
+
+@login_required
+@require_POST
+def class_signins_end(request, pk):
+    classroom = get_object_or_404(Classroom.objects.for_teacher(request.user), pk=pk)
+    classroom.end_signins()
+    messages.success(
+        request,
+        _("Every child of %(name)s is signed out. They sign in again with their pictures.")
+        % {"name": classroom},
+    )
+    return back_to_cards(request, classroom)
+
+
+urlpatterns = [
+    path("join/", join, name="join"),
+    path("join/badge/<str:token>/", join_badge, name="join_badge"),
+    path("join/<str:code>/", join_class, name="join_class"),
+    path("join/<str:code>/<int:pk>/", join_pictures, name="join_pictures"),
+    path("me/switch/", child_switch, name="child_switch"),
+    path("teacher/classes/<int:pk>/cards/", login_cards, name="login_cards"),
+    path("teacher/classes/<int:pk>/end-sign-ins/", class_signins_end, name="class_signins_end"),
+    path("teacher/students/<int:pk>/badge/", student_badge_revoke, name="student_badge_revoke"),
+    path("teacher/students/<int:pk>/pictures/", student_pictures_new, name="student_pictures_new"),
+    path("teacher/students/<int:pk>/unlock/", student_unlock, name="student_unlock"),
+]

@@ -1,3 +1,277 @@
-"""school views (work in progress)."""
+"""The school admin's pages: the dashboard, invite links and the year-end archive.
 
-urlpatterns = []
+Every view finds the school through the signed-in user's admin membership: anybody else
+(a teacher, another school's admin, a superuser without a school) gets 404.
+"""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from classroom.models import Invite, School
+from classroom.models.school import GAMES_CHART_DAYS
+
+
+def admin_school(request) -> School:
+    """The school this user runs as a school admin, or 404."""
+    return get_object_or_404(School.objects.for_admin(request.user))
+
+
+# --- the dashboard -------------------------------------------------------------------------
+
+# The chart's drawing area, in SVG user units (the SVG scales to its box).
+CHART_WIDTH = 1200
+CHART_HEIGHT = 280
+CHART_LEFT = 44  # room for the y-axis labels
+CHART_RIGHT = 8
+CHART_TOP = 28  # room for the y-axis title
+CHART_BOTTOM = 48  # room for the day and month labels
+
+
+def nice_ceiling(value: int) -> int:
+    """The smallest of 1, 2, 4, 5, 10, 20, 40, 50, 100... that is at least ``value``; so the
+    three y-axis ticks (0, half, top) are whole numbers."""
+    if value <= 1:
+        return 1
+    step = 1
+    while True:
+        for factor in (1, 2, 4, 5):
+            if step * factor >= value:
+                return step * factor
+        step *= 10
+
+
+def games_chart(days: list[tuple]) -> dict:
+    """Everything the template needs to draw the games-per-day bar chart."""
+    top = nice_ceiling(max((n for _day, n in days), default=0))
+    plot_w = CHART_WIDTH - CHART_LEFT - CHART_RIGHT
+    plot_h = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
+    slot = plot_w / max(len(days), 1)
+    bar_w = slot * 0.7
+    baseline = CHART_TOP + plot_h
+    bars = []
+    previous_month = None
+    for i, (day, n) in enumerate(days):
+        h = plot_h * n / top
+        x = CHART_LEFT + i * slot + (slot - bar_w) / 2
+        bars.append(
+            {
+                "day": day,
+                "count": n,
+                "x": round(x, 1),
+                "y": round(baseline - h, 1),
+                "w": round(bar_w, 1),
+                "h": round(h, 1),
+                "label_x": round(x + bar_w / 2, 1),
+                "weekend": day.weekday() >= 5,
+                "new_month": day.month != previous_month,
+            }
+        )
+        previous_month = day.month
+    ticks = [
+        {"value": value, "y": round(baseline - plot_h * value / top, 1)}
+        for value in sorted({0, top // 2, top})
+    ]
+    busiest = max(days, key=lambda d: d[1], default=None)
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "left": CHART_LEFT,
+        "right": CHART_WIDTH - CHART_RIGHT,
+        "top": CHART_TOP,
+        "baseline": baseline,
+        "day_label_y": baseline + 18,
+        "month_label_y": baseline + 38,
+        "bars": bars,
+        "ticks": ticks,
+        "total": sum(n for _day, n in days),
+        "busiest": busiest if busiest and busiest[1] else None,
+        "days": len(days),
+        "first": days[0][0] if days else None,
+        "last": days[-1][0] if days else None,
+    }
+
+
+@login_required
+@require_GET
+def school_dashboard(request):
+    school = admin_school(request)
+    classes = list(school.classes_with_counts())
+    context = {
+        "school": school,
+        "staff": list(school.staff()),
+        "active_classes": [c for c in classes if c.archived_at is None],
+        "archived_classes": [c for c in classes if c.archived_at is not None],
+        "active": school.active_children(),
+        "chart": games_chart(school.games_per_day()),
+        "chart_days": GAMES_CHART_DAYS,
+        "open_invites": Invite.objects.filter(school=school).usable().count(),
+    }
+    return render(request, "classroom/school/dashboard.html", context)
+
+
+# --- invites ---------------------------------------------------------------------------------
+
+
+class InviteForm(forms.ModelForm):
+    class Meta:
+        model = Invite
+        fields = ["role", "note"]
+        labels = {
+            "role": gettext_lazy("They join the school as"),
+            "note": gettext_lazy("Who is it for? (only school admins see this)"),
+        }
+        help_texts = {"note": gettext_lazy("For example: Ms Patel, Year 4")}
+        widgets = {"role": forms.RadioSelect}
+
+    def clean_note(self):
+        return " ".join(self.cleaned_data["note"].split())
+
+
+def invite_link(request, invite: Invite) -> str:
+    return request.build_absolute_uri(invite.get_absolute_url())
+
+
+def render_invites(request, school, *, form=None, new_invite=None, notice="", status=200):
+    invites = list(
+        Invite.objects.filter(school=school).select_related("created_by", "used_by")[:200]
+    )
+    open_invites = [i for i in invites if i.is_usable]
+    for invite in open_invites:
+        invite.link = invite_link(request, invite)
+    if new_invite is not None:
+        new_invite.link = invite_link(request, new_invite)
+    context = {
+        "school": school,
+        "form": form or InviteForm(),
+        "open_invites": open_invites,
+        "closed_invites": [i for i in invites if not i.is_usable],
+        "new_invite": new_invite,
+        "notice": notice,
+    }
+    template = "classroom/school/invites.html"
+    if request.htmx:
+        template += "#invites"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_GET
+def invite_list(request):
+    school = admin_school(request)
+    new_invite = None
+    new_pk = request.GET.get("new", "")
+    if new_pk.isdigit():
+        new_invite = Invite.objects.filter(school=school, pk=int(new_pk)).usable().first()
+    return render_invites(request, school, new_invite=new_invite)
+
+
+@login_required
+@require_POST
+def invite_new(request):
+    school = admin_school(request)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        return render_invites(request, school, form=form, status=422)
+    invite = form.save(commit=False)
+    invite.school = school
+    invite.created_by = request.user
+    invite.save()
+    if request.htmx:
+        return render_invites(request, school, new_invite=invite)
+    return redirect(f"{reverse('invite_list')}?new={invite.pk}")
+
+
+@login_required
+@require_POST
+def invite_revoke(request, pk):
+    school = admin_school(request)
+    invite = get_object_or_404(Invite.objects.filter(school=school), pk=pk)
+    if invite.revoke():
+        notice, status = _("The link was revoked: it no longer works."), 200
+    else:
+        notice, status = _("This link was already used or revoked: nothing changed."), 409
+    if request.htmx:
+        return render_invites(request, school, notice=notice, status=status)
+    if status == 200:
+        messages.success(request, notice)
+    else:
+        messages.error(request, notice)
+    return redirect("invite_list")
+
+
+# --- the year-end archive ------------------------------------------------------------------
+
+
+def render_year_end(request, school, *, error="", notice="", status=200):
+    classes = [c for c in school.classes_with_counts() if c.archived_at is None]
+    context = {
+        "school": school,
+        "classes": classes,
+        "class_ids": ",".join(str(pk) for pk in sorted(c.pk for c in classes)),
+        "error": error,
+        "notice": notice,
+    }
+    template = "classroom/school/year_end.html"
+    if request.htmx:
+        template += "#confirm"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def school_year_end(request):
+    school = admin_school(request)
+    if request.method == "GET":
+        return render_year_end(request, school)
+    active_ids = sorted(school.classrooms.active().values_list("pk", flat=True))
+    if not active_ids:
+        messages.info(request, _("There are no active classes to archive."))
+        return _navigate(request, reverse("school_dashboard"))
+    if request.POST.get("confirm") != "yes":
+        return render_year_end(
+            request,
+            school,
+            error=_("Tick the box to confirm that the school year is over."),
+            status=422,
+        )
+    shown = request.POST.get("classes", "")
+    if shown != ",".join(str(pk) for pk in sorted(active_ids)):
+        return render_year_end(
+            request,
+            school,
+            notice=_("The list of classes changed while you were reading it. Check it again."),
+            status=409,
+        )
+    archived = school.archive_active_classes()
+    messages.success(
+        request,
+        ngettext(
+            "%(count)d class archived. Its teacher can restore it from their classes page.",
+            "%(count)d classes archived. Each teacher can restore theirs from their classes page.",
+            archived,
+        )
+        % {"count": archived},
+    )
+    return _navigate(request, reverse("school_dashboard"))
+
+
+def _navigate(request, url):
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+urlpatterns = [
+    path("school/", school_dashboard, name="school_dashboard"),
+    path("school/invites/", invite_list, name="invite_list"),
+    path("school/invites/new/", invite_new, name="invite_new"),
+    path("school/invites/<int:pk>/revoke/", invite_revoke, name="invite_revoke"),
+    path("school/year-end/", school_year_end, name="school_year_end"),
+]

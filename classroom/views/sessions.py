@@ -1,3 +1,445 @@
-"""sessions views (work in progress)."""
+"""Assignments, the child's home, the waiting room and the live session wall."""
 
-urlpatterns = []
+import hashlib
+from functools import wraps
+from zoneinfo import ZoneInfo
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.db import transaction
+from django.db.models import Count, Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from classroom.child_session import current_student
+from classroom.models import Assignment, Classroom, WaitingEntry
+from classroom.models.assignment import LIVE_MATCH_STATUSES
+from classroom.session_forms import AssignmentForm
+from games.models import Match
+
+# Nobody has moved for this long: the wall flags the match as stalled.
+STALLED_AFTER = 60
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def teacher_page(view):
+    """Teachers only: anyone not logged in as a grown-up (a signed-in child too) is sent to
+    log in, as on every other teacher page."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            login = redirect_to_login(request.get_full_path())
+            if request.htmx:  # e.g. the wall polling after the log-in expired: a whole page
+                return HttpResponseClientRedirect(login["Location"])
+            return login
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def child_page(view):
+    """Signed-in children only: anybody else is sent to the class-code page."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        student = current_student(request)
+        if student is None:
+            if request.htmx:
+                return HttpResponseClientRedirect(reverse("join"))
+            return redirect("join")
+        return view(request, student, *args, **kwargs)
+
+    return wrapped
+
+
+def my_class(request, pk) -> Classroom:
+    """The signed-in teacher's class (another teacher's class: 404)."""
+    return get_object_or_404(
+        Classroom.objects.for_teacher(request.user).select_related("school"), pk=pk
+    )
+
+
+def school_time(classroom):
+    """Show and read times in the school's own time zone."""
+    try:
+        return timezone.override(ZoneInfo(classroom.school.timezone))
+    except (KeyError, ValueError):
+        return timezone.override(timezone.get_current_timezone())
+
+
+def done_redirect(request, url):
+    """After a successful POST: htmx navigates, a plain form redirects (POST/redirect/GET)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+# --- teacher: assignments ---------------------------------------------------------------------
+
+
+@teacher_page
+@require_GET
+def assignment_list(request, pk):
+    classroom = my_class(request, pk)
+    assignments = classroom.assignments.prefetch_related("groups", "students").annotate(
+        live_count=Count(
+            "matches", filter=Q(matches__status__in=LIVE_MATCH_STATUSES), distinct=True
+        )
+    )
+    with school_time(classroom):
+        return render(
+            request,
+            "classroom/sessions/list.html",
+            {"classroom": classroom, "assignments": assignments},
+        )
+
+
+def assignment_form_page(request, classroom, assignment=None):
+    form = AssignmentForm(request.POST or None, instance=assignment, classroom=classroom)
+    ctx = {"classroom": classroom, "form": form, "assignment": assignment}
+    with school_time(classroom):
+        if request.method == "POST":
+            if not form.is_valid():
+                template = (
+                    "classroom/sessions/form.html#form"
+                    if request.htmx
+                    else "classroom/sessions/form.html"
+                )
+                return render(request, template, ctx, status=422)
+            if assignment is None:
+                form.instance.created_by = request.user
+            with transaction.atomic():
+                saved = form.save()
+            messages.success(
+                request,
+                _("“%(title)s” is saved.") % {"title": saved.title},
+            )
+            return done_redirect(request, reverse("assignment_list", args=[classroom.pk]))
+        return render(request, "classroom/sessions/form.html", ctx)
+
+
+@teacher_page
+@require_http_methods(["GET", "POST"])
+def assignment_new(request, pk):
+    return assignment_form_page(request, my_class(request, pk))
+
+
+@teacher_page
+@require_http_methods(["GET", "POST"])
+def assignment_edit(request, pk):
+    assignment = get_object_or_404(
+        Assignment.objects.for_teacher(request.user).select_related("classroom__school"), pk=pk
+    )
+    return assignment_form_page(request, assignment.classroom, assignment)
+
+
+@teacher_page
+@require_POST
+def assignment_end(request, pk):
+    assignment = get_object_or_404(Assignment.objects.for_teacher(request.user), pk=pk)
+    Assignment.objects.filter(pk=assignment.pk).end()
+    messages.success(request, _("“%(title)s” has ended.") % {"title": assignment.title})
+    return done_redirect(request, reverse("assignment_list", args=[assignment.classroom_id]))
+
+
+# --- children: home, play, waiting room -------------------------------------------------------
+
+
+@never_cache
+@require_GET
+@child_page
+def child_home(request, student):
+    cards = []
+    for assignment in Assignment.objects.open_now().for_student(student).order_by("opens_at"):
+        cards.append({"assignment": assignment, "progress": assignment.progress_for(student)})
+    matches = (
+        Match.objects.filter(seats__student=student, status__in=LIVE_MATCH_STATUSES)
+        .distinct()
+        .prefetch_related("seats")
+        .order_by("-changed_at")
+    )
+    in_progress = [
+        {
+            "match": match,
+            "opponents": [s.name for s in match.seats.all() if s.student_id != student.pk],
+        }
+        for match in matches
+    ]
+    return render(
+        request,
+        "classroom/child/home.html",
+        {"student": student, "cards": cards, "in_progress": in_progress},
+    )
+
+
+@require_POST
+@child_page
+def child_play(request, student, pk):
+    assignment = get_object_or_404(Assignment.objects.open_now().for_student(student), pk=pk)
+    active = assignment.active_match_for(student)
+    if active is not None:
+        return done_redirect(request, active.get_absolute_url())
+    WaitingEntry.objects.enter(assignment, student)
+    assignment.pair_waiting()
+    entry = WaitingEntry.objects.filter(assignment=assignment, student=student).first()
+    if entry is not None and entry.match_id is not None:
+        return done_redirect(request, entry.match.get_absolute_url())
+    return done_redirect(request, reverse("waiting_room", args=[assignment.pk]))
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@child_page
+def waiting_room(request, student, pk):
+    assignment = get_object_or_404(Assignment.objects.for_student(student), pk=pk)
+    entry = WaitingEntry.objects.filter(assignment=assignment, student=student).first()
+    if request.method == "POST":  # Leave
+        if entry is not None and entry.match_id is None:
+            entry.delete()
+        return done_redirect(request, reverse("child_home"))
+    if not assignment.is_open:
+        WaitingEntry.objects.filter(assignment=assignment, student=student).delete()
+        messages.info(request, _("This game session is over. Well played!"))
+        return done_redirect(request, reverse("child_home"))
+    if entry is None:
+        active = assignment.active_match_for(student)
+        return done_redirect(
+            request, active.get_absolute_url() if active else reverse("child_home")
+        )
+    if entry.match_id is None:
+        entry.touch()
+        assignment.pair_waiting()
+        entry.refresh_from_db()
+    if entry.match_id is not None:
+        match = entry.match
+        if match is not None and not match.is_over:
+            return done_redirect(request, match.get_absolute_url())
+        entry.delete()
+        return done_redirect(request, reverse("child_home"))
+    others = [
+        e.student.name
+        for e in assignment.waiting.filter(match__isnull=True)
+        .exclude(pk=entry.pk)
+        .select_related("student")
+    ]
+    waited = entry.waited_seconds()
+    fallback = assignment.fallback_after()
+    ctx = {
+        "assignment": assignment,
+        "student": student,
+        "entry": entry,
+        "waited": waited,
+        "others": others,
+        "bot_in": max(0, fallback - waited),
+        "bot_name": assignment.bot_seat()["name"],
+    }
+    template = (
+        "classroom/child/waiting.html#room" if request.htmx else "classroom/child/waiting.html"
+    )
+    return render(request, template, ctx)
+
+
+# --- teacher: the live session wall -----------------------------------------------------------
+
+
+def live_matches(classroom):
+    return Match.objects.filter(
+        assignment__classroom=classroom, status__in=LIVE_MATCH_STATUSES
+    ).order_by("created_at", "pk")
+
+
+def wall_version(classroom, now=None) -> str:
+    """Changes whenever something on the wall would change: a move, a pause, a new or
+    ended match, a stalled flag, a child arriving in or leaving a waiting room."""
+    now = now or timezone.now()
+    rows = list(
+        live_matches(classroom).values_list("pk", "version", "paused_at", "status", "changed_at")
+    )
+    parts = [
+        (
+            pk,
+            version,
+            paused.isoformat() if paused else "",
+            status,
+            stalled(status, paused, changed, now),
+        )
+        for pk, version, paused, status, changed in rows
+    ]
+    waiting = list(
+        WaitingEntry.objects.filter(assignment__classroom=classroom, match__isnull=True)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    sessions = list(classroom.assignments.open_now().order_by("pk").values_list("pk", "status"))
+    raw = repr((parts, waiting, sessions)).encode()
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def stalled(status, paused_at, changed_at, now) -> bool:
+    return (
+        status == Match.Status.ACTIVE
+        and paused_at is None
+        and (now - changed_at).total_seconds() >= STALLED_AFTER
+    )
+
+
+def wall_context(classroom) -> dict:
+    now = timezone.now()
+    cards = []
+    for match in live_matches(classroom).prefetch_related("seats"):
+        view = match.view_for(None)
+        seats = list(match.seats.all())
+        players = [
+            {
+                "name": seat.name,
+                "bot": seat.is_bot,
+                "trophies": len(view["trophies"][seat.number]),
+                "to_act": seat.number in view["to_act"] and match.status == Match.Status.ACTIVE,
+            }
+            for seat in seats
+        ]
+        acting = [p["name"] for p in players if p["to_act"]]
+        cards.append(
+            {
+                "match": match,
+                "players": players,
+                "goal": view["goal"],
+                "acting": acting[0] if acting else "",
+                "paused": match.paused_at is not None,
+                "waiting_for_players": match.status == Match.Status.WAITING,
+                "stalled": stalled(match.status, match.paused_at, match.changed_at, now),
+                "idle_seconds": int((now - match.changed_at).total_seconds()),
+            }
+        )
+    open_sessions = list(classroom.assignments.open_now().order_by("opens_at"))
+    waiting = list(
+        WaitingEntry.objects.filter(assignment__classroom=classroom, match__isnull=True)
+        .select_related("student")
+        .order_by("created_at")
+    )
+    return {
+        "classroom": classroom,
+        "cards": cards,
+        "open_sessions": open_sessions,
+        "waiting": waiting,
+        "any_paused": any(c["paused"] for c in cards)
+        or any(a.status == Assignment.Status.PAUSED for a in open_sessions),
+        "stalled_count": sum(1 for c in cards if c["stalled"]),
+        "goal": cards[0]["goal"] if cards else None,
+        "version": wall_version(classroom, now),
+    }
+
+
+def render_wall(request, classroom, *, status=200, error="", partial="board"):
+    ctx = wall_context(classroom)
+    ctx["error"] = error
+    template = "classroom/sessions/wall.html"
+    if request.htmx:
+        template += f"#{partial}"
+    return render(request, template, ctx, status=status)
+
+
+@never_cache
+@teacher_page
+@require_GET
+def session_wall(request, pk):
+    classroom = my_class(request, pk)
+    return render_wall(request, classroom)
+
+
+@never_cache
+@teacher_page
+@require_GET
+def wall_board(request, pk):
+    """The live part of the wall. 204 while nothing changed since the page's version."""
+    classroom = my_class(request, pk)
+    if request.GET.get("v") == wall_version(classroom):
+        return HttpResponse(status=204)
+    ctx = wall_context(classroom)
+    ctx["error"] = ""
+    return render(request, "classroom/sessions/wall.html#board", ctx)
+
+
+def after_wall_action(request, classroom):
+    if request.htmx:
+        return render_wall(request, classroom)
+    return redirect("session_wall", pk=classroom.pk)
+
+
+@teacher_page
+@require_POST
+def wall_pause(request, pk):
+    classroom = my_class(request, pk)
+    now = timezone.now()
+    with transaction.atomic():
+        classroom.assignments.open_now().filter(status=Assignment.Status.LIVE).update(
+            status=Assignment.Status.PAUSED
+        )
+        live_matches(classroom).filter(paused_at__isnull=True).update(paused_at=now)
+    return after_wall_action(request, classroom)
+
+
+@teacher_page
+@require_POST
+def wall_resume(request, pk):
+    classroom = my_class(request, pk)
+    with transaction.atomic():
+        classroom.assignments.filter(status=Assignment.Status.PAUSED).update(
+            status=Assignment.Status.LIVE
+        )
+        paused = live_matches(classroom).select_for_update().filter(paused_at__isnull=False)
+        for match in paused:
+            match.paused_at = None
+            # The wait while paused is not thinking time, and not a stall.
+            match.changed_at = timezone.now()
+            match.save(update_fields=["paused_at", "changed_at"])
+            match.after_change()  # bots to act are enqueued once this commits
+    return after_wall_action(request, classroom)
+
+
+@teacher_page
+@require_POST
+def wall_end(request, pk):
+    classroom = my_class(request, pk)
+    if request.POST.get("confirm") != "yes":
+        return render_wall(
+            request,
+            classroom,
+            status=422,
+            error=_("To end the session, tick “Yes, end it” and press the button again."),
+            partial="controls",
+        )
+    now = timezone.now()
+    with transaction.atomic():
+        classroom.assignments.filter(opens_at__lte=now).end()
+        live_matches(classroom).update(
+            status=Match.Status.ABANDONED, finished_at=now, paused_at=None
+        )
+        classroom.end_signins()
+    messages.success(request, _("The session has ended. Every child is signed out."))
+    return done_redirect(request, reverse("session_wall", args=[classroom.pk]))
+
+
+urlpatterns = [
+    path("me/", child_home, name="child_home"),
+    path("me/play/<int:pk>/", child_play, name="child_play"),
+    path("me/waiting/<int:pk>/", waiting_room, name="waiting_room"),
+    path("teacher/classes/<int:pk>/sessions/", assignment_list, name="assignment_list"),
+    path("teacher/classes/<int:pk>/sessions/new/", assignment_new, name="assignment_new"),
+    path("teacher/sessions/<int:pk>/edit/", assignment_edit, name="assignment_edit"),
+    path("teacher/sessions/<int:pk>/end/", assignment_end, name="assignment_end"),
+    path("teacher/classes/<int:pk>/wall/", session_wall, name="session_wall"),
+    path("teacher/classes/<int:pk>/wall/board/", wall_board, name="wall_board"),
+    path("teacher/classes/<int:pk>/wall/pause/", wall_pause, name="wall_pause"),
+    path("teacher/classes/<int:pk>/wall/resume/", wall_resume, name="wall_resume"),
+    path("teacher/classes/<int:pk>/wall/end/", wall_end, name="wall_end"),
+]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_recent_events'),
+        ("games", "0002_recent_events"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='match',
-            name='game',
+            model_name="match",
+            name="game",
             field=models.CharField(max_length=20),
         ),
     ]

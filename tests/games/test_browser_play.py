@@ -170,6 +170,10 @@ def test_a_whole_turn_with_the_keyboard_only(browser, live_server):
             break
     # Enter places the focused card; focus then moves to the next step's first control.
     act(ana, lambda: ana.keyboard.press("Enter"))
+    # htmx settles the new board a moment after the swap; then focus moves.
+    ana.wait_for_function(
+        "() => document.activeElement && document.activeElement !== document.body"
+    )
     focused = ana.evaluate("document.activeElement.className + ' ' + document.activeElement.name")
     assert "potions" in focused or "btn" in focused
     if "potions" in focused:

@@ -1,0 +1,36 @@
+// Child sign-in: the few lines of script the sign-in pages use. Everything works without it.
+(function () {
+  "use strict";
+
+  // The picture form sends itself as soon as the third picture is ticked, so a child taps
+  // their name and three pictures and nothing else. The "That's me!" button stays for
+  // keyboards and browsers without JavaScript.
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (!form || !form.matches("form[data-autosubmit]")) {
+      return;
+    }
+    var wanted = parseInt(form.dataset.autosubmit, 10);
+    var ticked = form.querySelectorAll("input[type=checkbox]:checked").length;
+    if (event.target.checked && ticked === wanted && !form.dataset.sent) {
+      form.dataset.sent = "1";
+      form.requestSubmit();
+    }
+  });
+
+  // htmx leaves 429 responses unswapped (see base.html); show our "Slow down" step instead.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr.status === 429 && event.detail.elt.closest(".signin")) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  // The login cards' print button (Ctrl+P does the same).
+  document.querySelectorAll("[data-print]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      window.print();
+    });
+  });
+})();

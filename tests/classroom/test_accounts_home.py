@@ -1,0 +1,36 @@
+"""The teacher's home: their classes, archived ones apart, and no 500 without a school."""
+
+import pytest
+from django.urls import reverse
+
+from classroom.models import Classroom
+
+pytestmark = pytest.mark.django_db
+
+
+def test_teacher_home_lists_my_classes_not_my_colleagues(world):
+    old = Classroom.objects.create(school=world.school_a, teacher=world.teacher_a, name="Old 2B")
+    old.archive()
+    response = world.client("teacher_a").get(reverse("teacher_home"))
+    assert response.status_code == 200
+    text = response.text
+    assert "School A" in text
+    assert reverse("class_detail", args=[world.class_a.pk]) in text
+    assert reverse("class_detail", args=[world.class_b.pk]) not in text
+    assert "Archived classes" in text
+    assert reverse("class_restore", args=[old.pk]) in text
+    assert reverse("class_new") in text
+    assert "2 children" in text
+
+
+def test_a_grown_up_without_a_school_gets_a_friendly_page(world):
+    response = world.client("superuser").get(reverse("teacher_home"))
+    assert response.status_code == 200
+    assert "not in a school" in response.text
+
+
+def test_a_child_or_a_visitor_is_sent_to_log_in(world):
+    for role in ("anonymous", "child_a"):
+        response = world.client(role).get(reverse("teacher_home"))
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))

@@ -1,0 +1,113 @@
+"""In headless Debian chromium: two children press Play, are paired, and the teacher's wall
+shows their match without a reload; Pause all stops the children's moves."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import Assignment, Classroom, School, Student
+from games.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def session_cookie(live_server, session_key):
+    return [{"name": "sessionid", "value": session_key, "url": live_server.url}]
+
+
+def teacher_session(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def child_session(student) -> str:
+    session = Client().session
+    session["student_id"] = student.pk
+    session["signin_generation"] = student.classroom.signin_generation
+    session["player_key"] = f"browser-{student.pk}"
+    session.save()
+    return session.session_key
+
+
+def new_page(browser, live_server, session_key):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
+    context.add_cookies(session_cookie(live_server, session_key))
+    page = context.new_page()
+    page.set_default_timeout(25_000)
+    page.console_errors = []
+    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    return context, page
+
+
+def test_two_children_are_paired_and_the_wall_shows_their_game_live(browser, live_server):
+    school = School.objects.create(name="Browser school")
+    teacher = get_user_model().objects.create_user("wall-teacher", password="x-long-pass-1")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="5E")
+    ada = Student.objects.create(classroom=classroom, name="Ada")
+    ben = Student.objects.create(classroom=classroom, name="Ben")
+    assignment = Assignment.objects.create(
+        classroom=classroom,
+        title="Potion duel",
+        opens_at=timezone.now() - timedelta(minutes=1),
+        opponents="classmates",
+        target_value=2,
+    )
+    contexts = []
+    try:
+        ctx, wall = new_page(browser, live_server, teacher_session(teacher))
+        contexts.append(ctx)
+        wall.goto(live_server.url + reverse("session_wall", args=[classroom.pk]))
+        wall.get_by_text("0 games being played").wait_for()
+
+        pages = {}
+        for child in (ada, ben):
+            ctx, page = new_page(browser, live_server, child_session(child))
+            contexts.append(ctx)
+            page.goto(live_server.url + reverse("child_home"))
+            page.get_by_text("0 of 2 games").wait_for()
+            pages[child.name] = page
+
+        pages["Ada"].get_by_role("button", name="Play Potion duel").click()
+        pages["Ada"].get_by_text("Waiting for a classmate").wait_for()
+        # The wall sees Ada waiting, without a reload.
+        wall.locator(".wall-waiting", has_text="Ada").wait_for()
+        pages["Ben"].get_by_role("button", name="Play Potion duel").click()
+        pages["Ben"].wait_for_selector("#board")
+        # Ada's waiting room notices the pairing and takes her to the game.
+        pages["Ada"].wait_for_selector("#board")
+        match = Match.objects.get(assignment=assignment)
+        assert {s.student_id for s in match.seats.all()} == {ada.pk, ben.pk}
+
+        # The wall shows the match within a few seconds, without a reload.
+        card = wall.locator(".wall-card", has_text="Ada")
+        card.wait_for()
+        assert "Ben" in card.inner_text()
+        assert "Ada's turn" in card.inner_text()
+        assert card.get_by_role("link", name="Watch").get_attribute("href") == reverse(
+            "games:spectate", args=[match.public_id]
+        )
+
+        wall.get_by_role("button", name="Pause all").click()
+        wall.locator(".wall-card .flag-paused").wait_for()
+        ada_page = pages["Ada"]
+        ada_page.locator(".hand button.slot-hand").first.click()
+        ada_page.locator(".notice", has_text="paused").wait_for()
+        match.refresh_from_db()
+        assert match.version == 0 and match.paused_at is not None
+
+        wall.get_by_role("button", name="Resume all").click()
+        wall.locator(".wall-card .flag-paused").wait_for(state="detached")
+        ada_page.locator(".hand button.slot-hand").first.click()
+        ada_page.wait_for_function("() => document.querySelector('#board').dataset.version !== '0'")
+        # No CSP violation or script error anywhere (the refused paused move is a 403).
+        for page in [wall, *pages.values()]:
+            assert [e for e in page.console_errors if "status of 403" not in e] == []
+    finally:
+        for ctx in contexts:
+            ctx.close()

@@ -1,0 +1,437 @@
+"""Game-session pages: the teacher's assignment pages, the child's home, Play and the waiting
+room, and the live wall (pause, resume, end)."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import Assignment, WaitingEntry
+from games.models import Match, Seat
+
+OUTSIDERS = ("teacher_b", "admin_a", "admin_b", "superuser")
+
+
+def child_client(student, **kwargs) -> Client:
+    client = Client(**kwargs)
+    session = client.session
+    session["student_id"] = student.pk
+    session["signin_generation"] = student.classroom.signin_generation
+    session["player_key"] = f"key-{student.pk}"
+    session.save()
+    client.cookies["sessionid"] = session.session_key
+    return client
+
+
+def csrf_from(response) -> str:
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', response.text).group(1)
+
+
+def form_data(world, **over):
+    data = {
+        "title": "Friday tables",
+        "tier": "green",
+        "opponents": "classmates_then_bot",
+        "bot_level": "apprentice",
+        "target_kind": "games",
+        "target_value": "5",
+        "opens_at": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
+        "closes_at": "",
+        "who": "class",
+    }
+    data.update(over)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+# --- teacher: assignment pages -------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", OUTSIDERS)
+def test_assignment_pages_are_only_for_the_class_teacher(world, role):
+    client = world.client(role)
+    urls = [
+        reverse("assignment_list", args=[world.class_a.pk]),
+        reverse("assignment_new", args=[world.class_a.pk]),
+        reverse("assignment_edit", args=[world.assignment_a.pk]),
+    ]
+    for url in urls:
+        assert client.get(url).status_code == 404, url
+    response = client.post(reverse("assignment_new", args=[world.class_a.pk]), form_data(world))
+    assert response.status_code == 404
+    response = client.post(reverse("assignment_end", args=[world.assignment_a.pk]))
+    assert response.status_code == 404
+    assert Assignment.objects.count() == 1
+    world.assignment_a.refresh_from_db()
+    assert world.assignment_a.status == Assignment.Status.LIVE
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ["anonymous", "child_a", "child_b"])
+def test_a_visitor_or_a_child_is_sent_to_log_in(world, role):
+    for name, pk in [("assignment_list", world.class_a.pk), ("session_wall", world.class_a.pk)]:
+        response = world.client(role).get(reverse(name, args=[pk]))
+        assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.django_db
+def test_teacher_sets_a_session_for_the_whole_class(world):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(world.teacher_a)
+    page = client.get(reverse("assignment_new", args=[world.class_a.pk]))
+    assert page.status_code == 200
+    assert "Same as the class" in page.text  # the per-child tables table
+    data = form_data(world, csrfmiddlewaretoken=csrf_from(page))
+    data[f"tier_{world.child_a2.pk}"] = "purple"
+    response = client.post(reverse("assignment_new", args=[world.class_a.pk]), data)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("assignment_list", args=[world.class_a.pk])
+    made = Assignment.objects.get(title="Friday tables")
+    assert made.classroom == world.class_a and made.created_by == world.teacher_a
+    assert made.tier_overrides == {str(world.child_a2.pk): "purple"}
+    assert made.target_value == 5 and made.opponents == "classmates_then_bot"
+    assert made.is_set_for(world.child_a) and made.is_set_for(world.child_a2)
+    listing = client.get(response["Location"])
+    assert "Friday tables" in listing.text and "Open now" in listing.text
+
+
+@pytest.mark.django_db
+def test_a_session_for_a_group_or_chosen_children(world):
+    client = world.client("teacher_a")
+    url = reverse("assignment_new", args=[world.class_a.pk])
+    client.post(url, form_data(world, title="Owls", who="groups", groups=[world.group_a.pk]))
+    client.post(url, form_data(world, title="Ali", who="children", students=[world.child_a2.pk]))
+    owls = Assignment.objects.get(title="Owls")
+    ali = Assignment.objects.get(title="Ali")
+    assert list(owls.groups.all()) == [world.group_a] and not owls.students.exists()
+    assert owls.is_set_for(world.child_a) and not owls.is_set_for(world.child_a2)
+    assert ali.is_set_for(world.child_a2) and not ali.is_set_for(world.child_a)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "over, message",
+    [
+        ({"title": "   "}, "This field is required."),
+        ({"target_value": "0"}, "Choose a number from 1 to 20."),
+        ({"target_kind": "minutes", "target_value": "500"}, "Choose a number from 1 to 120."),
+        ({"target_value": "lots"}, "Enter a whole number."),
+        ({"tier": "gold"}, "Select a valid choice."),
+        ({"opens_at": "tomorrow-ish"}, "Enter a valid date/time."),
+        ({"who": "groups"}, "Tick at least one group."),
+        ({"who": "children"}, "Tick at least one child."),
+        ({"bot_level": "coach"}, "Select a valid choice."),
+    ],
+)
+def test_bad_input_answers_422_inline_and_saves_nothing(world, over, message):
+    client = world.client("teacher_a")
+    url = reverse("assignment_new", args=[world.class_a.pk])
+    response = client.post(url, form_data(world, **over), headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert message in response.text
+    assert "<html" not in response.text  # the form partial only
+    assert Assignment.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_closing_before_opening_is_refused(world):
+    client = world.client("teacher_a")
+    now = timezone.localtime()
+    data = form_data(
+        world,
+        opens_at=(now + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M"),
+        closes_at=(now + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M"),
+    )
+    response = client.post(reverse("assignment_new", args=[world.class_a.pk]), data)
+    assert response.status_code == 422
+    assert "The session must close after it opens." in response.text
+    assert "<html" in response.text  # without htmx: the whole page
+    assert Assignment.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_child_of_another_class_cannot_be_picked(world):
+    client = world.client("teacher_a")
+    data = form_data(world, who="children", students=[world.child_b.pk])
+    response = client.post(reverse("assignment_new", args=[world.class_a.pk]), data)
+    assert response.status_code == 422
+    assert Assignment.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_edit_and_end_a_session(world):
+    client = world.client("teacher_a")
+    url = reverse("assignment_edit", args=[world.assignment_a.pk])
+    page = client.get(url)
+    assert page.status_code == 200 and "Practice" in page.text
+    response = client.post(url, form_data(world, title="Practice 2", target_kind="minutes"))
+    assert response.status_code == 302
+    world.assignment_a.refresh_from_db()
+    assert world.assignment_a.title == "Practice 2" and world.assignment_a.target_kind == "minutes"
+    response = client.post(reverse("assignment_end", args=[world.assignment_a.pk]))
+    assert response.status_code == 302
+    world.assignment_a.refresh_from_db()
+    world.match_a.refresh_from_db()
+    assert world.assignment_a.status == Assignment.Status.ENDED
+    assert world.match_a.status == Match.Status.ABANDONED
+    home = world.client("child_a").get(reverse("child_home"))
+    assert "Practice 2" not in home.text
+
+
+# --- the child's home -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_child_home_needs_a_signed_in_child(world):
+    response = Client().get(reverse("child_home"))
+    assert response.status_code == 302 and response["Location"] == reverse("join")
+
+
+@pytest.mark.django_db
+def test_child_home_shows_the_session_progress_play_and_the_game_in_progress(world):
+    response = world.client("child_a").get(reverse("child_home"))
+    assert response.status_code == 200
+    text = response.text
+    assert "Practice" in text
+    assert "0 of 3 games" in text
+    assert 'max="3" value="0"' in text  # the bar
+    assert reverse("child_play", args=[world.assignment_a.pk]) in text
+    assert reverse("games:play", args=[world.match_a.public_id]) in text  # resume
+    assert "Pip" in text
+    other = world.client("child_b").get(reverse("child_home"))
+    assert "Practice" not in other.text
+
+
+@pytest.mark.django_db
+def test_a_finished_target_says_done_and_still_lets_the_child_play(world):
+    Assignment.objects.filter(pk=world.assignment_a.pk).update(target_value=1)
+    Match.objects.filter(pk=world.match_a.pk).update(status="finished", finished_at=timezone.now())
+    text = world.client("child_a").get(reverse("child_home")).text
+    assert "1 of 1 game" in text
+    assert "Done! Well played" in text
+    assert "Play more" in text
+    assert reverse("child_play", args=[world.assignment_a.pk]) in text
+
+
+@pytest.mark.django_db
+def test_minutes_target_in_words(world):
+    Assignment.objects.filter(pk=world.assignment_a.pk).update(
+        target_kind="minutes", target_value=10
+    )
+    Match.objects.filter(pk=world.match_a.pk).update(
+        created_at=timezone.now() - timedelta(minutes=6, seconds=5), changed_at=timezone.now()
+    )
+    text = world.client("child_a").get(reverse("child_home")).text
+    assert "6 of 10 minutes" in text
+
+
+# --- Play and the waiting room --------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh(world):
+    """An open session in class A that nobody has played yet (classmates, then the computer)."""
+    return Assignment.objects.create(
+        classroom=world.class_a,
+        title="Duel",
+        opens_at=timezone.now() - timedelta(minutes=1),
+        opponents="classmates_then_bot",
+    )
+
+
+@pytest.mark.django_db
+def test_play_puts_the_child_in_the_waiting_room_and_pairs_the_next_one(world, fresh):
+    ada, ali = child_client(world.child_a), child_client(world.child_a2)
+    response = ada.post(reverse("child_play", args=[fresh.pk]))
+    assert response["Location"] == reverse("waiting_room", args=[fresh.pk])
+    room = ada.get(response["Location"])
+    assert room.status_code == 200
+    assert "Waiting for a classmate" in room.text
+    assert "Apprentice Pip plays with you in" in room.text
+    response = ali.post(reverse("child_play", args=[fresh.pk]))
+    match = Match.objects.get(assignment=fresh)
+    assert response["Location"] == reverse("games:play", args=[match.public_id])
+    # Ada's waiting room sends her to the game: htmx poll and plain refresh alike.
+    polled = ada.get(reverse("waiting_room", args=[fresh.pk]), headers={"HX-Request": "true"})
+    assert polled["HX-Redirect"] == match.get_absolute_url()
+    assert ada.get(reverse("waiting_room", args=[fresh.pk]))["Location"] == match.get_absolute_url()
+    assert ada.get(match.get_absolute_url()).status_code == 200  # her seat
+    # Play again while the game is on: back to that game, no second entry.
+    again = ada.post(reverse("child_play", args=[fresh.pk]))
+    assert again["Location"] == match.get_absolute_url()
+    assert Match.objects.filter(assignment=fresh).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_waiting_room_gives_the_computer_after_20_seconds(world, fresh):
+    ada = child_client(world.child_a)
+    ada.post(reverse("child_play", args=[fresh.pk]))
+    WaitingEntry.objects.filter(student=world.child_a).update(
+        created_at=timezone.now() - timedelta(seconds=21)
+    )
+    response = ada.get(reverse("waiting_room", args=[fresh.pk]))
+    match = Match.objects.get(assignment=fresh)
+    assert response["Location"] == match.get_absolute_url()
+    assert match.seats.filter(kind=Seat.Kind.BOT, bot_level="apprentice").exists()
+
+
+@pytest.mark.django_db
+def test_leave_the_waiting_room(world, fresh):
+    ada = child_client(world.child_a)
+    ada.post(reverse("child_play", args=[fresh.pk]))
+    response = ada.post(reverse("waiting_room", args=[fresh.pk]))
+    assert response["Location"] == reverse("child_home")
+    assert not WaitingEntry.objects.filter(student=world.child_a).exists()
+
+
+@pytest.mark.django_db
+def test_a_child_may_only_enter_an_open_session_set_for_them(world, fresh):
+    bea = child_client(world.child_b)
+    assert bea.post(reverse("child_play", args=[fresh.pk])).status_code == 404
+    fresh.students.add(world.child_a2)  # now only for Ali
+    ada = child_client(world.child_a)
+    assert ada.post(reverse("child_play", args=[fresh.pk])).status_code == 404
+    Assignment.objects.filter(pk=world.assignment_a.pk).update(
+        opens_at=timezone.now() + timedelta(hours=1)
+    )
+    Match.objects.all().delete()
+    assert ada.post(reverse("child_play", args=[world.assignment_a.pk])).status_code == 404
+    assert ada.get(reverse("child_play", args=[world.assignment_a.pk])).status_code == 405
+    assert not WaitingEntry.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_waiting_room_closes_with_the_session(world, fresh):
+    ada = child_client(world.child_a)
+    ada.post(reverse("child_play", args=[fresh.pk]))
+    Assignment.objects.filter(pk=fresh.pk).end()
+    response = ada.get(reverse("waiting_room", args=[fresh.pk]))
+    assert response["Location"] == reverse("child_home")
+    assert not Match.objects.filter(assignment=fresh).exists()
+
+
+# --- the live wall ----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", OUTSIDERS)
+def test_the_wall_is_only_for_the_class_teacher(world, role):
+    client = world.client(role)
+    pk = world.class_a.pk
+    assert client.get(reverse("session_wall", args=[pk])).status_code == 404
+    assert client.get(reverse("wall_board", args=[pk])).status_code == 404
+    for name in ("wall_pause", "wall_resume", "wall_end"):
+        assert client.post(reverse(name, args=[pk]), {"confirm": "yes"}).status_code == 404
+    world.match_a.refresh_from_db()
+    assert world.match_a.paused_at is None and world.match_a.status == Match.Status.ACTIVE
+
+
+def board_version(text) -> str:
+    return re.search(r'data-version="([0-9a-f]+)"', text).group(1)
+
+
+@pytest.mark.django_db
+def test_the_wall_shows_every_live_match_and_answers_204_when_unchanged(world):
+    teacher = world.client("teacher_a")
+    page = teacher.get(reverse("session_wall", args=[world.class_a.pk]))
+    assert page.status_code == 200
+    assert "Ada" in page.text and "Pip" in page.text
+    assert "Ada's turn" in page.text
+    assert reverse("games:spectate", args=[world.match_a.public_id]) in page.text
+    assert "Bea" not in page.text  # class B's game
+    # no hand is ever shown
+    state = world.match_a.load_state()
+    assert not [c for c in world.match_a.engine.private(state, 0) if c in page.text]
+    version = board_version(page.text)
+    board = reverse("wall_board", args=[world.class_a.pk])
+    assert teacher.get(board, {"v": version}).status_code == 204
+    hand = world.match_a.view_for(0)["hand"]
+    world.match_a.play(0, {"type": "place", "card": hand[0]["id"]}, version=world.match_a.version)
+    changed = teacher.get(board, {"v": version}, headers={"HX-Request": "true"})
+    assert changed.status_code == 200
+    assert "<html" not in changed.text and board_version(changed.text) != version
+
+
+@pytest.mark.django_db
+def test_a_match_nobody_moved_for_a_minute_is_flagged_stalled(world):
+    teacher = world.client("teacher_a")
+    page = teacher.get(reverse("session_wall", args=[world.class_a.pk]))
+    assert "is-stalled" not in page.text
+    Match.objects.filter(pk=world.match_a.pk).update(
+        changed_at=timezone.now() - timedelta(seconds=61)
+    )
+    board = teacher.get(
+        reverse("wall_board", args=[world.class_a.pk]), {"v": board_version(page.text)}
+    )
+    assert board.status_code == 200
+    assert "is-stalled" in board.text
+    assert 'Stalled<span class="visually-hidden">: nobody has moved for a minute' in board.text
+
+
+@pytest.mark.django_db
+def test_pause_all_blocks_the_childs_move_and_resume_all_lets_it_through(world):
+    teacher = world.client("teacher_a")
+    response = teacher.post(reverse("wall_pause", args=[world.class_a.pk]))
+    assert response.status_code == 302
+    world.match_a.refresh_from_db()
+    assert world.match_a.paused_at is not None
+    page = teacher.get(reverse("session_wall", args=[world.class_a.pk]))
+    assert "Paused" in page.text
+    ada = world.client("child_a")
+    hand = world.match_a.view_for(0)["hand"]
+    move = reverse("games:move", args=[world.match_a.public_id])
+    data = {"type": "place", "card": hand[0]["id"], "version": world.match_a.version}
+    refused = ada.post(move, data)
+    assert refused.status_code == 403 and "paused" in refused.text
+    assert world.match_a.moves.count() == 0
+    response = teacher.post(
+        reverse("wall_resume", args=[world.class_a.pk]), headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200 and 'id="wall-board"' in response.text
+    world.match_a.refresh_from_db()
+    assert world.match_a.paused_at is None
+    assert ada.post(move, data).status_code == 200
+    assert world.match_a.moves.count() == 1
+
+
+@pytest.mark.django_db
+def test_end_session_needs_the_tick_then_ends_everything_and_signs_children_out(world):
+    teacher = world.client("teacher_a")
+    ada, bea = world.client("child_a"), world.client("child_b")
+    url = reverse("wall_end", args=[world.class_a.pk])
+    refused = teacher.post(url, headers={"HX-Request": "true"})
+    assert refused.status_code == 422 and "Yes, end it" in refused.text
+    world.assignment_a.refresh_from_db()
+    assert world.assignment_a.status == Assignment.Status.LIVE
+    assert ada.get(reverse("child_home")).status_code == 200
+    response = teacher.post(url, {"confirm": "yes"})
+    assert response.status_code == 302
+    world.assignment_a.refresh_from_db()
+    world.match_a.refresh_from_db()
+    assert world.assignment_a.status == Assignment.Status.ENDED
+    assert world.assignment_a.ended_at is not None
+    assert world.match_a.status == Match.Status.ABANDONED
+    home = ada.get(reverse("child_home"))
+    assert home.status_code == 302 and home["Location"] == reverse("join")
+    assert bea.get(reverse("child_home")).status_code == 200  # another class: still in
+
+
+@pytest.mark.django_db
+def test_a_session_that_opens_later_is_not_ended_by_end_session(world):
+    later = Assignment.objects.create(
+        classroom=world.class_a, title="Tomorrow", opens_at=timezone.now() + timedelta(days=1)
+    )
+    world.client("teacher_a").post(reverse("wall_end", args=[world.class_a.pk]), {"confirm": "yes"})
+    later.refresh_from_db()
+    assert later.status == Assignment.Status.LIVE
+
+
+@pytest.mark.django_db
+def test_the_wall_poll_after_the_log_in_expired_goes_to_the_login_page(world):
+    response = Client().get(
+        reverse("wall_board", args=[world.class_a.pk]), headers={"HX-Request": "true"}
+    )
+    assert response["HX-Redirect"].startswith(reverse("login"))

@@ -1,0 +1,110 @@
+"""A child signs in on a 1366×768 touch Chromebook (headless Debian chromium): the class code,
+then taps only: their name and their three pictures. The form sends itself on the third
+picture (static/js/signin.js), so there is no extra "OK" tap."""
+
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from classroom.models import PICTURES, Classroom, School, Student
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_keys(settings):
+    default = {**settings.CACHES["default"], "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+    settings.CACHES = {**settings.CACHES, "default": default}
+
+
+@pytest.fixture
+def class_3a(django_user_model):
+    teacher = django_user_model.objects.create_user("t", "t@example.com", "pw-123456789")
+    school = School.objects.create(name="Oak")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="3A")
+    for name in ["Zoe", "Ada", "Ben", "Mia"]:
+        Student.objects.create(classroom=classroom, name=name, pictures="0,4,8")
+    return classroom
+
+
+def tile(page, index):
+    return page.locator("label.pic-tile").filter(has_text=PICTURES[index]).first
+
+
+def real_errors(page):
+    # Chromium logs every 4xx answer to an htmx request; those are expected here.
+    return [e for e in page.console_errors if "status of 422" not in e]
+
+
+def test_code_then_name_then_three_pictures_reaches_the_child_home(page, live_server, class_3a):
+    page.goto(live_server.url + reverse("join"))
+    page.get_by_label("Type the class code from the board").fill(
+        f"{class_3a.code[:3].lower()} {class_3a.code[3:].lower()}"
+    )
+    page.get_by_role("button", name="Go").tap()
+    page.wait_for_url(f"**{reverse('join_class', args=[class_3a.code])}")
+
+    taps = 0
+    names = page.locator(".name-btn .name-text").all_inner_texts()
+    assert names == ["Ada", "Ben", "Mia", "Zoe"]
+    page.get_by_role("link", name="Mia").tap()
+    taps += 1
+    page.wait_for_selector(".picture-grid")
+    assert page.locator("label.pic-tile").count() == 9
+    box = tile(page, 0).bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44
+
+    for index in (8, 0, 4):  # any order
+        tile(page, index).tap()
+        taps += 1
+    page.wait_for_url(f"**{reverse('child_home')}")
+    assert taps == 4  # 1 name + 3 pictures; no confirm tap
+    assert "Mia" in page.locator("main").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1366
+    assert real_errors(page) == []
+    assert page.foreign_requests == []
+
+
+def test_wrong_pictures_say_so_and_the_child_tries_again(page, live_server, class_3a):
+    ada = class_3a.students.get(name="Ada")
+    page.goto(live_server.url + reverse("join_pictures", args=[class_3a.code, ada.pk]))
+    for index in (1, 2, 3):
+        tile(page, index).tap()
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert "Those are not your pictures. Try again!" in alert.inner_text()
+    assert page.locator("label.pic-tile input:checked").count() == 0
+    for index in (0, 4, 8):
+        tile(page, index).tap()
+    page.wait_for_url(f"**{reverse('child_home')}")
+    ada.refresh_from_db()
+    assert ada.failed_signins == 0
+    assert real_errors(page) == []
+
+
+def test_the_keyboard_alone_works_too(page, live_server, class_3a):
+    ben = class_3a.students.get(name="Ben")
+    page.goto(live_server.url + reverse("join_pictures", args=[class_3a.code, ben.pk]))
+    checkboxes = page.locator("label.pic-tile input")
+    checkboxes.nth(0).focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")  # the fifth picture (fish)
+    assert checkboxes.nth(4).is_checked()
+    for _ in range(4):
+        page.keyboard.press("Tab")
+    page.keyboard.press("Space")  # rocket: the third one sends the form
+    page.wait_for_url(f"**{reverse('child_home')}")
+
+
+def test_the_badge_signs_in_with_one_tap(page, live_server, class_3a):
+    zoe = class_3a.students.get(name="Zoe")
+    page.goto(live_server.url + reverse("join_badge", args=[zoe.badge_token]))
+    page.get_by_role("button", name="I’m Zoe: start").tap()
+    page.wait_for_url(f"**{reverse('child_home')}")
+    assert "Zoe" in page.locator("main").inner_text()
+    assert real_errors(page) == []

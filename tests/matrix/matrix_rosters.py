@@ -1,0 +1,69 @@
+"""Classes, groups and children: only the class's teacher reaches them (everyone else 404;
+no user, e.g. a child's session: 302 to the log-in page)."""
+
+from django.urls import reverse
+
+ALL = (
+    "anonymous",
+    "child_a",
+    "child_b",
+    "teacher_a",
+    "teacher_b",
+    "admin_a",
+    "admin_b",
+    "superuser",
+)
+NO_USER = ("anonymous", "child_a", "child_b")
+
+
+def owner_only(owner_status):
+    """teacher_a owns class A, group A and child A; other grown-ups get 404."""
+    expect = {role: 404 for role in ALL}
+    expect.update(dict.fromkeys(NO_USER, 302))
+    expect["teacher_a"] = owner_status
+    return expect
+
+
+def url(name, attr):
+    return lambda w: reverse(name, args=[getattr(w, attr).pk])
+
+
+def get(name, attr, status=200):
+    return {"name": name, "url": url(name, attr), "expect": owner_only(status)}
+
+
+def post(name, attr, status):
+    return {"name": name, "method": "post", "url": url(name, attr), "expect": owner_only(status)}
+
+
+members = {role: 200 for role in ALL} | dict.fromkeys(NO_USER, 302) | {"superuser": 403}
+
+ENTRIES = [
+    # Any member of a school may make a class; the superuser has no school: 403.
+    {"name": "class_new", "url": lambda w: reverse("class_new"), "expect": members},
+    {
+        "name": "class_new",
+        "method": "post",
+        "url": lambda w: reverse("class_new"),
+        "expect": members | {r: 422 for r in ("teacher_a", "teacher_b", "admin_a", "admin_b")},
+    },
+    get("class_detail", "class_a"),
+    get("class_edit", "class_a"),
+    post("class_edit", "class_a", 422),  # no name
+    post("class_archive", "class_a", 302),
+    post("class_restore", "class_a", 302),
+    post("class_code_new", "class_a", 302),
+    post("roster_add", "class_a", 422),  # nothing pasted
+    post("group_new", "class_a", 422),  # no name
+    get("group_edit", "group_a"),
+    post("group_edit", "group_a", 422),
+    post("group_delete", "group_a", 302),
+    get("student_edit", "child_a"),
+    post("student_edit", "child_a", 422),
+    get("student_move", "child_a"),
+    post("student_move", "child_a", 422),  # no class chosen
+    post("student_archive", "child_a", 302),
+    post("student_restore", "child_a", 302),
+    get("student_delete", "child_a"),
+    post("student_delete", "child_a", 302),
+]

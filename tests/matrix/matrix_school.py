@@ -1,0 +1,70 @@
+"""The school admin's pages: only a school admin of the school; everyone else 404, and
+anybody not logged in as a grown-up (children included) is sent to the log-in page."""
+
+from django.urls import reverse
+
+ALL = (
+    "anonymous",
+    "child_a",
+    "child_b",
+    "teacher_a",
+    "teacher_b",
+    "admin_a",
+    "admin_b",
+    "superuser",
+)
+LOGIN = {"anonymous": 302, "child_a": 302, "child_b": 302}
+
+
+def school_admins(**statuses):
+    """Not logged in: 302 to log in. Teachers and a superuser without a school: 404."""
+    expect = dict.fromkeys(ALL, 404) | LOGIN | statuses
+    return {role: expect[role] for role in ALL}
+
+
+ENTRIES = [
+    {
+        "name": "school_dashboard",
+        "url": lambda w: reverse("school_dashboard"),
+        "expect": school_admins(admin_a=200, admin_b=200),
+    },
+    {
+        "name": "invite_list",
+        "url": lambda w: reverse("invite_list"),
+        "expect": school_admins(admin_a=200, admin_b=200),
+    },
+    {
+        "name": "invite_new",
+        "method": "post",
+        "url": lambda w: reverse("invite_new"),
+        "data": lambda w: {"role": "head-teacher"},  # not a role: 422, nothing made
+        "expect": school_admins(admin_a=422, admin_b=422),
+    },
+    {
+        "name": "invite_new",
+        "method": "post",
+        "url": lambda w: reverse("invite_new"),
+        "data": lambda w: {"role": "teacher", "note": "Ms Patel"},
+        "expect": school_admins(admin_a=302, admin_b=302),
+    },
+    {
+        # School A's invite: another school's admin gets 404.
+        "name": "invite_revoke",
+        "method": "post",
+        "url": lambda w: reverse("invite_revoke", args=[w.invite_a.pk]),
+        "expect": school_admins(admin_a=302),
+    },
+    {
+        "name": "school_year_end",
+        "url": lambda w: reverse("school_year_end"),
+        "expect": school_admins(admin_a=200, admin_b=200),
+    },
+    {
+        # Without the confirmation box: 422 and nothing archived. School B has no class:
+        # nothing to archive, back to the overview.
+        "name": "school_year_end",
+        "method": "post",
+        "url": lambda w: reverse("school_year_end"),
+        "expect": school_admins(admin_a=422, admin_b=302),
+    },
+]

@@ -1,0 +1,109 @@
+"""Game sessions: the child's home, Play, the waiting room, the teacher's sessions and the
+live wall.
+
+Teacher pages: a visitor or a signed-in child is sent to log in (302); another teacher, a
+school admin or a superuser who does not teach the class finds nothing (404).
+Child pages: anybody who is not a signed-in child is sent to the class-code page (302).
+"""
+
+from django.urls import reverse
+
+ALL = (
+    "anonymous",
+    "child_a",
+    "child_b",
+    "teacher_a",
+    "teacher_b",
+    "admin_a",
+    "admin_b",
+    "superuser",
+)
+
+
+def everyone(status):
+    return dict.fromkeys(ALL, status)
+
+
+def teacher_a_only(status):
+    """A page of teacher_a's class 3A."""
+    return everyone(404) | {"anonymous": 302, "child_a": 302, "child_b": 302, "teacher_a": status}
+
+
+def class_url(name):
+    return lambda w: reverse(name, args=[w.class_a.pk])
+
+
+def assignment_url(name):
+    return lambda w: reverse(name, args=[w.assignment_a.pk])
+
+
+ENTRIES = [
+    {
+        "name": "child_home",
+        "url": lambda w: reverse("child_home"),
+        "expect": everyone(302) | {"child_a": 200, "child_b": 200},
+    },
+    {
+        "name": "child_play",
+        "method": "post",
+        "url": assignment_url("child_play"),
+        # child_a has a game in progress there: straight back to it. child_b is in class B.
+        "expect": everyone(302) | {"child_b": 404},
+    },
+    {
+        "name": "waiting_room",
+        "url": assignment_url("waiting_room"),
+        # child_a is not waiting (already playing): sent to the game.
+        "expect": everyone(302) | {"child_b": 404},
+    },
+    {
+        "name": "assignment_list",
+        "url": class_url("assignment_list"),
+        "expect": teacher_a_only(200),
+    },
+    {
+        "name": "assignment_new",
+        "url": class_url("assignment_new"),
+        "expect": teacher_a_only(200),
+    },
+    {
+        "name": "assignment_edit",
+        "url": assignment_url("assignment_edit"),
+        "expect": teacher_a_only(200),
+    },
+    {
+        "name": "assignment_end",
+        "method": "post",
+        "url": assignment_url("assignment_end"),
+        "expect": teacher_a_only(302),
+    },
+    {
+        "name": "session_wall",
+        "url": class_url("session_wall"),
+        "expect": teacher_a_only(200),
+    },
+    {
+        "name": "wall_board",
+        "url": lambda w: class_url("wall_board")(w) + "?v=stale",
+        "expect": teacher_a_only(200),
+    },
+    {
+        "name": "wall_pause",
+        "method": "post",
+        "url": class_url("wall_pause"),
+        "expect": teacher_a_only(302),
+    },
+    {
+        "name": "wall_resume",
+        "method": "post",
+        "url": class_url("wall_resume"),
+        "expect": teacher_a_only(302),
+    },
+    {
+        "name": "wall_end",
+        "method": "post",
+        "url": class_url("wall_end"),
+        # Without the "Yes, end it" tick: 422 and nothing ends.
+        "expect": teacher_a_only(422),
+    },
+]

@@ -1,0 +1,147 @@
+"""Child sign-in: the /join/ pages, the badge, switching child, and the teacher's login cards,
+badges, pictures, unlock and "end sign-ins".
+
+The /join/ pages come before anyone is signed in, so every role gets the same answer there
+(a child of class B on a shared Chromebook must be able to reach class A's names to let the
+next child sign in). What they refuse: a child who is not in the class named by the URL
+(404) and an unknown class code or badge (404).
+Teacher pages: anybody not logged in as a grown-up (children included) is sent to log in
+(302); another teacher, a school admin or a superuser who does not teach the class: 404.
+"""
+
+from django.urls import reverse
+
+ALL = (
+    "anonymous",
+    "child_a",
+    "child_b",
+    "teacher_a",
+    "teacher_b",
+    "admin_a",
+    "admin_b",
+    "superuser",
+)
+NO_USER = ("anonymous", "child_a", "child_b")
+
+
+def everyone(status):
+    return dict.fromkeys(ALL, status)
+
+
+def teacher_a_only(status):
+    return everyone(404) | dict.fromkeys(NO_USER, 302) | {"teacher_a": status}
+
+
+def pictures_url(child="child_a", classroom="class_a"):
+    return lambda w: reverse(
+        "join_pictures", args=[getattr(w, classroom).code, getattr(w, child).pk]
+    )
+
+
+ENTRIES = [
+    {"name": "join", "url": lambda w: reverse("join"), "expect": everyone(200)},
+    {
+        "name": "join",
+        "method": "post",
+        "url": lambda w: reverse("join"),
+        "data": lambda w: {"code": "nope"},
+        "expect": everyone(422),
+    },
+    {
+        "name": "join",
+        "method": "post",
+        "url": lambda w: reverse("join"),
+        "data": lambda w: {"code": w.class_a.code.lower()},
+        "expect": everyone(302),
+    },
+    {
+        "name": "join_class",
+        "url": lambda w: reverse("join_class", args=[w.class_a.code]),
+        "expect": everyone(200),
+    },
+    {
+        "name": "join_class",
+        "url": lambda w: reverse("join_class", args=["QQQQQQ"]),
+        "expect": everyone(404),
+    },
+    {"name": "join_pictures", "url": pictures_url(), "expect": everyone(200)},
+    {
+        # A child of class B under class A's code: not found, for everybody.
+        "name": "join_pictures",
+        "url": pictures_url("child_b", "class_a"),
+        "expect": everyone(404),
+    },
+    {
+        "name": "join_pictures",
+        "method": "post",
+        "url": pictures_url(),
+        "data": lambda w: {"pictures": ["0"]},  # not three pictures
+        "expect": everyone(422),
+    },
+    {
+        "name": "join_pictures",
+        "method": "post",
+        "url": pictures_url("child_b", "class_a"),
+        "data": lambda w: {"pictures": w.child_b.pictures.split(",")},
+        "expect": everyone(404),
+    },
+    {
+        "name": "join_badge",
+        "url": lambda w: reverse("join_badge", args=[w.child_a.badge_token]),
+        "expect": everyone(200),
+    },
+    {
+        "name": "join_badge",
+        "method": "post",
+        "url": lambda w: reverse("join_badge", args=["not-a-badge"]),
+        "expect": everyone(404),
+    },
+    {
+        # Signs the child out (children) or does nothing (everybody else); then the names.
+        "name": "child_switch",
+        "method": "post",
+        "url": lambda w: reverse("child_switch"),
+        "expect": everyone(302),
+    },
+    {
+        "name": "child_switch",
+        "url": lambda w: reverse("child_switch"),
+        "expect": everyone(405),
+    },
+    {
+        "name": "login_cards",
+        "url": lambda w: reverse("login_cards", args=[w.class_a.pk]),
+        "expect": teacher_a_only(200),
+    },
+    {
+        "name": "student_badge_revoke",
+        "method": "post",
+        "url": lambda w: reverse("student_badge_revoke", args=[w.child_a.pk]),
+        "expect": teacher_a_only(302),
+    },
+    {
+        "name": "student_pictures_new",
+        "method": "post",
+        "url": lambda w: reverse("student_pictures_new", args=[w.child_a.pk]),
+        "expect": teacher_a_only(302),
+    },
+    {
+        "name": "student_unlock",
+        "method": "post",
+        "url": lambda w: reverse("student_unlock", args=[w.child_a.pk]),
+        "expect": teacher_a_only(302),
+    },
+    {
+        "name": "class_signins_end",
+        "method": "post",
+        "url": lambda w: reverse("class_signins_end", args=[w.class_a.pk]),
+        "expect": teacher_a_only(302),
+    },
+    {
+        # Another teacher's child: not found even for a teacher of the same school.
+        "name": "student_unlock",
+        "method": "post",
+        "url": lambda w: reverse("student_unlock", args=[w.child_b.pk]),
+        "expect": everyone(404) | dict.fromkeys(NO_USER, 302) | {"teacher_b": 302},
+    },
+]
