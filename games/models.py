@@ -143,12 +143,12 @@ class Match(models.Model):
     def __str__(self):
         return f"{self.game_name} {self.public_id}"
 
+    def get_absolute_url(self):
+        return reverse("games:play", args=[self.public_id])
+
     @property
     def game_name(self) -> str:
         return self.engine.NAME if self.game in engine.GAMES else self.game
-
-    def get_absolute_url(self):
-        return reverse("games:play", args=[self.public_id])
 
     # --- engine access -------------------------------------------------------------
     @property
