@@ -150,6 +150,15 @@ class Match(models.Model):
     def game_name(self) -> str:
         return self.engine.NAME if self.game in engine.GAMES else self.game
 
+    @staticmethod
+    def board_token(version: int, paused_at) -> str:
+        """What a polling board compares: the version, and whether the game is paused."""
+        return f"{version}p" if paused_at else str(version)
+
+    @property
+    def poll_token(self) -> str:
+        return self.board_token(self.version, self.paused_at)
+
     # --- engine access -------------------------------------------------------------
     @property
     def engine(self):

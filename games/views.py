@@ -113,12 +113,13 @@ def move(request, public_id):
 @never_cache
 @require_GET
 def poll(request, public_id):
-    """Cheap: one lookup of the version; 204 (nothing to swap) while it has not changed."""
+    """Cheap: one lookup of the board's token (version and pause); 204, nothing to swap,
+    while it has not changed."""
     key = request.session.get("player_key", "")
     row = (
         Seat.objects.filter(match__public_id=public_id)
         .owned_by_key_or_user(key, request.user, request.session.get("student_id"))
-        .values_list("match__version", flat=True)
+        .values_list("match__version", "match__paused_at")
         .first()
     )
     spectator = False
@@ -126,8 +127,8 @@ def poll(request, public_id):
         match = Match.objects.filter(public_id=public_id).first()
         if match is None or not match.can_spectate(request.user):
             raise Http404
-        row, spectator = match.version, True
-    if request.GET.get("v") == str(row):
+        row, spectator = (match.version, match.paused_at), True
+    if request.GET.get("v") == Match.board_token(*row):
         return HttpResponse(status=204)
     match, mine = load_match(request, public_id)
     return render_board(request, match, mine, spectator=spectator)

@@ -383,3 +383,18 @@ def test_vigilance_challenge_on_screen(make_match, ana, ben):
     assert match.to_act() == (1,)
     assert len(match.state["trophies"][1]) == trophies_before + 1  # Ben's reward card
     assert "reward" in ben.get(url("play", match)).content.decode()
+
+
+def test_a_pause_reaches_the_polling_board(make_match, ana):
+    from django.utils import timezone
+
+    match = make_match()
+    assert ana.get(url("poll", match) + "?v=0", **HTMX).status_code == 204
+    Match.objects.filter(pk=match.pk).update(paused_at=timezone.now())
+    response = ana.get(url("poll", match) + "?v=0", **HTMX)
+    assert response.status_code == 200
+    assert "paused the game" in response.content.decode()
+    assert ana.get(url("poll", match) + "?v=0p", **HTMX).status_code == 204
+    card = hand(match, 0)[0]
+    refused = post_move(ana, match, type="place", card=card)
+    assert refused.status_code == 403

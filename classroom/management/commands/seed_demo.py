@@ -1,12 +1,14 @@
 """Load the demo school when the database is empty, and print the demo logins."""
 
 import random
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
-from classroom.models import Classroom, Membership, School, Student
+from classroom.models import Assignment, Classroom, Membership, School, Student
 from games.models import Match, Seat
 
 DEMO_PASSWORD = "potion-demo"  # noqa: S105 - printed for the demo, documented in README
@@ -35,6 +37,13 @@ class Command(BaseCommand):
                 self.create_demo()
             self.stdout.write(self.style.SUCCESS("Demo data: created Riverside Primary."))
         if not options["quiet_logins"]:
+            classroom = Classroom.objects.filter(name="4B").first()
+            ada = classroom.students.filter(name="Ada").first() if classroom else None
+            if ada is not None:
+                self.stdout.write(
+                    f"Children: open /join/, type the class code {classroom.code}, tap Ada, "
+                    f"then her pictures: {', '.join(ada.picture_slugs)}."
+                )
             self.stdout.write(
                 f"Demo logins (password for both: {DEMO_PASSWORD}):\n"
                 "  teacher  — Sam Rivera, teacher of Class 4B\n"
@@ -57,16 +66,26 @@ class Command(BaseCommand):
             users[username] = user
         classroom = Classroom.objects.create(school=school, teacher=users["teacher"], name="4B")
         Student.objects.bulk_create(Student(classroom=classroom, name=n) for n in DEMO_CHILDREN)
+        assignment = Assignment.objects.create(
+            classroom=classroom,
+            created_by=users["teacher"],
+            title="Warm-up: green tables",
+            tier=Assignment.Tier.GREEN,
+            opponents=Assignment.Opponents.CLASSMATES_THEN_BOT,
+            target_kind=Assignment.Target.GAMES,
+            target_value=3,
+            opens_at=timezone.now() - timedelta(days=2),
+        )
         rng = random.Random(2026)
         for student in classroom.students.order_by("name")[:8]:
-            play_demo_match(student, rng)
+            play_demo_match(student, rng, assignment)
         return school
 
 
-def play_demo_match(student, rng: random.Random) -> Match:
+def play_demo_match(student, rng: random.Random, assignment=None) -> Match:
     """A finished game of a child against the computer, played through Match.play. The
     child's seat plays like a learner: it sometimes claims a wrong product or misses one."""
-    tier = rng.choice(["green", "green", "purple", "full"])
+    tier = assignment.tier if assignment else rng.choice(["green", "purple", "full"])
     match = Match.create(
         "multiplipotion",
         [
@@ -75,6 +94,7 @@ def play_demo_match(student, rng: random.Random) -> Match:
         ],
         options={"tier": tier},
         seed=rng.randrange(2**31),
+        assignment=assignment,
     )
     module = match.engine
     while not match.is_over:

@@ -1,0 +1,134 @@
+"""The classroom end to end in chromium at 1366×768: a teacher signs up, makes a class,
+pastes 24 names, opens the login cards and sets a session; a child signs in with pictures,
+plays the computer (in a real Celery worker) to the end; the teacher's wall shows the match
+while it is played."""
+
+import pytest
+
+from classroom.models import Classroom, Student
+from games.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+NAMES = [
+    "Ada", "Ben", "Chloe", "Dev", "Ella", "Finn", "Grace", "Hugo", "Isla", "Jay", "Kai", "Lena",
+    "Milo", "Nora", "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tom", "Uma", "Vik", "Wren", "Zoe",
+]  # fmt: skip
+
+FIND_CAPTURE = """() => {
+  const mine = [...document.querySelectorAll('.area-me label.slot-pick')].map(l => ({
+    id: l.querySelector('input').value, v: +l.querySelector('.mp-potion b').textContent}));
+  const monsters = [...document.querySelectorAll('.area-them button.slot-target')].map(b => ({
+    id: b.value, v: +b.querySelector('.mp-monster b').textContent}));
+  for (let i = 0; i < mine.length; i++) for (let j = i + 1; j < mine.length; j++)
+    for (const m of monsters)
+      if (mine[i].v * mine[j].v === m.v) return [mine[i].id, mine[j].id, m.id];
+  return null;
+}"""
+
+
+def act(page, click):
+    before = page.locator("#board").get_attribute("data-version")
+    click()
+    page.wait_for_function(
+        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
+        arg=before,
+    )
+
+
+def new_page(browser):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(25_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
+
+
+def no_sideways_scroll(page):
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_routes_to_worker):
+    teacher_ctx, teacher, teacher_errors = new_page(browser)
+    teacher.goto(live_server.url + "/")
+    teacher.get_by_role("link", name="Sign up free").click()
+    teacher.get_by_label("First name").fill("Maria")
+    teacher.get_by_label("Last name").fill("Lopez")
+    teacher.get_by_label("E-mail address").fill("maria@example.com")
+    teacher.get_by_label("Password", exact=True).fill("a-long-classroom-pass-42")
+    teacher.get_by_label("Password again").fill("a-long-classroom-pass-42")
+    teacher.get_by_label("Your school's name").fill("Hillside Primary")
+    teacher.get_by_role("button", name="Create my account").click()
+    teacher.get_by_role("link", name="New class").first.click()
+    teacher.get_by_label("Name").fill("Year 3 Owls")
+    teacher.get_by_role("button", name="Make the class").click()
+    teacher.get_by_label("Paste names, one per line").fill("\n".join(NAMES))
+    teacher.get_by_role("button", name="Add to the class").click()
+    teacher.get_by_text("24 children added").wait_for()
+    classroom = Classroom.objects.get(name="Year 3 Owls")
+    assert classroom.students.count() == 24
+    assert no_sideways_scroll(teacher)
+
+    teacher.get_by_role("link", name="Login cards").click()
+    assert teacher.locator(".login-card").count() == 24
+    assert teacher.locator(".login-card-qr svg").count() == 24  # a QR badge per child
+
+    # A session against the computer, so the child does not wait for a classmate.
+    teacher.go_back()
+    teacher.get_by_role("link", name="Game sessions").click()
+    teacher.get_by_role("link", name="New session").first.click()
+    teacher.get_by_label("Title (the children see it)").fill("Green warm-up")
+    teacher.locator("label.choice-pill", has_text="Green").first.click()
+    teacher.locator("label.choice-pill", has_text="The computer").first.click()
+    teacher.get_by_role("button", name="Set the session").click()
+    teacher.get_by_text("Green warm-up").first.wait_for()
+    teacher.get_by_role("link", name="Live wall").first.click()
+    assert no_sideways_scroll(teacher)
+
+    # A child signs in: code, name, three pictures.
+    child_ctx, child, child_errors = new_page(browser)
+    ada = Student.objects.get(classroom=classroom, name="Ada")
+    child.goto(live_server.url + "/join/")
+    child.get_by_label("Type the class code from the board").fill(classroom.code.lower())
+    child.get_by_role("button", name="Go").click()
+    child.get_by_role("link", name="Ada").click()
+    for slug in ada.picture_slugs:
+        child.locator(f"label.pic-{slug}").click()
+    child.get_by_role("heading", name="Green warm-up").wait_for()
+    child.get_by_role("button", name="Play").first.click()
+    child.wait_for_selector("#board")
+    match = Match.objects.get(seats__student=ada)
+    assert match.assignment.title == "Green warm-up"
+
+    # The wall shows the match without a reload.
+    teacher.locator(".wall-card", has_text="Ada").wait_for()
+
+    for _ in range(200):
+        match.refresh_from_db()
+        if match.is_over:
+            break
+        child.wait_for_selector(".turn-banner.mine, .result-text")
+        if child.locator(".result-text").count():
+            break
+        hand = child.locator(".hand button.slot-hand")
+        if hand.count():
+            act(child, lambda h=hand: h.first.click())
+        if child.locator(".result-text").count():
+            break
+        capture = child.evaluate(FIND_CAPTURE)
+        if capture:
+            a, b, monster = capture
+            child.locator(f'label.slot-pick:has(input[value="{a}"])').click()
+            child.locator(f'label.slot-pick:has(input[value="{b}"])').click()
+            act(child, lambda m=monster: child.locator(f'button.slot-target[value="{m}"]').click())
+        if child.locator(".result-text").count():
+            break
+        act(child, lambda: child.get_by_role("button", name="End my turn").click())
+    match.refresh_from_db()
+    assert match.is_over
+    child.get_by_role("link", name="Back to my page").click()
+    child.get_by_text("1 of").first.wait_for()
+    assert teacher_errors == [] and child_errors == []
+    teacher_ctx.close()
+    child_ctx.close()

@@ -1,0 +1,24 @@
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from classroom.models import Assignment, Classroom, School, Student
+from games.models import Match
+
+
+@pytest.mark.django_db
+def test_demo_data_fills_every_dashboard_once():
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    classroom = Classroom.objects.get(name="4B")
+    assert School.objects.count() == 1
+    assert Student.objects.filter(classroom=classroom).count() == 24
+    finished = Match.objects.filter(status=Match.Status.FINISHED)
+    assert finished.count() == 8
+    assert set(finished.values_list("assignment", flat=True)) == {Assignment.objects.get().pk}
+    assert all(m.moves.filter(seat=0).exists() for m in finished)
+    text = out.getvalue()
+    assert classroom.code in text and "potion-demo" in text
+    call_command("seed_demo", stdout=StringIO())
+    assert School.objects.count() == 1 and Match.objects.count() == 8
