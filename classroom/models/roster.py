@@ -235,15 +235,11 @@ class Student(StudentSignIn, models.Model):
         return self.archived_at is not None
 
     @property
-    def is_signin_locked(self) -> bool:
-        return self.locked_until is not None and self.locked_until > timezone.now()
-
-    @property
     def roster_status(self) -> str:
         """ "archived", "locked" (picture sign-in cooling off) or "active"."""
         if self.is_archived:
             return "archived"
-        if self.is_signin_locked:
+        if self.is_locked:  # picture sign-in cooling off (StudentSignIn)
             return "locked"
         return "active"
 
