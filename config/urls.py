@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from classroom.views import accounts
 
@@ -36,4 +38,6 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("admin/", admin.site.urls),
+    # Browsers ask for /favicon.ico whatever the page says.
+    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
 ]

@@ -6,6 +6,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from classroom.models import Assignment, Classroom, Membership, School, Student
@@ -77,9 +78,22 @@ class Command(BaseCommand):
             opens_at=timezone.now() - timedelta(days=2),
         )
         rng = random.Random(2026)
-        for student in classroom.students.order_by("name")[:8]:
-            play_demo_match(student, rng, assignment)
+        for days_ago, student in enumerate(classroom.students.order_by("name")[:8]):
+            match = play_demo_match(student, rng, assignment)
+            backdate(match, timedelta(days=days_ago))
         return school
+
+
+def backdate(match: Match, delta: timedelta) -> None:
+    """Spread the demo games over the last days, so the charts show a week of play."""
+    if not delta:
+        return
+    Match.objects.filter(pk=match.pk).update(
+        created_at=F("created_at") - delta,
+        changed_at=F("changed_at") - delta,
+        finished_at=F("finished_at") - delta,
+    )
+    match.moves.update(created_at=F("created_at") - delta)
 
 
 def play_demo_match(student, rng: random.Random, assignment=None) -> Match:
