@@ -1,6 +1,7 @@
 """Classroom models, one module per area. Fields live here; behaviour that belongs to one
 area lives in that area's mixin (e.g. picture sign-in in ``signin.py``)."""
 
+from .analytics import Attempt, ClassFactStat, DailyTrend, FactStat, RecomputeJob
 from .assignment import Assignment, AssignmentQuerySet, WaitingEntry
 from .health import WorkerHeartbeat
 from .roster import (
@@ -22,11 +23,16 @@ __all__ = [
     "PICTURES",
     "Assignment",
     "AssignmentQuerySet",
+    "Attempt",
+    "ClassFactStat",
     "Classroom",
     "ClassroomQuerySet",
+    "DailyTrend",
+    "FactStat",
     "Group",
     "Invite",
     "Membership",
+    "RecomputeJob",
     "School",
     "Student",
     "StudentQuerySet",
