@@ -40,5 +40,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # Browsers ask for /favicon.ico whatever the page says.
     # (The plain static path: a manifest look-up here would need collectstatic before `check`.)
-    path("favicon.ico", RedirectView.as_view(url=f"/{settings.STATIC_URL}img/favicon.svg")),
+    path("favicon.ico", RedirectView.as_view(url=f"{settings.STATIC_URL}img/favicon.svg")),
 ]
