@@ -1,9 +1,44 @@
 from celery import shared_task
 
-from classroom.models import WorkerHeartbeat
+from classroom.models import (
+    ClassFactStat,
+    Classroom,
+    DailyTrend,
+    FactStat,
+    RecomputeJob,
+    WorkerHeartbeat,
+)
 
 
 @shared_task(bind=True, ignore_result=True)
 def heartbeat(self, sent_at: str = ""):
     """Record that this worker consumed a task (scheduled by beat every 30 s)."""
     WorkerHeartbeat.beat(self.request.hostname or "unknown", sent_at=sent_at)
+
+
+# --- analytics (docs/analytics.md, "Pipeline"): every task rebuilds from the attempts, so
+# running one twice, or a redelivery after a killed worker, counts every attempt once.
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def update_match_stats(match_id: int):
+    """A match ended: its children's facts, their classes' roll-ups, the day's trends."""
+    FactStat.objects.update_for_match(match_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def nightly_rollups():
+    """Beat, once a night: the facts of children who played since yesterday (matches that
+    were abandoned never sent update_match_stats), every active class's roll-up, and the
+    trends of yesterday and today in each school's time zone."""
+    FactStat.objects.rebuild_recent_players()
+    ClassFactStat.objects.rebuild_for(Classroom.objects.active().values_list("pk", flat=True))
+    DailyTrend.objects.rebuild_recent()
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def recompute_job(job_id: int):
+    """Rebuild everything in a RecomputeJob's scope, with progress (teacher button)."""
+    job = RecomputeJob.objects.filter(pk=job_id).first()
+    if job is not None:
+        job.run()

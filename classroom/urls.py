@@ -1,6 +1,6 @@
 """Classroom URLs: each area's view module lists its own ``urlpatterns``."""
 
-from classroom.views import accounts, child, core, rosters, school, sessions
+from classroom.views import accounts, child, core, reports, rosters, school, sessions
 
 urlpatterns = [
     *core.urlpatterns,
@@ -9,4 +9,5 @@ urlpatterns = [
     *child.urlpatterns,
     *sessions.urlpatterns,
     *school.urlpatterns,
+    *reports.urlpatterns,
 ]

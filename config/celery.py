@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery, bootsteps
+from celery.schedules import crontab
 from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -16,6 +17,11 @@ HEARTBEAT_EVERY = 15.0  # seconds
 app.conf.beat_schedule = {
     "worker-heartbeat": {"task": "classroom.tasks.heartbeat", "schedule": 30.0},
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 20.0},
+    # Once a night (UTC): class roll-ups and yesterday's and today's trends.
+    "analytics-nightly-rollups": {
+        "task": "classroom.tasks.nightly_rollups",
+        "schedule": crontab(hour=1, minute=30),
+    },
 }
 
 

@@ -1,6 +1,6 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.conf import settings
 from django.urls import include, path
 from django.views.generic import RedirectView
 

@@ -278,6 +278,10 @@ class Match(models.Model):
             think_ms=think_ms,
             created_at=now,
         )
+        # The evidence of a child's seat, in this transaction: no move, no attempt.
+        from classroom.models import Attempt
+
+        Attempt.objects.record_move(match, move)
         if follow_ups:
             match.after_change()
         self._sync(match)
@@ -299,12 +303,20 @@ class Match(models.Model):
             setattr(self, name, getattr(other, name))
 
     def after_change(self):
-        """Follow-ups once the change is committed: bots take their turns in the worker."""
+        """Follow-ups once the change is committed: bots take their turns in the worker; a
+        finished match with a child's seat updates the child's statistics (analytics)."""
         if self.status == Match.Status.ACTIVE and self.bot_to_act():
             from games.tasks import play_bots
 
             match_id, version = self.pk, self.version
             transaction.on_commit(lambda: enqueue(play_bots, match_id, version))
+        elif self.status == Match.Status.FINISHED and any(
+            seat.kind == Seat.Kind.STUDENT for seat in self.seats.all()
+        ):
+            from classroom.tasks import update_match_stats
+
+            match_id = self.pk
+            transaction.on_commit(lambda: enqueue(update_match_stats, match_id))
 
     def seat_filled(self):
         """Called (under lock) after an open seat was taken: start when the table is full."""
@@ -439,8 +451,19 @@ class Seat(models.Model):
         return self.kind == self.Kind.BOT
 
     def bot_focus(self) -> list[tuple[int, int]] | None:
-        """Facts the Coach level should put in front of its opponent (filled by analytics)."""
-        return None
+        """The Coach level's facts to put in front of its opponent: the focus facts
+        (classroom.diagnosis.focus_facts) of the child sitting opposite. None for any other
+        seat, level or opponent. One query."""
+        if self.kind != self.Kind.BOT or self.bot_level != "coach":
+            return None
+        from classroom.models import FactStat
+
+        opposite = (
+            Seat.objects.filter(match_id=self.match_id, kind=self.Kind.STUDENT)
+            .exclude(number=self.number)
+            .values("student_id")
+        )
+        return FactStat.objects.filter(student__in=opposite).focus_facts() or None
 
 
 class Move(models.Model):

@@ -6,105 +6,231 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('classroom', '0002_initial'),
-        ('games', '0003_game_slug_without_choices'),
+        ("classroom", "0002_initial"),
+        ("games", "0003_game_slug_without_choices"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DailyTrend',
+            name="DailyTrend",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('scope', models.CharField(choices=[('student', 'Student'), ('classroom', 'Classroom'), ('school', 'School')], max_length=10)),
-                ('scope_id', models.PositiveBigIntegerField()),
-                ('day', models.DateField()),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('correct', models.PositiveIntegerField(default=0)),
-                ('median_ms', models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "scope",
+                    models.CharField(
+                        choices=[
+                            ("student", "Student"),
+                            ("classroom", "Classroom"),
+                            ("school", "School"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("scope_id", models.PositiveBigIntegerField()),
+                ("day", models.DateField()),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("correct", models.PositiveIntegerField(default=0)),
+                ("median_ms", models.PositiveIntegerField(blank=True, null=True)),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('scope', 'scope_id', 'day'), name='one_trend_per_day')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("scope", "scope_id", "day"), name="one_trend_per_day"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RecomputeJob',
+            name="RecomputeJob",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=10)),
-                ('total', models.PositiveIntegerField(default=0)),
-                ('done', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('classroom', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='classroom.classroom')),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("total", models.PositiveIntegerField(default=0)),
+                ("done", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "classroom",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="classroom.classroom",
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Attempt',
+            name="Attempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('a', models.PositiveSmallIntegerField()),
-                ('b', models.PositiveSmallIntegerField()),
-                ('answer', models.PositiveIntegerField(blank=True, null=True)),
-                ('correct', models.BooleanField()),
-                ('kind', models.CharField(max_length=12)),
-                ('context', models.CharField(choices=[('capture', 'Capture'), ('challenge', 'Challenge'), ('missed', 'Missed')], max_length=12)),
-                ('response_ms', models.PositiveIntegerField(blank=True, null=True)),
-                ('home', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField()),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='attempts', to='games.match')),
-                ('move', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='attempts', to='games.move')),
-                ('student', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='attempts', to='classroom.student')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("a", models.PositiveSmallIntegerField()),
+                ("b", models.PositiveSmallIntegerField()),
+                ("answer", models.PositiveIntegerField(blank=True, null=True)),
+                ("correct", models.BooleanField()),
+                ("kind", models.CharField(max_length=12)),
+                (
+                    "context",
+                    models.CharField(
+                        choices=[
+                            ("capture", "Capture"),
+                            ("challenge", "Challenge"),
+                            ("missed", "Missed"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("response_ms", models.PositiveIntegerField(blank=True, null=True)),
+                ("home", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField()),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="attempts",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "move",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="attempts",
+                        to="games.move",
+                    ),
+                ),
+                (
+                    "student",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="attempts",
+                        to="classroom.student",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['student', 'a', 'b'], name='classroom_a_student_c6625a_idx'), models.Index(fields=['created_at'], name='classroom_a_created_b60e2c_idx')],
+                "indexes": [
+                    models.Index(
+                        fields=["student", "a", "b"], name="classroom_a_student_c6625a_idx"
+                    ),
+                    models.Index(fields=["created_at"], name="classroom_a_created_b60e2c_idx"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='ClassFactStat',
+            name="ClassFactStat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('a', models.PositiveSmallIntegerField()),
-                ('b', models.PositiveSmallIntegerField()),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('correct', models.PositiveIntegerField(default=0)),
-                ('omissions', models.PositiveIntegerField(default=0)),
-                ('median_ms', models.PositiveIntegerField(blank=True, null=True)),
-                ('children', models.PositiveIntegerField(default=0)),
-                ('struggling', models.PositiveIntegerField(default=0)),
-                ('wrong_answers', models.JSONField(blank=True, default=dict)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('classroom', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='fact_stats', to='classroom.classroom')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("a", models.PositiveSmallIntegerField()),
+                ("b", models.PositiveSmallIntegerField()),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("correct", models.PositiveIntegerField(default=0)),
+                ("omissions", models.PositiveIntegerField(default=0)),
+                ("median_ms", models.PositiveIntegerField(blank=True, null=True)),
+                ("children", models.PositiveIntegerField(default=0)),
+                ("struggling", models.PositiveIntegerField(default=0)),
+                ("wrong_answers", models.JSONField(blank=True, default=dict)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "classroom",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="fact_stats",
+                        to="classroom.classroom",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('classroom', 'a', 'b'), name='one_stat_per_class_fact')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("classroom", "a", "b"), name="one_stat_per_class_fact"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='FactStat',
+            name="FactStat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('a', models.PositiveSmallIntegerField()),
-                ('b', models.PositiveSmallIntegerField()),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('correct', models.PositiveIntegerField(default=0)),
-                ('omissions', models.PositiveIntegerField(default=0)),
-                ('median_ms', models.PositiveIntegerField(blank=True, null=True)),
-                ('state', models.CharField(max_length=10)),
-                ('errors', models.JSONField(blank=True, default=dict)),
-                ('wrong_answers', models.JSONField(blank=True, default=dict)),
-                ('last_attempt_at', models.DateTimeField(blank=True, null=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('student', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='fact_stats', to='classroom.student')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("a", models.PositiveSmallIntegerField()),
+                ("b", models.PositiveSmallIntegerField()),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("correct", models.PositiveIntegerField(default=0)),
+                ("omissions", models.PositiveIntegerField(default=0)),
+                ("median_ms", models.PositiveIntegerField(blank=True, null=True)),
+                ("state", models.CharField(max_length=10)),
+                ("errors", models.JSONField(blank=True, default=dict)),
+                ("wrong_answers", models.JSONField(blank=True, default=dict)),
+                ("last_attempt_at", models.DateTimeField(blank=True, null=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "student",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="fact_stats",
+                        to="classroom.student",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('student', 'a', 'b'), name='one_stat_per_child_fact')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("student", "a", "b"), name="one_stat_per_child_fact"
+                    )
+                ],
             },
         ),
     ]

@@ -4,6 +4,7 @@ area lives in that area's mixin (e.g. picture sign-in in ``signin.py``)."""
 from .analytics import Attempt, ClassFactStat, DailyTrend, FactStat, RecomputeJob
 from .assignment import Assignment, AssignmentQuerySet, WaitingEntry
 from .health import WorkerHeartbeat
+from .report_queries import ReportStudentQuerySet
 from .roster import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -33,6 +34,7 @@ __all__ = [
     "Invite",
     "Membership",
     "RecomputeJob",
+    "ReportStudentQuerySet",
     "School",
     "Student",
     "StudentQuerySet",

@@ -3,7 +3,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from classroom.models import Assignment, Classroom, School, Student
+from classroom.models import Assignment, ClassFactStat, Classroom, FactStat, School, Student
 from games.models import Match
 
 
@@ -18,6 +18,11 @@ def test_demo_data_fills_every_dashboard_once():
     assert finished.count() == 8
     assert set(finished.values_list("assignment", flat=True)) == {Assignment.objects.get().pk}
     assert all(m.moves.filter(seat=0).exists() for m in finished)
+    # The demo games' statistics are built, so the reports are not empty either.
+    players = Student.objects.filter(attempts__isnull=False).distinct()
+    assert players.count() == 8
+    assert FactStat.objects.filter(student__in=players).exists()
+    assert ClassFactStat.objects.filter(classroom=classroom).exists()
     text = out.getvalue()
     assert classroom.code in text and "potion-demo" in text
     call_command("seed_demo", stdout=StringIO())

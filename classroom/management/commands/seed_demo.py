@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from classroom.models import Assignment, Classroom, Membership, School, Student
+from classroom.models import Assignment, Classroom, Membership, RecomputeJob, School, Student
 from games.models import Match, Seat
 
 DEMO_PASSWORD = "potion-demo"  # noqa: S105 - printed for the demo, documented in README
@@ -81,6 +81,8 @@ class Command(BaseCommand):
         for days_ago, student in enumerate(classroom.students.order_by("name")[:8]):
             match = play_demo_match(student, rng, assignment)
             backdate(match, timedelta(days=days_ago))
+        # The demo games were played without the worker: build their statistics here.
+        RecomputeJob.objects.create(classroom=classroom).run()
         return school
 
 
@@ -94,6 +96,7 @@ def backdate(match: Match, delta: timedelta) -> None:
         finished_at=F("finished_at") - delta,
     )
     match.moves.update(created_at=F("created_at") - delta)
+    match.attempts.update(created_at=F("created_at") - delta)
 
 
 def play_demo_match(student, rng: random.Random, assignment=None) -> Match:

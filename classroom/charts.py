@@ -1,0 +1,308 @@
+"""Server-rendered charts for the teachers' reports: the fact heatmap and the weekly trend line.
+
+Pure functions, no ORM: the views read the statistics and hand plain values here; the
+templates draw the result (an HTML table of links for the heatmap, an SVG for the trend).
+Nothing here produces a ``style`` attribute: colours are CSS classes (the CSP forbids
+inline styles), and every cell carries a text mark so colour is never the only cue.
+"""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from classroom.diagnosis import (
+    CLOSE,
+    FLUENT,
+    LEARNING,
+    MASTERED,
+    NOT_SEEN,
+    OMISSION,
+    OPERAND,
+    OPERATION,
+    OTHER,
+    STATES,
+    TABLE,
+    TABLE_ERROR,
+    classify,
+)
+
+# --- words -------------------------------------------------------------------------------
+
+
+def state_label(state: str) -> str:
+    return {
+        NOT_SEEN: _("not seen yet"),
+        LEARNING: _("learning"),
+        FLUENT: _("fluent"),
+        MASTERED: _("mastered"),
+    }.get(state, state)
+
+
+def state_mark(state: str) -> str:
+    """The text mark in a child's heatmap cell (colour is never the only cue)."""
+    return {
+        NOT_SEEN: "·",
+        LEARNING: pgettext("mastery mark: learning", "L"),
+        FLUENT: pgettext("mastery mark: fluent", "F"),
+        MASTERED: pgettext("mastery mark: mastered", "M"),
+    }.get(state, "?")
+
+
+def kind_label(kind: str) -> str:
+    """A kind of wrong answer in words (classroom.diagnosis.classify)."""
+    return {
+        OPERAND: _("neighbouring fact"),
+        OPERATION: _("added, subtracted or wrote the digits"),
+        TABLE_ERROR: _("another times-table answer"),
+        CLOSE: _("close miss"),
+        OMISSION: _("missed capture"),
+        OTHER: _("other"),
+    }.get(kind, kind)
+
+
+def explain_answer(a: int, b: int, answer: int | None) -> str:
+    """Why this wrong answer to a × b is what it is, in a few words: "added instead",
+    "neighbouring fact: 6 × 8"..."""
+    kind = classify(a, b, answer)
+    if kind == OPERATION:
+        if answer == a + b:
+            return _("added instead (%(a)s + %(b)s)") % {"a": a, "b": b}
+        if answer == abs(a - b):
+            return _("subtracted instead")
+        return _("wrote the two numbers side by side")
+    if kind == OPERAND:
+        for d in (-1, 1, -2, 2):
+            if answer == (a + d) * b and a + d >= 1:
+                return _("neighbouring fact: %(x)s × %(y)s") % {"x": a + d, "y": b}
+            if answer == a * (b + d) and b + d >= 1:
+                return _("neighbouring fact: %(x)s × %(y)s") % {"x": a, "y": b + d}
+        return _("neighbouring fact")
+    if kind == TABLE_ERROR:
+        return _("another times-table answer")
+    if kind == CLOSE:
+        off = (answer or 0) - a * b
+        return _("close miss (%(off)+d)") % {"off": off}
+    if kind == OMISSION:
+        return _("missed capture")
+    return _("other")
+
+
+def wrong_answer_rows(a: int, b: int, wrong_answers: dict, limit: int = 5) -> list[dict]:
+    """The most frequent wrong answers {"48": 3} as rows with their kind, most frequent first
+    (ties: the smaller answer first)."""
+    rows = []
+    for raw, n in wrong_answers.items():
+        try:
+            answer = int(raw)
+        except (TypeError, ValueError):
+            continue
+        kind = classify(a, b, answer)
+        rows.append(
+            {
+                "answer": answer,
+                "count": int(n),
+                "kind": kind,
+                "kind_label": kind_label(kind),
+                "why": explain_answer(a, b, answer),
+            }
+        )
+    rows.sort(key=lambda r: (-r["count"], r["answer"]))
+    return rows[:limit]
+
+
+# --- the heatmap ---------------------------------------------------------------------------
+
+
+@dataclass
+class Cell:
+    a: int
+    b: int
+    css: str  # heat-not_seen, heat-learning, heat-fluent, heat-mastered
+    mark: str  # the text shown in the cell
+    label: str  # the whole story in words (aria-label / title)
+    href: str = ""
+    selected: bool = False
+
+
+def heatmap(cell_for: Callable[[int, int], Cell]) -> list[dict]:
+    """Rows a = 2..9, each with its cells b = 2..9 (7 × 8 is row 7, column 8)."""
+    return [{"a": a, "cells": [cell_for(a, b) for b in TABLE]} for a in TABLE]
+
+
+@dataclass
+class FactNumbers:
+    """What the heatmap needs to know about one fact (one child, as asked or together)."""
+
+    state: str = NOT_SEEN
+    attempts: int = 0
+    correct: int = 0
+    omissions: int = 0
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.attempts if self.attempts else None
+
+    @property
+    def accuracy_percent(self) -> int | None:
+        acc = self.accuracy
+        return None if acc is None else round(acc * 100)
+
+
+def weaker_state(states: Iterable[str]) -> str:
+    """The weakest of the states of the orders that were seen (not seen when none was)."""
+    seen = [s for s in states if s != NOT_SEEN]
+    if not seen:
+        return NOT_SEEN
+    return min(seen, key=STATES.index)
+
+
+def together(x: FactNumbers, y: FactNumbers) -> FactNumbers:
+    """A fact and its twin (7 × 8 and 8 × 7) together: counts added, the weaker state."""
+    return FactNumbers(
+        state=weaker_state([x.state, y.state]),
+        attempts=x.attempts + y.attempts,
+        correct=x.correct + y.correct,
+        omissions=x.omissions + y.omissions,
+    )
+
+
+def child_cell(a: int, b: int, numbers: FactNumbers, href: str = "", selected=False) -> Cell:
+    if numbers.attempts:
+        label = _("%(a)s × %(b)s: %(state)s, %(correct)s right of %(n)s") % {
+            "a": a,
+            "b": b,
+            "state": state_label(numbers.state),
+            "correct": numbers.correct,
+            "n": numbers.attempts,
+        }
+    else:
+        label = _("%(a)s × %(b)s: not seen yet") % {"a": a, "b": b}
+    return Cell(
+        a=a,
+        b=b,
+        css=f"heat-{numbers.state}",
+        mark=state_mark(numbers.state),
+        label=label,
+        href=href,
+        selected=selected,
+    )
+
+
+# A class (or school) cell: how many of the children who tried the fact are still learning it.
+BAND_NONE, BAND_MANY, BAND_SOME, BAND_NOBODY = NOT_SEEN, LEARNING, FLUENT, MASTERED
+
+
+def group_band(children: int, struggling: int) -> str:
+    """not seen: nobody tried it; many: half or more of those who tried it are still
+    learning it; some: fewer than half; nobody: none of them is still learning it."""
+    if children <= 0:
+        return BAND_NONE
+    if struggling * 2 >= children:
+        return BAND_MANY
+    if struggling > 0:
+        return BAND_SOME
+    return BAND_NOBODY
+
+
+def band_label(band: str) -> str:
+    return {
+        BAND_NONE: _("nobody has tried it yet"),
+        BAND_MANY: _("half or more still learning it"),
+        BAND_SOME: _("a few still learning it"),
+        BAND_NOBODY: _("nobody still learning it"),
+    }[band]
+
+
+def group_cell(a: int, b: int, children: int, struggling: int, href="", selected=False) -> Cell:
+    band = group_band(children, struggling)
+    if children:
+        mark = f"{struggling}/{children}"
+        label = _(
+            "%(a)s × %(b)s: %(struggling)s of %(children)s children who tried it still learning it"
+        ) % {"a": a, "b": b, "struggling": struggling, "children": children}
+    else:
+        mark = "·"
+        label = _("%(a)s × %(b)s: nobody has tried it yet") % {"a": a, "b": b}
+    return Cell(a=a, b=b, css=f"heat-{band}", mark=mark, label=label, href=href, selected=selected)
+
+
+# --- the weekly trend line -------------------------------------------------------------------
+
+TREND_WEEKS = 12
+TREND_WIDTH, TREND_HEIGHT = 720, 240
+TREND_LEFT, TREND_RIGHT, TREND_TOP, TREND_BOTTOM = 52, 16, 24, 44
+
+
+def week_of(day: date) -> date:
+    """The Monday of ``day``'s week."""
+    return day - timedelta(days=day.weekday())
+
+
+def weekly(days: Iterable[tuple[date, int, int]], today: date, weeks=TREND_WEEKS) -> list[dict]:
+    """Daily (day, attempts, correct) rows added up per week (Monday first), for the last
+    ``weeks`` weeks up to this week, oldest first, empty weeks included."""
+    this_week = week_of(today)
+    first = this_week - timedelta(weeks=weeks - 1)
+    totals = {first + timedelta(weeks=i): [0, 0] for i in range(weeks)}
+    for day, attempts, correct in days:
+        monday = week_of(day)
+        if monday in totals:
+            totals[monday][0] += attempts
+            totals[monday][1] += correct
+    out = []
+    for monday, (attempts, correct) in totals.items():
+        out.append(
+            {
+                "week": monday,
+                "attempts": attempts,
+                "correct": correct,
+                "accuracy": round(100 * correct / attempts) if attempts else None,
+            }
+        )
+    return out
+
+
+def trend_chart(weeks: list[dict]) -> dict:
+    """Coordinates for the weekly accuracy line (0–100 %): points, the line's segments (a
+    week without attempts breaks the line), y ticks and x labels."""
+    plot_w = TREND_WIDTH - TREND_LEFT - TREND_RIGHT
+    plot_h = TREND_HEIGHT - TREND_TOP - TREND_BOTTOM
+    baseline = TREND_TOP + plot_h
+    step = plot_w / max(len(weeks) - 1, 1)
+    points, segments, current = [], [], []
+    for i, week in enumerate(weeks):
+        x = round(TREND_LEFT + i * step, 1)
+        point = {**week, "x": x, "label_y": baseline + 18}
+        if week["accuracy"] is None:
+            if current:
+                segments.append(current)
+            current = []
+        else:
+            y = round(baseline - plot_h * week["accuracy"] / 100, 1)
+            point["y"] = y
+            point["value_y"] = round(y - 10, 1)
+            current.append(f"{x},{y}")
+        points.append(point)
+    if current:
+        segments.append(current)
+    ticks = [{"value": v, "y": round(baseline - plot_h * v / 100, 1)} for v in (0, 50, 100)]
+    with_data = [w for w in weeks if w["accuracy"] is not None]
+    return {
+        "width": TREND_WIDTH,
+        "height": TREND_HEIGHT,
+        "left": TREND_LEFT,
+        "right": TREND_WIDTH - TREND_RIGHT,
+        "baseline": baseline,
+        "axis_label_y": baseline + 38,
+        "points": points,
+        "lines": [" ".join(s) for s in segments if len(s) > 1],
+        "ticks": ticks,
+        "weeks": len(weeks),
+        "weeks_with_data": len(with_data),
+        "total": sum(w["attempts"] for w in weeks),
+        "first": weeks[0]["week"] if weeks else None,
+        "last": weeks[-1]["week"] if weeks else None,
+    }

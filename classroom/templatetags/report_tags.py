@@ -1,0 +1,40 @@
+"""The "needs help" flags that other pages include with one line (teacher's home, live wall).
+
+The rule is ReportStudentQuerySet.with_help_flags (classroom/models/report_queries.py); the
+permission is the same as the pages': only the signed-in teacher's own classes.
+"""
+
+from django import template
+
+from classroom.models import Classroom, Student
+
+register = template.Library()
+
+
+@register.simple_tag
+def needs_help_for_teacher(user) -> list[dict]:
+    """[{"classroom": c, "students": [...]}] for the teacher's active classes, children who
+    need help only; classes with nobody flagged are left out."""
+    if user is None or not user.is_authenticated:
+        return []
+    out = []
+    classes = Classroom.objects.for_teacher(user).active().select_related("school")
+    for classroom in classes:
+        students = list(in_class(classroom))
+        if students:
+            out.append({"classroom": classroom, "students": students})
+    return out
+
+
+@register.simple_tag
+def needs_help_in_class(classroom) -> list:
+    return list(in_class(classroom))
+
+
+def in_class(classroom):
+    return (
+        Student.reports.filter(classroom=classroom)
+        .active()
+        .needing_help(classroom.school.week_start())
+        .order_by("name", "pk")
+    )

@@ -1,0 +1,770 @@
+"""What teachers see: a child's and a class's fact reports, the school's report, the exports
+and the "rebuild the statistics" button (docs/analytics.md, "What teachers see").
+
+Statistics are read from FactStat, ClassFactStat and DailyTrend (filled by the pipeline in
+classroom/tasks.py); nothing here computes them from the attempts except a fact's median
+time (see ``timed_median``) and the exports, which are the raw attempts.
+
+Permissions: a child's and a class's pages only for the class's teacher (anyone else 404;
+not logged in as a grown-up, children included: the log-in page); the school report only for
+the school's admin.
+"""
+
+import csv
+import json
+import logging
+from datetime import UTC, timedelta
+from functools import wraps
+from statistics import median
+
+from django.contrib.auth.views import redirect_to_login
+from django.db import transaction
+from django.db.models import Max, Sum
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from classroom import charts
+from classroom.diagnosis import (
+    ERROR_KINDS,
+    LEARNING,
+    NOT_SEEN,
+    RECENT,
+    STATES,
+    TABLE,
+    Mastery,
+    focus_facts,
+)
+from classroom.models import (
+    Attempt,
+    ClassFactStat,
+    Classroom,
+    DailyTrend,
+    FactStat,
+    RecomputeJob,
+    School,
+    Student,
+)
+
+logger = logging.getLogger(__name__)
+
+# An unfinished rebuild younger than this blocks a second one for the same class; an older
+# one is taken as lost (a worker that never picked it up) and a new one may start.
+RECOMPUTE_STALE_AFTER = timedelta(minutes=15)
+HTMX_STOP_POLLING = 286
+
+
+# --- access ------------------------------------------------------------------------------------
+
+
+def teacher_page(view):
+    """Grown-ups only: anyone not logged in (a signed-in child too) goes to the log-in page."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            login = redirect_to_login(request.get_full_path())
+            if request.htmx:
+                return HttpResponseClientRedirect(login["Location"])
+            return login
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def my_student(request, pk) -> Student:
+    """A child of one of the signed-in teacher's classes (archived ones too), or 404."""
+    return get_object_or_404(
+        Student.objects.for_teacher(request.user).select_related("classroom__school", "group"),
+        pk=pk,
+    )
+
+
+def my_class(request, pk) -> Classroom:
+    return get_object_or_404(
+        Classroom.objects.for_teacher(request.user).select_related("school"), pk=pk
+    )
+
+
+def admin_school(request) -> School:
+    return get_object_or_404(School.objects.for_admin(request.user))
+
+
+def check_fact(a: int, b: int) -> None:
+    if a not in TABLE or b not in TABLE:
+        raise Http404
+
+
+def partial(request, template: str, name: str) -> str:
+    return f"{template}#{name}" if request.htmx else template
+
+
+# --- a child's facts -----------------------------------------------------------------------------
+
+
+def numbers_of(stat: FactStat | None) -> charts.FactNumbers:
+    if stat is None:
+        return charts.FactNumbers()
+    return charts.FactNumbers(
+        state=stat.state if stat.state in STATES else LEARNING,
+        attempts=stat.attempts,
+        correct=stat.correct,
+        omissions=stat.omissions,
+    )
+
+
+def child_stats(student) -> dict[tuple[int, int], FactStat]:
+    return {(s.a, s.b): s for s in FactStat.objects.filter(student=student)}
+
+
+def child_heatmap(student, stats, *, together=False, selected=None) -> list[dict]:
+    query = "?view=together" if together else ""
+
+    def cell(a, b):
+        numbers = numbers_of(stats.get((a, b)))
+        if together:
+            numbers = charts.together(numbers, numbers_of(stats.get((b, a))))
+        href = reverse("child_fact", args=[student.pk, a, b]) + query
+        return charts.child_cell(a, b, numbers, href=href, selected=selected == (a, b))
+
+    return charts.heatmap(cell)
+
+
+def timed_median(student, a: int, b: int) -> dict:
+    """The median time of the right answers to a × b among its latest 10 attempts made
+    outside "accuracy first" sessions (a game outside any session is timed). When every
+    one of those attempts came from accuracy-first sessions, no time is shown at all."""
+    rows = list(
+        Attempt.objects.filter(student=student, a=a, b=b)
+        .order_by("-created_at", "-pk")
+        .values_list("correct", "response_ms", "match__assignment__accuracy_first")[:200]
+    )
+    timed = [(ok, ms) for ok, ms, accuracy_first in rows if not accuracy_first][:RECENT]
+    times = [ms for ok, ms in timed if ok and ms is not None]
+    return {
+        "median_ms": int(median(times)) if times else None,
+        "median_s": round(median(times) / 1000, 1) if times else None,
+        "timed_attempts": len(timed),
+        "all_accuracy_first": bool(rows) and not timed,
+    }
+
+
+def fact_detail(student, stats, a: int, b: int) -> dict:
+    stat = stats.get((a, b))
+    numbers = numbers_of(stat)
+    twin = numbers_of(stats.get((b, a))) if a != b else None
+    errors = []
+    if stat is not None:
+        errors = [
+            {"kind": k, "label": charts.kind_label(k), "count": int(stat.errors.get(k, 0))}
+            for k in ERROR_KINDS
+            if stat.errors.get(k)
+        ]
+    recent = list(
+        Attempt.objects.filter(student=student, a=a, b=b)
+        .select_related("match")
+        .order_by("-created_at", "-pk")[:RECENT]
+    )
+    for attempt in recent:
+        attempt.kind_label = "" if attempt.correct else charts.kind_label(attempt.kind)
+    return {
+        "a": a,
+        "b": b,
+        "product": a * b,
+        "stat": stat,
+        "numbers": numbers,
+        "state_label": charts.state_label(numbers.state),
+        "twin": twin,
+        "twin_label": charts.state_label(twin.state) if twin else "",
+        "wrong_answers": charts.wrong_answer_rows(a, b, stat.wrong_answers if stat else {}),
+        "errors": errors,
+        "recent": recent,
+        "time": timed_median(student, a, b),
+    }
+
+
+def error_summary(stats) -> list[dict]:
+    totals = dict.fromkeys(ERROR_KINDS, 0)
+    for stat in stats.values():
+        for kind, n in (stat.errors or {}).items():
+            if kind in totals:
+                totals[kind] += int(n)
+    biggest = max(totals.values(), default=0) or 1
+    return [
+        {
+            "kind": kind,
+            "label": charts.kind_label(kind),
+            "count": n,
+            "percent": round(100 * n / biggest),
+        }
+        for kind, n in totals.items()
+    ]
+
+
+def child_focus(student, stats) -> list[dict]:
+    states = {
+        key: Mastery(
+            stat.state,
+            stat.attempts,
+            stat.correct / stat.attempts if stat.attempts else None,
+            stat.median_ms,
+            stat.omissions,
+        )
+        for key, stat in stats.items()
+    }
+    out = []
+    for a, b in focus_facts(states):
+        n = numbers_of(stats[(a, b)])
+        out.append(
+            {
+                "a": a,
+                "b": b,
+                "numbers": n,
+                "href": reverse("child_fact", args=[student.pk, a, b]),
+            }
+        )
+    return out
+
+
+def trend_for(scope, scope_id, today) -> dict:
+    first = charts.week_of(today) - timedelta(weeks=charts.TREND_WEEKS - 1)
+    rows = DailyTrend.objects.filter(scope=scope, scope_id=scope_id, day__gte=first).values_list(
+        "day", "attempts", "correct"
+    )
+    return charts.trend_chart(charts.weekly(rows, today))
+
+
+def child_context(request, student, selected=None) -> dict:
+    together = request.GET.get("view") == "together"
+    stats = child_stats(student)
+    school = student.classroom.school
+    a, b = selected or (None, None)
+    seen = [s for s in stats.values() if s.attempts]
+    return {
+        "student": student,
+        "classroom": student.classroom,
+        "school": school,
+        "together": together,
+        "rows": child_heatmap(student, stats, together=together, selected=selected),
+        "detail": fact_detail(student, stats, a, b) if selected else None,
+        "focus": child_focus(student, stats),
+        "errors": error_summary(stats),
+        "trend": trend_for(DailyTrend.Scope.STUDENT, student.pk, school.local_today()),
+        "facts_seen": len(seen),
+        "counts": {s: sum(1 for x in stats.values() if x.state == s) for s in STATES},
+        "updated": max((s.updated_at for s in stats.values()), default=None),
+        "table_rows": fact_table(stats, together),
+    }
+
+
+def fact_table(stats, together: bool) -> list[dict]:
+    """The numbers behind the heatmap, one row per fact (a ≤ b when together)."""
+    rows = []
+    for a in TABLE:
+        for b in TABLE:
+            if together and a > b:
+                continue
+            n = numbers_of(stats.get((a, b)))
+            if together and a != b:
+                n = charts.together(n, numbers_of(stats.get((b, a))))
+            rows.append({"a": a, "b": b, "numbers": n, "label": charts.state_label(n.state)})
+    return rows
+
+
+CHILD = "classroom/reports/child.html"
+
+
+@teacher_page
+@require_GET
+def child_report(request, pk):
+    student = my_student(request, pk)
+    with timezone.override(student.classroom.school.zone):
+        return render(request, partial(request, CHILD, "facts"), child_context(request, student))
+
+
+@teacher_page
+@require_GET
+def child_fact(request, pk, a, b):
+    """One fact of a child: the detail panel (htmx, with the heatmap showing the selected
+    cell) or, for a plain request, the whole report with that fact open."""
+    check_fact(a, b)
+    student = my_student(request, pk)
+    with timezone.override(student.classroom.school.zone):
+        return render(
+            request, partial(request, CHILD, "facts"), child_context(request, student, (a, b))
+        )
+
+
+@teacher_page
+@require_GET
+def child_report_print(request, pk):
+    student = my_student(request, pk)
+    ctx = child_context(request, student)
+    for row in ctx["rows"]:
+        for cell in row["cells"]:
+            cell.href = ""  # paper: plain squares, no links
+    ctx["printed_at"] = timezone.now()
+    with timezone.override(student.classroom.school.zone):
+        return render(request, "classroom/reports/print.html", ctx)
+
+
+# --- exports ----------------------------------------------------------------------------------
+
+
+CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(value):
+    """A spreadsheet must not run a cell as a formula."""
+    if isinstance(value, str) and value.startswith(CSV_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def download(content: str, filename: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class _Lines:
+    def __init__(self):
+        self.parts = []
+
+    def write(self, text):
+        self.parts.append(text)
+
+    def value(self) -> str:
+        return "".join(self.parts)
+
+
+def file_stem(name: str, pk: int) -> str:
+    return f"{slugify(name) or 'class'}-{pk}"
+
+
+@teacher_page
+@require_GET
+def class_export_csv(request, pk):
+    """One row per child of the class (not archived), one column per fact as asked (2x2 …
+    9x9): the fact's state, or empty when the child has not met it yet."""
+    classroom = my_class(request, pk)
+    students = list(classroom.students.active().order_by("name", "pk"))
+    states = {}
+    for sid, a, b, state in FactStat.objects.filter(
+        student__in=[s.pk for s in students]
+    ).values_list("student_id", "a", "b", "state"):
+        states[(sid, a, b)] = state
+    facts = [(a, b) for a in TABLE for b in TABLE]
+    out = _Lines()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["child", "group", *[f"{a}x{b}" for a, b in facts]])
+    for s in students:
+        writer.writerow(
+            [
+                csv_safe(s.name),
+                csv_safe(s.group.name if s.group_id else ""),
+                *[cell_state(states.get((s.pk, a, b))) for a, b in facts],
+            ]
+        )
+    return download(
+        "\ufeff" + out.value(),
+        f"{file_stem(classroom.name, classroom.pk)}-facts.csv",
+        "text/csv; charset=utf-8",
+    )
+
+
+def cell_state(state) -> str:
+    return "" if state in (None, NOT_SEEN) else state
+
+
+EXPORT_FIELDS = [
+    "match",
+    "time",
+    "a",
+    "b",
+    "answer",
+    "correct",
+    "kind",
+    "context",
+    "response_ms",
+]
+
+
+def export_rows(student):
+    """Every attempt of the child, oldest first, with only the fields of EXPORT_FIELDS."""
+    attempts = (
+        Attempt.objects.filter(student=student)
+        .order_by("created_at", "pk")
+        .values_list(
+            "match__public_id",
+            "created_at",
+            "a",
+            "b",
+            "answer",
+            "correct",
+            "kind",
+            "context",
+            "response_ms",
+        )
+    )
+    for match, created_at, a, b, answer, correct, kind, context, ms in attempts.iterator(
+        chunk_size=2000
+    ):
+        yield {
+            "match": match,
+            "time": created_at.astimezone(UTC).isoformat().replace("+00:00", "Z"),
+            "a": a,
+            "b": b,
+            "answer": answer,
+            "correct": correct,
+            "kind": kind,
+            "context": context,
+            "response_ms": ms,
+        }
+
+
+@teacher_page
+@require_GET
+def child_export_json(request, pk):
+    """The child's full data: name, class and every attempt. Nothing else is stored about a
+    child's play (their moves belong to the matches, which hold the same answers)."""
+    student = my_student(request, pk)
+    body = {
+        "name": student.name,
+        "class": student.classroom.name,
+        "attempts": list(export_rows(student)),
+    }
+    return download(
+        json.dumps(body, ensure_ascii=False, indent=1),
+        f"{file_stem(student.name, student.pk)}-multiplipotion.json",
+        "application/json; charset=utf-8",
+    )
+
+
+@teacher_page
+@require_GET
+def child_export_csv(request, pk):
+    student = my_student(request, pk)
+    out = _Lines()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["name", "class", *EXPORT_FIELDS])
+    name, class_name = csv_safe(student.name), csv_safe(student.classroom.name)
+    for row in export_rows(student):
+        cells = [row[f] for f in EXPORT_FIELDS]
+        cells = ["" if v is None else ("true" if v is True else "false" if v is False else v)
+                 for v in cells]  # fmt: skip
+        writer.writerow([name, class_name, *cells])
+    return download(
+        "\ufeff" + out.value(),
+        f"{file_stem(student.name, student.pk)}-multiplipotion.csv",
+        "text/csv; charset=utf-8",
+    )
+
+
+# --- a class ----------------------------------------------------------------------------------
+
+
+def class_stats(classroom) -> dict[tuple[int, int], ClassFactStat]:
+    return {(s.a, s.b): s for s in ClassFactStat.objects.filter(classroom=classroom)}
+
+
+def group_heatmap(stats: dict, href=None, selected=None) -> list[dict]:
+    """A class or school heatmap: both orders of a fact show the same commuted numbers."""
+
+    def cell(a, b):
+        stat = stats.get((min(a, b), max(a, b)))
+        children = stat["children"] if stat else 0
+        struggling = stat["struggling"] if stat else 0
+        return charts.group_cell(
+            a,
+            b,
+            children,
+            struggling,
+            href=href(a, b) if href else "",
+            selected=selected == (a, b),
+        )
+
+    return charts.heatmap(cell)
+
+
+def as_numbers(stat: ClassFactStat) -> dict:
+    return {
+        "children": stat.children,
+        "struggling": stat.struggling,
+        "attempts": stat.attempts,
+        "correct": stat.correct,
+        "omissions": stat.omissions,
+        "wrong_answers": stat.wrong_answers or {},
+    }
+
+
+def group_table(stats: dict) -> list[dict]:
+    rows = []
+    for a in TABLE:
+        for b in TABLE:
+            if a > b:
+                continue
+            s = stats.get((a, b)) or {"children": 0, "struggling": 0, "attempts": 0, "correct": 0}
+            rows.append(
+                {
+                    "a": a,
+                    "b": b,
+                    **s,
+                    "band": charts.band_label(charts.group_band(s["children"], s["struggling"])),
+                    "accuracy": percent(s["correct"], s["attempts"]),
+                }
+            )
+    return rows
+
+
+def percent(part, whole):
+    return round(100 * part / whole) if whole else None
+
+
+def common_wrong_answers(stats: dict, limit: int = 8) -> list[dict]:
+    rows = []
+    for (a, b), s in stats.items():
+        for row in charts.wrong_answer_rows(a, b, s.get("wrong_answers") or {}, limit=100):
+            rows.append({"a": a, "b": b, **row})
+    rows.sort(key=lambda r: (-r["count"], r["a"], r["b"], r["answer"]))
+    return rows[:limit]
+
+
+def latest_job(classroom, pk=None):
+    jobs = RecomputeJob.objects.filter(classroom=classroom)
+    if pk is not None:
+        return jobs.filter(pk=pk).first()
+    return jobs.first()
+
+
+def job_context(job) -> dict:
+    finished = job.status in (RecomputeJob.Status.DONE, RecomputeJob.Status.FAILED)
+    percent = round(100 * job.done / job.total) if job.total else (100 if finished else 0)
+    return {"job": job, "finished": finished, "percent": min(percent, 100)}
+
+
+def class_context(request, classroom, selected=None) -> dict:
+    stats = {key: as_numbers(s) for key, s in class_stats(classroom).items()}
+    school = classroom.school
+    week_start = school.week_start()
+    students = list(
+        Student.reports.filter(classroom=classroom)
+        .active()
+        .with_help_flags(week_start)
+        .order_by("name", "pk")
+    )
+    job_pk = request.GET.get("job", "")
+    job = latest_job(classroom, int(job_pk) if job_pk.isdigit() else None)
+    updated = ClassFactStat.objects.filter(classroom=classroom).aggregate(t=Max("updated_at"))["t"]
+    return {
+        "classroom": classroom,
+        "school": school,
+        "rows": group_heatmap(
+            stats,
+            href=lambda a, b: reverse("class_fact", args=[classroom.pk, a, b]),
+            selected=selected,
+        ),
+        "table_rows": group_table(stats),
+        "wrong": common_wrong_answers(stats),
+        "students": students,
+        "needing_help": [s for s in students if s.needs_help],
+        "detail": class_fact_detail(classroom, stats, *selected) if selected else None,
+        "progress": job_context(job) if job else None,
+        "updated": updated,
+        "trend": trend_for(DailyTrend.Scope.CLASSROOM, classroom.pk, school.local_today()),
+    }
+
+
+def class_fact_detail(classroom, stats, a: int, b: int) -> dict:
+    """Which children struggle with a × b (either order), weakest first."""
+    students = {s.pk: s for s in classroom.students.active()}
+    by_child = {}
+    for stat in FactStat.objects.filter(student__in=list(students), a__in=(a, b), b__in=(a, b)):
+        if {stat.a, stat.b} != {a, b}:
+            continue
+        by_child.setdefault(stat.student_id, {})[(stat.a, stat.b)] = stat
+    rows = []
+    for sid, mine in by_child.items():
+        asked = numbers_of(mine.get((a, b)))
+        twin = numbers_of(mine.get((b, a))) if a != b else charts.FactNumbers()
+        both = charts.together(asked, twin) if a != b else asked
+        rows.append(
+            {
+                "student": students[sid],
+                "numbers": both,
+                "state_label": charts.state_label(both.state),
+                "asked": charts.state_label(asked.state),
+                "twin": charts.state_label(twin.state),
+                "struggling": LEARNING in (asked.state, twin.state),
+                "href": reverse("child_fact", args=[sid, a, b]),
+            }
+        )
+    rows.sort(
+        key=lambda r: (
+            not r["struggling"],
+            r["numbers"].accuracy if r["numbers"].accuracy is not None else 1,
+            r["student"].name,
+        )
+    )
+    stat = stats.get((min(a, b), max(a, b)))
+    not_tried = sorted(
+        (s for pk, s in students.items() if pk not in by_child), key=lambda s: s.name
+    )
+    return {
+        "a": a,
+        "b": b,
+        "product": a * b,
+        "struggling": [r for r in rows if r["struggling"]],
+        "fine": [r for r in rows if not r["struggling"]],
+        "not_tried": not_tried,
+        "stat": stat,
+        "wrong_answers": charts.wrong_answer_rows(
+            min(a, b), max(a, b), (stat or {}).get("wrong_answers") or {}
+        ),
+    }
+
+
+CLASS = "classroom/reports/class.html"
+
+
+@teacher_page
+@require_GET
+def class_report(request, pk):
+    classroom = my_class(request, pk)
+    with timezone.override(classroom.school.zone):
+        return render(request, partial(request, CLASS, "facts"), class_context(request, classroom))
+
+
+@teacher_page
+@require_GET
+def class_fact(request, pk, a, b):
+    check_fact(a, b)
+    classroom = my_class(request, pk)
+    with timezone.override(classroom.school.zone):
+        return render(
+            request, partial(request, CLASS, "facts"), class_context(request, classroom, (a, b))
+        )
+
+
+# --- rebuilding the statistics ----------------------------------------------------------------
+
+
+def send_recompute(job_id: int) -> None:
+    """After the commit: hand the job to the worker (helper F's task). If the task or the
+    broker is not there, the job is marked failed so the progress bar stops."""
+    from games.models import enqueue
+
+    try:
+        from classroom.tasks import recompute_job
+    except ImportError:
+        logger.exception("classroom.tasks.recompute_job is missing")
+        sent = False
+    else:
+        sent = enqueue(recompute_job, job_id)
+    if not sent:
+        RecomputeJob.objects.filter(pk=job_id).exclude(status=RecomputeJob.Status.DONE).update(
+            status=RecomputeJob.Status.FAILED, finished_at=timezone.now()
+        )
+
+
+PROGRESS = "classroom/reports/_recompute.html"
+
+
+@teacher_page
+@require_POST
+def recompute_start(request, pk):
+    """Rebuild this class's statistics. One rebuild at a time per class: while one is
+    queued or running (and not stale), the answer is 409 with its progress bar."""
+    classroom = my_class(request, pk)
+    with transaction.atomic():
+        Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
+        running = (
+            RecomputeJob.objects.filter(
+                classroom=classroom,
+                status__in=[RecomputeJob.Status.QUEUED, RecomputeJob.Status.RUNNING],
+                created_at__gte=timezone.now() - RECOMPUTE_STALE_AFTER,
+            )
+            .order_by("-created_at")
+            .first()
+        )
+        if running is not None:
+            if request.htmx:
+                ctx = {"classroom": classroom, **job_context(running)}
+                return render(request, PROGRESS, ctx, status=409)
+            return redirect(f"{reverse('class_report', args=[classroom.pk])}?job={running.pk}")
+        job = RecomputeJob.objects.create(classroom=classroom, requested_by=request.user)
+        transaction.on_commit(lambda: send_recompute(job.pk))
+    if request.htmx:
+        return render(request, PROGRESS, {"classroom": classroom, **job_context(job)})
+    return redirect(f"{reverse('class_report', args=[classroom.pk])}?job={job.pk}")
+
+
+@never_cache
+@teacher_page
+@require_GET
+def recompute_progress(request, pk):
+    """The polled progress bar; 286 (htmx: stop polling) once the job is done or failed."""
+    job = get_object_or_404(
+        RecomputeJob.objects.filter(classroom__teacher=request.user).select_related("classroom"),
+        pk=pk,
+    )
+    if not request.htmx:
+        return redirect(f"{reverse('class_report', args=[job.classroom_id])}?job={job.pk}")
+    ctx = {"classroom": job.classroom, **job_context(job)}
+    return render(request, PROGRESS, ctx, status=HTMX_STOP_POLLING if ctx["finished"] else 200)
+
+
+# --- the school -------------------------------------------------------------------------------
+
+
+@teacher_page
+@require_GET
+def school_report(request):
+    school = admin_school(request)
+    classes = school.classrooms.active()
+    stats = {
+        (r["a"], r["b"]): r
+        for r in ClassFactStat.objects.filter(classroom__in=classes)
+        .values("a", "b")
+        .annotate(
+            children=Sum("children"),
+            struggling=Sum("struggling"),
+            attempts=Sum("attempts"),
+            correct=Sum("correct"),
+            omissions=Sum("omissions"),
+        )
+        .order_by()
+    }
+    with timezone.override(school.zone):
+        return render(
+            request,
+            "classroom/reports/school.html",
+            {
+                "school": school,
+                "rows": group_heatmap(stats),
+                "table_rows": group_table(stats),
+                "class_count": classes.count(),
+                "trend": trend_for(DailyTrend.Scope.SCHOOL, school.pk, school.local_today()),
+            },
+        )
+
+
+urlpatterns = [
+    path("teacher/children/<int:pk>/report/", child_report, name="child_report"),
+    path("teacher/children/<int:pk>/report/<int:a>x<int:b>/", child_fact, name="child_fact"),
+    path("teacher/children/<int:pk>/report/print/", child_report_print, name="child_report_print"),
+    path("teacher/children/<int:pk>/export.json", child_export_json, name="child_export_json"),
+    path("teacher/children/<int:pk>/export.csv", child_export_csv, name="child_export_csv"),
+    path("teacher/classes/<int:pk>/report/", class_report, name="class_report"),
+    path("teacher/classes/<int:pk>/report/<int:a>x<int:b>/", class_fact, name="class_fact"),
+    path("teacher/classes/<int:pk>/report/facts.csv", class_export_csv, name="class_export_csv"),
+    path("teacher/classes/<int:pk>/recompute/", recompute_start, name="recompute_start"),
+    path("teacher/recompute/<int:pk>/", recompute_progress, name="recompute_progress"),
+    path("school/report/", school_report, name="school_report"),
+]

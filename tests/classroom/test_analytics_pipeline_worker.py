@@ -1,0 +1,238 @@
+"""The analytics pipeline through a real Celery worker process: a game's end reaches the
+child's statistics, and a recompute survives a worker killed with SIGKILL mid-task.
+
+Its own module: a module-scoped ``world`` elsewhere holds a transaction open, which a worker
+process on SQLite would wait behind."""
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from classroom import diagnosis
+from classroom.models import (
+    Attempt,
+    ClassFactStat,
+    Classroom,
+    DailyTrend,
+    FactStat,
+    RecomputeJob,
+    School,
+    Student,
+)
+from classroom.tasks import recompute_job
+from games.models import Match, Move, Seat
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+VISIBILITY_TIMEOUT = 2  # seconds, for the worker that picks up the killed worker's task
+
+
+def wait_for(predicate, timeout=60.0, every=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = predicate()
+        if result:
+            return result
+        time.sleep(every)
+    return None
+
+
+def stat_rows(model):
+    fields = [f.name for f in model._meta.fields if f.name not in {"id", "updated_at"}]
+    return sorted(model.objects.values_list(*fields), key=lambda row: tuple(str(x) for x in row))
+
+
+def everything():
+    return stat_rows(FactStat), stat_rows(ClassFactStat), stat_rows(DailyTrend)
+
+
+def school_with_children(n):
+    teacher = get_user_model().objects.create_user(f"t-{uuid.uuid4().hex[:6]}", password="x")
+    school = School.objects.create(name="Worker school")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="W")
+    children = Student.objects.bulk_create(
+        Student(classroom=classroom, name=f"Child {i}", badge_token=uuid.uuid4().hex)
+        for i in range(n)
+    )
+    return classroom, children
+
+
+# --- the game's end reaches the statistics -------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_finished_game_updates_the_statistics_in_the_worker(celery_routes_to_worker):
+    classroom, (ada, ben) = school_with_children(2)
+    match = Match.create(
+        "multiplipotion",
+        [
+            {"kind": Seat.Kind.STUDENT, "name": ada.name, "student": ada},
+            {"kind": Seat.Kind.STUDENT, "name": ben.name, "student": ben},
+        ],
+        options={"tier": "green"},
+        seed=21,
+    )
+    module, rng = match.engine, random.Random(4)
+    while not match.is_over:  # two children, one of them guessing now and then
+        state = module.load(match.state)
+        seat = module.to_act(state)[0]
+        legal = module.legal_actions(state, seat)
+        claims = [a for a in legal if a["type"] in {"capture", "challenge"}]
+        if claims and rng.random() < 0.2:
+            action = rng.choice(claims)
+        else:
+            action = module.bot_action(module.view(state, seat), legal, "apprentice", rng)
+        match.play(seat, action, version=match.version)  # with follow-ups, as the view does
+    assert Attempt.objects.filter(match=match).exists()
+    assert not FactStat.objects.exists()  # nothing computed in this process
+
+    expected_attempts = Attempt.objects.filter(match=match).count()
+    assert wait_for(
+        lambda: (
+            sum(FactStat.objects.values_list("attempts", flat=True)) == expected_attempts
+            and ClassFactStat.objects.filter(classroom=classroom).exists()
+            and DailyTrend.objects.filter(scope="school").exists()
+        ),
+        timeout=30,
+        every=0.2,
+    ), "the worker never updated the statistics"
+    from_worker = everything()
+    FactStat.objects.rebuild_for([ada.pk, ben.pk])
+    ClassFactStat.objects.rebuild_for([classroom.pk])
+    DailyTrend.objects.rebuild_for_school(classroom.school)
+    assert everything() == from_worker
+
+
+# --- a worker killed mid-task ----------------------------------------------------------------
+
+
+def worker_database_url() -> str:
+    name = connection.settings_dict["NAME"]
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{name}"
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def start_worker(queue, log: Path, **env):
+    env = {
+        **os.environ,
+        "DATABASE_URL": worker_database_url(),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        **env,
+    }
+    out = log.open("a")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo",
+         "-Q", queue, "-n", f"{queue}-{uuid.uuid4().hex[:4]}@%h", "--without-gossip",
+         "--without-mingle", "-l", "INFO"],
+        cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    out.close()
+    return proc
+
+
+def stop(proc):
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def many_attempts(children, per_child=40):
+    """Attempts for every child, spread over a fortnight (one match and move for all)."""
+    seat = {"kind": Seat.Kind.STUDENT, "name": children[0].name, "student": children[0]}
+    match = Match.create("multiplipotion", [seat, {"kind": Seat.Kind.BOT, "name": "Pip"}])
+    move = Move.objects.create(match=match, ply=1, seat=0, action={}, events=[])
+    rng = random.Random(8)
+    start = datetime(2026, 3, 1, 8, tzinfo=UTC)
+    rows = []
+    for child in children:
+        for _ in range(per_child):
+            a, b = rng.randint(2, 9), rng.randint(2, 9)
+            answer = rng.choice([a * b, a * b, a * b, a * (b + 1), a + b, None])
+            rows.append(
+                Attempt(
+                    student=child,
+                    match=match,
+                    move=move,
+                    a=a,
+                    b=b,
+                    answer=answer,
+                    correct=answer == a * b,
+                    kind=diagnosis.classify(a, b, answer),
+                    context="missed" if answer is None else "capture",
+                    response_ms=None if answer is None else rng.randint(800, 9000),
+                    created_at=start + timedelta(minutes=rng.randint(0, 20000)),
+                )
+            )
+    Attempt.objects.bulk_create(rows, batch_size=5000)
+    return len(rows)
+
+
+@pytest.mark.slow
+@pytest.mark.services
+def test_a_recompute_survives_a_worker_killed_mid_task(redis_url, transactional_db, tmp_path):
+    classroom, children = school_with_children(400)
+    attempts = many_attempts(children)
+    job = RecomputeJob.objects.create(classroom=classroom)
+    queue = f"test-kill-{uuid.uuid4().hex[:8]}"
+    log = tmp_path / "workers.log"
+    first = start_worker(queue, log)
+    second = None
+    try:
+        assert wait_for(lambda: "ready." in log.read_text(), timeout=60), log.read_text()[-3000:]
+        recompute_job.apply_async(args=[job.pk], queue=queue)
+
+        def mid_way():
+            job.refresh_from_db()
+            return job.status == "running" and 0 < job.done < job.total
+
+        assert wait_for(mid_way, timeout=30, every=0.02), f"job never seen mid-way: {job}"
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+        killed_at = time.monotonic()
+        job.refresh_from_db()
+        assert job.status == "running", "killed too late: the job had finished"
+
+        # The message was never acknowledged: once its visibility timeout has passed, a new
+        # worker puts it back on the queue and runs it again.
+        time.sleep(max(0.0, VISIBILITY_TIMEOUT + 0.5 - (time.monotonic() - killed_at)))
+        second = start_worker(queue, log, CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT))
+
+        def finished():
+            job.refresh_from_db()
+            return job.status == "done"
+
+        assert wait_for(finished, timeout=90, every=0.2), (
+            f"the redelivered job never finished: {job}\n{log.read_text()[-3000:]}"
+        )
+    finally:
+        stop(first)
+        if second is not None:
+            stop(second)
+    assert job.total == len(children) and job.done == job.total
+    # Counted once: every attempt in exactly one child's fact row, and the same rows as a
+    # clean rebuild from scratch.
+    assert sum(FactStat.objects.values_list("attempts", flat=True)) == attempts
+    after_kill = everything()
+    FactStat.objects.all().delete()
+    ClassFactStat.objects.all().delete()
+    DailyTrend.objects.all().delete()
+    FactStat.objects.rebuild_for([c.pk for c in children])
+    ClassFactStat.objects.rebuild_for([classroom.pk])
+    DailyTrend.objects.rebuild_for_school(classroom.school)
+    assert everything() == after_kill

@@ -1,0 +1,702 @@
+"""What teachers see: the child, class and school reports, the fact details, the exports, the
+"needs help" rule and the rebuild button. Statistics rows are created directly here (the
+pipeline that fills them is tested in test_analytics_pipeline*.py)."""
+
+import csv
+import io
+import json
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom import charts
+from classroom.models import (
+    Assignment,
+    Attempt,
+    ClassFactStat,
+    DailyTrend,
+    FactStat,
+    RecomputeJob,
+    Student,
+)
+from games.models import Move
+
+OUTSIDERS = ("teacher_b", "admin_a", "admin_b", "superuser")
+CHILDREN = ("anonymous", "child_a", "child_b")
+
+
+def stat(student, a, b, state, attempts=0, correct=0, **extra):
+    return FactStat.objects.create(
+        student=student, a=a, b=b, state=state, attempts=attempts, correct=correct, **extra
+    )
+
+
+_ply = iter(range(10_000, 100_000))
+
+
+def attempt(student, match, a, b, answer, *, when, context="capture", ms=2000):
+    move = Move.objects.create(
+        match=match, ply=next(_ply), seat=0, action={"type": "test"}, created_at=when
+    )
+    correct = answer == a * b
+    return Attempt.objects.create(
+        student=student,
+        match=match,
+        move=move,
+        a=a,
+        b=b,
+        answer=answer,
+        correct=correct,
+        kind=charts.classify(a, b, answer),
+        context=context,
+        response_ms=ms,
+        created_at=when,
+    )
+
+
+def svg_blocks(html: str) -> list[str]:
+    return re.findall(r"<svg\b.*?</svg>", html, flags=re.S)
+
+
+def cell(html: str, a: int, b: int) -> str:
+    """The <a> of one heatmap cell."""
+    match = re.search(rf'<a id="cell-{a}-{b}"[^>]*>.*?</a>', html, flags=re.S)
+    assert match, f"no cell {a}×{b}"
+    return match.group(0)
+
+
+# --- who may see what --------------------------------------------------------------------------
+
+
+def child_urls(world):
+    pk = world.child_a.pk
+    return [
+        reverse("child_report", args=[pk]),
+        reverse("child_fact", args=[pk, 7, 8]),
+        reverse("child_report_print", args=[pk]),
+        reverse("child_export_json", args=[pk]),
+        reverse("child_export_csv", args=[pk]),
+    ]
+
+
+def class_urls(world):
+    pk = world.class_a.pk
+    return [
+        reverse("class_report", args=[pk]),
+        reverse("class_fact", args=[pk, 7, 8]),
+        reverse("class_export_csv", args=[pk]),
+    ]
+
+
+@pytest.mark.django_db
+def test_the_class_teacher_sees_every_report_of_their_class(world):
+    client = world.client("teacher_a")
+    for url in child_urls(world) + class_urls(world):
+        assert client.get(url).status_code == 200, url
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", OUTSIDERS)
+def test_a_colleague_an_admin_or_a_superuser_gets_404(world, role):
+    client = world.client(role)
+    for url in child_urls(world) + class_urls(world):
+        assert client.get(url).status_code == 404, (role, url)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", CHILDREN)
+def test_children_and_strangers_are_sent_to_log_in(world, role):
+    client = world.client(role)
+    for url in child_urls(world) + class_urls(world) + [reverse("school_report")]:
+        response = client.get(url)
+        assert response.status_code == 302, (role, url)
+        assert response["Location"].startswith(reverse("login")), url
+
+
+@pytest.mark.django_db
+def test_the_school_report_is_only_for_the_school_admin(world):
+    assert world.client("admin_a").get(reverse("school_report")).status_code == 200
+    assert world.client("admin_b").get(reverse("school_report")).status_code == 200
+    for role in ("teacher_a", "teacher_b", "superuser"):
+        assert world.client(role).get(reverse("school_report")).status_code == 404, role
+
+
+@pytest.mark.django_db
+def test_a_fact_outside_the_tables_is_404(world):
+    client = world.client("teacher_a")
+    assert client.get(reverse("child_fact", args=[world.child_a.pk, 1, 8])).status_code == 404
+    assert client.get(reverse("class_fact", args=[world.class_a.pk, 7, 10])).status_code == 404
+
+
+# --- the child's heatmap -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def ada_stats(world):
+    ada = world.child_a
+    stat(
+        ada,
+        7,
+        8,
+        "learning",
+        attempts=6,
+        correct=2,
+        omissions=1,
+        errors={"operand": 3, "omission": 1},
+        wrong_answers={"48": 2, "15": 1},
+    )
+    stat(ada, 8, 7, "mastered", attempts=8, correct=8, median_ms=1500)
+    stat(ada, 2, 3, "fluent", attempts=4, correct=4, median_ms=4000)
+    stat(ada, 6, 9, "learning", attempts=5, correct=1, errors={"table": 2, "close": 2})
+    stat(ada, 4, 4, "learning", attempts=3, correct=2, errors={"operation": 1})
+    return ada
+
+
+@pytest.mark.django_db
+def test_the_child_heatmap_has_a_cell_per_fact_as_asked_with_a_text_mark(world, ada_stats):
+    html = world.client("teacher_a").get(reverse("child_report", args=[ada_stats.pk])).text
+    cells = re.findall(r'<a id="cell-(\d)-(\d)"', html)
+    assert len(cells) == 64
+    assert ("7", "8") in cells and ("8", "7") in cells
+    seven_eight, eight_seven = cell(html, 7, 8), cell(html, 8, 7)
+    assert "heat-learning" in seven_eight and '<span aria-hidden="true">L</span>' in seven_eight
+    assert "7 × 8: learning, 2 right of 6" in seven_eight
+    assert "heat-mastered" in eight_seven and '<span aria-hidden="true">M</span>' in eight_seven
+    assert "heat-fluent" in cell(html, 2, 3) and ">F<" in cell(html, 2, 3)
+    assert "heat-not_seen" in cell(html, 3, 2) and "·" in cell(html, 3, 2)
+    assert "not seen yet" in cell(html, 3, 2)
+    # Each cell is a real link to the fact's detail, loaded by htmx into the page.
+    href = reverse("child_fact", args=[ada_stats.pk, 7, 8])
+    assert f'href="{href}"' in seven_eight and f'hx-get="{href}"' in seven_eight
+
+
+@pytest.mark.django_db
+def test_twins_together_show_the_weaker_state_and_both_counts(world, ada_stats):
+    url = reverse("child_report", args=[ada_stats.pk]) + "?view=together"
+    html = world.client("teacher_a").get(url).text
+    for a, b in ((7, 8), (8, 7)):
+        c = cell(html, a, b)
+        assert "heat-learning" in c  # learning (7 × 8) is weaker than mastered (8 × 7)
+        assert "10 right of 14" in c
+    assert "heat-fluent" in cell(html, 3, 2)  # 2 × 3 fluent, 3 × 2 not seen: fluent
+
+
+@pytest.mark.django_db
+def test_the_child_report_shows_focus_facts_and_error_kinds_in_words(world, ada_stats):
+    html = world.client("teacher_a").get(reverse("child_report", args=[ada_stats.pk])).text
+    focus = re.search(r'id="focus-title".*?</section>', html, flags=re.S).group(0)
+    # Learning facts, lowest accuracy first: 6 × 9 (20 %), 7 × 8 (33 %), 4 × 4 (67 %).
+    assert re.findall(r"(\d) × (\d) = \d+</a>", focus) == [("6", "9"), ("7", "8"), ("4", "4")]
+    kinds = re.search(r'class="[^"]*kinds-table.*?</table>', html, flags=re.S).group(0)
+    rows = dict(re.findall(r'<th scope="row">([^<]+)</th><td class="num">(\d+)</td>', kinds))
+    assert rows["neighbouring fact"] == "3"
+    assert rows["another times-table answer"] == "2"
+    assert rows["close miss"] == "2"
+    assert rows["added, subtracted or wrote the digits"] == "1"
+    assert rows["missed capture"] == "1"
+    assert rows["other"] == "0"
+
+
+@pytest.mark.django_db
+def test_the_fact_detail_partial(world, ada_stats):
+    url = reverse("child_fact", args=[ada_stats.pk, 7, 8])
+    response = world.client("teacher_a").get(url, headers={"HX-Request": "true"})
+    html = response.text
+    assert response.status_code == 200
+    assert "<html" not in html and 'id="facts"' in html  # the partial only
+    assert "7 × 8 = 56" in html
+    assert 'aria-current="true"' in cell(html, 7, 8)  # the tapped cell is marked
+    numbers = re.search(r'<dl class="fact-numbers">.*?</dl>', html, flags=re.S).group(0)
+    assert "<dd>6</dd>" in numbers and "2 <span" in numbers and "(33 %)" in numbers
+    # Typical wrong answers, most frequent first, with their kind in words.
+    assert re.search(r">48</th><td[^>]*>2</td><td>neighbouring fact: 6 × 8</td>", html)
+    assert re.search(r">15</th><td[^>]*>1</td><td>added instead \(7 \+ 8\)</td>", html)
+    assert "Its twin 8 × 7: mastered." in html
+
+
+@pytest.mark.django_db
+def test_a_plain_request_for_a_fact_is_the_whole_report_with_the_fact_open(world, ada_stats):
+    html = world.client("teacher_a").get(reverse("child_fact", args=[ada_stats.pk, 7, 8])).text
+    assert "<html" in html and "7 × 8 = 56" in html and 'id="focus-title"' in html
+
+
+@pytest.mark.django_db
+def test_median_time_of_timed_answers_and_none_for_accuracy_first_only(world, ada_stats):
+    now = timezone.now()
+    for i, (answer, ms) in enumerate([(56, 3000), (56, 5000), (48, 1000), (56, 4000)]):
+        attempt(ada_stats, world.match_a, 7, 8, answer, when=now - timedelta(minutes=10 - i), ms=ms)
+    client = world.client("teacher_a")
+    html = client.get(reverse("child_fact", args=[ada_stats.pk, 7, 8])).text
+    assert "4.0 s" in html  # median of the right answers 3000, 5000, 4000 (not the wrong 1000)
+    assert "✗</span> 48 (neighbouring fact)" in html
+
+    world.assignment_a.accuracy_first = True
+    world.assignment_a.save()
+    html = client.get(reverse("child_fact", args=[ada_stats.pk, 7, 8])).text
+    assert "not shown: accuracy-first sessions only" in html
+    assert " s</dd>" not in html
+
+
+@pytest.mark.django_db
+def test_the_trend_line_is_an_svg_without_style_and_with_a_table(world, ada_stats):
+    today = world.class_a.school.local_today()
+    monday = today - timedelta(days=today.weekday())
+    DailyTrend.objects.create(
+        scope="student", scope_id=ada_stats.pk, day=monday, attempts=8, correct=6
+    )
+    DailyTrend.objects.create(
+        scope="student",
+        scope_id=ada_stats.pk,
+        day=monday - timedelta(days=6),
+        attempts=2,
+        correct=1,
+    )
+    DailyTrend.objects.create(
+        scope="student",
+        scope_id=ada_stats.pk,
+        day=monday - timedelta(days=7),
+        attempts=10,
+        correct=5,
+    )
+    DailyTrend.objects.create(
+        scope="student", scope_id=world.child_a2.pk, day=monday, attempts=50, correct=50
+    )
+    html = world.client("teacher_a").get(reverse("child_report", args=[ada_stats.pk])).text
+    svgs = svg_blocks(html)
+    assert svgs
+    for svg in svgs:
+        assert "style=" not in svg
+        assert "http" not in svg and "href" not in svg
+    assert "style=" not in html  # no inline style anywhere on the page
+    trend = next(s for s in svgs if "trend-chart" in s)
+    assert 'class="trend-line"' in trend
+    assert ">75</text>" in trend  # this week: 6 of 8
+    assert ">50</text>" in trend  # last week: 1 + 5 of 2 + 10
+    table = re.search(r"Share right.*?</table>", html, flags=re.S).group(0)
+    assert re.search(
+        r"<td class=\"num\">8</td><td class=\"num\">6</td><td class=\"num\">75 %", table
+    )
+    assert re.search(
+        r"<td class=\"num\">12</td><td class=\"num\">6</td><td class=\"num\">50 %", table
+    )
+
+
+def test_weekly_totals_and_gaps_break_the_line():
+    from datetime import date
+
+    today = date(2025, 11, 5)  # a Wednesday
+    weeks = charts.weekly(
+        [(date(2025, 11, 3), 4, 2), (date(2025, 10, 20), 5, 5), (date(2024, 1, 1), 9, 9)],
+        today,
+        weeks=3,
+    )
+    assert [(w["week"], w["attempts"], w["accuracy"]) for w in weeks] == [
+        (date(2025, 10, 20), 5, 100),
+        (date(2025, 10, 27), 0, None),
+        (date(2025, 11, 3), 4, 50),
+    ]
+    chart = charts.trend_chart(weeks)
+    assert chart["lines"] == []  # two lone points, no line across the empty week
+    assert [p.get("y") is not None for p in chart["points"]] == [True, False, True]
+
+
+# --- exports -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def exported(world):
+    ada = world.child_a
+    t = datetime(2025, 11, 4, 9, 30, 0, tzinfo=UTC)
+    attempt(ada, world.match_a, 7, 8, 56, when=t, ms=2100)
+    attempt(ada, world.match_a, 7, 8, 48, when=t + timedelta(seconds=5), ms=3400)
+    attempt(
+        ada, world.match_a, 6, 9, None, when=t + timedelta(seconds=9), context="missed", ms=None
+    )
+    attempt(world.child_b, world.match_b, 2, 2, 4, when=t)  # another child: never exported
+    return ada
+
+
+@pytest.mark.django_db
+def test_the_child_json_export_is_exactly_their_attempts(world, exported):
+    response = world.client("teacher_a").get(reverse("child_export_json", args=[exported.pk]))
+    assert response["Content-Type"].startswith("application/json")
+    assert "attachment" in response["Content-Disposition"]
+    m = world.match_a.public_id
+    assert json.loads(response.content) == {
+        "name": "Ada",
+        "class": "3A",
+        "attempts": [
+            {
+                "match": m,
+                "time": "2025-11-04T09:30:00Z",
+                "a": 7,
+                "b": 8,
+                "answer": 56,
+                "correct": True,
+                "kind": "correct",
+                "context": "capture",
+                "response_ms": 2100,
+            },
+            {
+                "match": m,
+                "time": "2025-11-04T09:30:05Z",
+                "a": 7,
+                "b": 8,
+                "answer": 48,
+                "correct": False,
+                "kind": "operand",
+                "context": "capture",
+                "response_ms": 3400,
+            },
+            {
+                "match": m,
+                "time": "2025-11-04T09:30:09Z",
+                "a": 6,
+                "b": 9,
+                "answer": None,
+                "correct": False,
+                "kind": "omission",
+                "context": "missed",
+                "response_ms": None,
+            },
+        ],
+    }
+
+
+@pytest.mark.django_db
+def test_the_child_csv_export_is_exactly_their_attempts(world, exported):
+    response = world.client("teacher_a").get(reverse("child_export_csv", args=[exported.pk]))
+    assert response["Content-Type"].startswith("text/csv")
+    m = world.match_a.public_id
+    assert response.content.decode("utf-8") == (
+        "\ufeffname,class,match,time,a,b,answer,correct,kind,context,response_ms\r\n"
+        f"Ada,3A,{m},2025-11-04T09:30:00Z,7,8,56,true,correct,capture,2100\r\n"
+        f"Ada,3A,{m},2025-11-04T09:30:05Z,7,8,48,false,operand,capture,3400\r\n"
+        f"Ada,3A,{m},2025-11-04T09:30:09Z,6,9,,false,omission,missed,\r\n"
+    )
+
+
+@pytest.mark.django_db
+def test_the_class_csv_has_a_row_per_child_and_a_column_per_fact(world):
+    stat(world.child_a, 7, 8, "learning", attempts=3, correct=1)
+    stat(world.child_a, 8, 7, "mastered", attempts=7, correct=7)
+    stat(world.child_a2, 2, 2, "fluent", attempts=4, correct=4)
+    stat(world.child_b, 2, 2, "mastered", attempts=9, correct=9)  # class B: not in A's file
+    archived = Student.objects.create(classroom=world.class_a, name="Gone")
+    archived.archive()
+    response = world.client("teacher_a").get(reverse("class_export_csv", args=[world.class_a.pk]))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    header = rows[0]
+    assert header[:4] == ["child", "group", "2x2", "2x3"] and header[-1] == "9x9"
+    assert len(header) == 2 + 64
+    body = {r[0]: dict(zip(header, r, strict=True)) for r in rows[1:]}
+    assert set(body) == {"Ada", "Ali"}  # archived children are left out
+    assert body["Ada"]["group"] == "Owls"
+    assert body["Ada"]["7x8"] == "learning" and body["Ada"]["8x7"] == "mastered"
+    assert body["Ada"]["2x2"] == ""  # not seen: empty
+    assert body["Ali"]["2x2"] == "fluent"
+
+
+def test_csv_cells_never_start_a_formula():
+    from classroom.views.reports import csv_safe
+
+    assert csv_safe("=HYPERLINK(1)") == "'=HYPERLINK(1)"
+    assert csv_safe("Ada") == "Ada" and csv_safe(3) == 3
+
+
+@pytest.mark.django_db
+def test_the_printable_report(world, ada_stats):
+    response = world.client("teacher_a").get(reverse("child_report_print", args=[ada_stats.pk]))
+    html = response.text
+    assert "print-sheet" in html and "css/reports.css" in html
+    assert "6 × 9" in html and "style=" not in html
+    assert 'id="print-7-8"' not in html  # no links on paper: cells are plain squares
+
+
+# --- the class ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def class_stats(world):
+    ClassFactStat.objects.create(
+        classroom=world.class_a,
+        a=7,
+        b=8,
+        attempts=20,
+        correct=10,
+        children=3,
+        struggling=1,
+        wrong_answers={"48": 4, "54": 1},
+    )
+    ClassFactStat.objects.create(
+        classroom=world.class_a,
+        a=2,
+        b=5,
+        attempts=9,
+        correct=9,
+        children=2,
+        struggling=0,
+        wrong_answers={},
+    )
+    ClassFactStat.objects.create(
+        classroom=world.class_a,
+        a=6,
+        b=9,
+        attempts=9,
+        correct=3,
+        children=2,
+        struggling=2,
+        wrong_answers={"15": 6},
+    )
+    ClassFactStat.objects.create(
+        classroom=world.class_b, a=3, b=3, attempts=9, correct=3, children=1, struggling=1
+    )
+    stat(world.child_a, 7, 8, "learning", attempts=6, correct=2)
+    stat(world.child_a, 8, 7, "fluent", attempts=5, correct=5)
+    stat(world.child_a2, 8, 7, "mastered", attempts=8, correct=8)
+
+
+@pytest.mark.django_db
+def test_the_class_heatmap_counts_twins_together(world, class_stats):
+    html = world.client("teacher_a").get(reverse("class_report", args=[world.class_a.pk])).text
+    for a, b in ((7, 8), (8, 7)):
+        c = cell(html, a, b)
+        assert "heat-fluent" in c and ">1/3<" in c  # fewer than half still learning it
+        assert "1 of 3 children who tried it still learning it" in c
+    assert "heat-mastered" in cell(html, 5, 2) and ">0/2<" in cell(html, 5, 2)
+    assert "heat-learning" in cell(html, 9, 6) and ">2/2<" in cell(html, 9, 6)
+    assert "heat-not_seen" in cell(html, 3, 3)  # class B's numbers are not class A's
+    # The most common wrong answers of the class, with their kind.
+    common = re.search(r"most common wrong answers.*?</table>", html, flags=re.S).group(0)
+    found = re.findall(
+        r"(\d) × (\d)</a></th><td class=\"num\">(\d+)</td><td class=\"num\">(\d+)", common
+    )
+    assert found == [("6", "9", "15", "6"), ("7", "8", "48", "4"), ("7", "8", "54", "1")]
+    assert "style=" not in html
+
+
+@pytest.mark.django_db
+def test_the_class_fact_partial_lists_who_struggles(world, class_stats):
+    url = reverse("class_fact", args=[world.class_a.pk, 7, 8])
+    html = world.client("teacher_a").get(url, headers={"HX-Request": "true"}).text
+    assert "<html" not in html
+    struggling = re.search(r"still learning it</h3>.*?</table>", html, flags=re.S).group(0)
+    assert "Ada" in struggling and "Ali" not in struggling
+    assert "Know it:" in html and "Ali" in html.split("Know it:")[1]
+    assert re.search(r">48</th><td[^>]*>4</td><td>neighbouring fact: 6 × 8</td>", html)
+    assert reverse("child_fact", args=[world.child_a.pk, 7, 8]) in struggling
+
+
+# --- needs help --------------------------------------------------------------------------------
+
+
+def flags(world):
+    week = world.class_a.school.week_start()
+    return {
+        s.name: (s.weak_facts, s.week_omissions, s.needs_help)
+        for s in Student.reports.filter(classroom=world.class_a).with_help_flags(week)
+    }
+
+
+@pytest.mark.django_db
+def test_needs_help_with_three_weak_facts(world):
+    ada = world.child_a
+    stat(ada, 2, 3, "learning", attempts=5, correct=2)  # 40 %: weak
+    stat(ada, 2, 4, "learning", attempts=10, correct=5)  # 50 %: weak
+    stat(ada, 2, 5, "learning", attempts=4, correct=0)  # only 4 attempts: not weak
+    stat(ada, 2, 6, "learning", attempts=5, correct=3)  # exactly 60 %: not weak
+    stat(ada, 2, 7, "fluent", attempts=5, correct=2)  # not learning: not weak
+    assert flags(world)["Ada"] == (2, 0, False)
+    stat(ada, 2, 8, "learning", attempts=6, correct=3)  # 50 %: the third weak fact
+    assert flags(world)["Ada"] == (3, 0, True)
+    assert flags(world)["Ali"] == (0, 0, False)
+
+
+@pytest.mark.django_db
+def test_needs_help_with_three_missed_captures_this_week(world):
+    school = world.class_a.school
+    week_start = school.week_start()
+    for minutes in (1, 2):
+        attempt(
+            world.child_a2,
+            world.match_a,
+            3,
+            4,
+            None,
+            context="missed",
+            when=week_start + timedelta(minutes=minutes),
+        )
+    attempt(
+        world.child_a2,
+        world.match_a,
+        3,
+        4,
+        None,
+        context="missed",
+        when=week_start - timedelta(minutes=1),
+    )  # last week: does not count
+    attempt(world.child_a2, world.match_a, 3, 4, 12, when=week_start + timedelta(minutes=3))
+    assert flags(world)["Ali"] == (0, 2, False)
+    attempt(
+        world.child_a2,
+        world.match_a,
+        3,
+        4,
+        None,
+        context="missed",
+        when=week_start + timedelta(minutes=4),
+    )
+    assert flags(world)["Ali"] == (0, 3, True)
+
+
+@pytest.mark.django_db
+def test_needs_help_shows_on_the_teachers_home_and_the_wall(world):
+    for a in (3, 4, 5):
+        stat(world.child_a, 2, a, "learning", attempts=5, correct=1)
+    stat(world.child_b, 2, 2, "learning", attempts=5, correct=0)
+    home = world.client("teacher_a").get(reverse("teacher_home")).text
+    box = re.search(r'id="needs-help-title".*?</section>', home, flags=re.S).group(0)
+    assert "Ada" in box and "Ali" not in box and "3 weak facts" in box
+    assert reverse("child_report", args=[world.child_a.pk]) in box
+    wall = world.client("teacher_a").get(reverse("session_wall", args=[world.class_a.pk])).text
+    details = re.search(r'<details class="needs-help-wall">.*?</details>', wall, flags=re.S)
+    assert details and "Ada" in details.group(0) and " open" not in details.group(0)[:40]
+    # teacher_b's class: nobody flagged in class B has 3 weak facts; class A is not theirs.
+    other = world.client("teacher_b").get(reverse("teacher_home")).text
+    assert "needs-help-title" not in other
+
+
+# --- rebuilding the statistics ---------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_recompute_start_creates_a_job_and_enqueues_it_after_commit(
+    world, django_capture_on_commit_callbacks, monkeypatch
+):
+    sent = []
+    monkeypatch.setattr("classroom.views.reports.send_recompute", lambda pk: sent.append(pk))
+    client = world.client("teacher_a")
+    url = reverse("recompute_start", args=[world.class_a.pk])
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = client.post(url, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    job = RecomputeJob.objects.get(classroom=world.class_a)
+    assert job.requested_by == world.teacher_a and job.status == "queued"
+    assert len(callbacks) == 1 and sent == []
+    callbacks[0]()
+    assert sent == [job.pk]
+    assert reverse("recompute_progress", args=[job.pk]) in response.text
+    assert 'hx-trigger="every 1s"' in response.text
+    # A second press while it runs: 409 and the same job's bar, nothing new.
+    again = client.post(url, headers={"HX-Request": "true"})
+    assert again.status_code == 409
+    assert RecomputeJob.objects.filter(classroom=world.class_a).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_plain_post_redirects_to_the_report_with_the_bar(
+    world, django_capture_on_commit_callbacks
+):
+    client = world.client("teacher_a")
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(reverse("recompute_start", args=[world.class_a.pk]))
+    job = RecomputeJob.objects.get(classroom=world.class_a)
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"?job={job.pk}")
+    page = client.get(response["Location"]).text
+    assert 'id="recompute-bar"' in page
+
+
+@pytest.mark.django_db
+def test_a_stale_job_does_not_block_a_new_one(world, django_capture_on_commit_callbacks):
+    old = RecomputeJob.objects.create(classroom=world.class_a, status="running")
+    RecomputeJob.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    with django_capture_on_commit_callbacks(execute=False):
+        response = world.client("teacher_a").post(
+            reverse("recompute_start", args=[world.class_a.pk]), headers={"HX-Request": "true"}
+        )
+    assert response.status_code == 200
+    assert RecomputeJob.objects.filter(classroom=world.class_a).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_job_that_cannot_be_sent_is_marked_failed(world, monkeypatch):
+    from classroom.views import reports
+
+    job = RecomputeJob.objects.create(classroom=world.class_a)
+    monkeypatch.setattr("games.models.enqueue", lambda task, *args: False)
+    reports.send_recompute(job.pk)
+    job.refresh_from_db()
+    assert job.status == "failed" and job.finished_at is not None
+
+
+@pytest.mark.django_db
+def test_recompute_progress_polls_until_done_then_answers_286(world):
+    job = RecomputeJob.objects.create(classroom=world.class_a, status="running", total=10, done=4)
+    url = reverse("recompute_progress", args=[job.pk])
+    client = world.client("teacher_a")
+    running = client.get(url, headers={"HX-Request": "true"})
+    assert running.status_code == 200
+    assert 'value="40"' in running.text and "4 of 10" in running.text
+    assert 'hx-trigger="every 1s"' in running.text
+    RecomputeJob.objects.filter(pk=job.pk).update(status="done", done=10)
+    done = client.get(url, headers={"HX-Request": "true"})
+    assert done.status_code == 286
+    assert "hx-trigger" not in done.text and "Rebuilt." in done.text
+    for role in OUTSIDERS:
+        assert world.client(role).get(url, headers={"HX-Request": "true"}).status_code == 404
+    assert (
+        world.client("teacher_b")
+        .post(reverse("recompute_start", args=[world.class_a.pk]))
+        .status_code
+        == 404
+    )
+
+
+# --- the school --------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_school_heatmap_adds_up_the_classes(world, class_stats):
+    ClassFactStat.objects.create(
+        classroom=world.class_b, a=7, b=8, attempts=4, correct=4, children=3, struggling=0
+    )
+    today = world.school_a.local_today()
+    DailyTrend.objects.create(
+        scope="school", scope_id=world.school_a.pk, day=today, attempts=10, correct=9
+    )
+    html = world.client("admin_a").get(reverse("school_report")).text
+    pattern = r'<span class="heat-cell[^"]*"[^>]*title="7 × 8[^"]*">.*?</span></span>'
+    seven_eight = re.search(pattern, html).group(0)
+    assert "heat-fluent" in seven_eight and ">1/6<" in seven_eight  # (1 + 0) of (3 + 3)
+    assert "<a id=" not in html.split('class="heatmap"')[1].split("</table>")[0]
+    assert ">90</text>" in html  # this week's trend point: 9 of 10
+    assert "style=" not in html
+    other = world.client("admin_b").get(reverse("school_report")).text
+    assert ">1/6<" not in other
+
+
+# --- reachable from the teacher's pages -----------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_class_nav_and_roster_rows_link_to_the_reports(world):
+    html = world.client("teacher_a").get(reverse("class_detail", args=[world.class_a.pk])).text
+    assert reverse("class_report", args=[world.class_a.pk]) in html
+    assert reverse("child_report", args=[world.child_a.pk]) in html
+    assert reverse("child_report", args=[world.child_a2.pk]) in html
+
+
+@pytest.mark.django_db
+def test_a_game_outside_any_session_is_timed(world):
+    """A game outside any session is timed: its right answers give the median."""
+    ada = world.child_a
+    match = world.match_b  # no assignment
+    stat(ada, 3, 3, "learning", attempts=1, correct=1)
+    attempt(ada, match, 3, 3, 9, when=timezone.now(), ms=2500)
+    assert Assignment.objects.filter(matches=match).count() == 0
+    html = world.client("teacher_a").get(reverse("child_fact", args=[ada.pk, 3, 3])).text
+    assert "2.5 s" in html
