@@ -80,3 +80,152 @@ class NewGameForm(forms.Form):
 
 class JoinForm(forms.Form):
     name = NicknameField(label=_("Your name or nickname"))
+
+
+# --- Family night ----------------------------------------------------------------------------
+# The facts the Family-night page shows, in one place (players come from the engine).
+FAMILY_GAMES = {
+    "multiplipotion": {
+        "age": 7,
+        "minutes": 15,
+        "summary": _("Multiply two potions to capture your opponent's monsters."),
+    },
+    "muertoons": {
+        "age": 6,
+        "minutes": 15,
+        "summary": _("Be the first to get rid of your cards on the way to the party."),
+    },
+}
+LEVEL_LABELS = {
+    "apprentice": _("Apprentice (gentle)"),
+    "wizard": _("Grand wizard (sharp)"),
+    "coach": _("Coach"),
+    "heuristic": _("Clever"),
+}
+FAMILY_BOT_NAMES = [_("Coco"), _("Pepita"), _("Memo"), _("Luz"), _("Tino")]
+SEAT_KIND_CHOICES = [
+    ("here", _("A person on this device")),
+    ("computer", _("A computer player")),
+]
+OPTION_LABELS = {"tier": _("Which tables?")}
+OPTION_CHOICE_LABELS = {"tier": dict(TIER_CHOICES)}
+
+
+def family_games() -> list[dict]:
+    """Every game of games.engine.GAMES with its players, age and length."""
+    from games import engine
+
+    games = []
+    for slug, module in engine.GAMES.items():
+        facts = FAMILY_GAMES.get(slug, {})
+        lo, hi = module.MIN_PLAYERS, module.MAX_PLAYERS
+        games.append(
+            {
+                "slug": slug,
+                "name": module.NAME,
+                "players": str(lo) if lo == hi else f"{lo}–{hi}",
+                "age": facts.get("age"),
+                "minutes": facts.get("minutes"),
+                "summary": facts.get("summary", ""),
+            }
+        )
+    return games
+
+
+def bot_levels(module) -> list[tuple[str, str]]:
+    return [(lv, LEVEL_LABELS.get(lv, lv.title())) for lv in module.LEVELS if lv != "random"]
+
+
+class FamilyGameForm(forms.Form):
+    """A game for people around one device and computer players. The fields of seats past
+    the chosen number of players are ignored (without JavaScript they are simply not used)."""
+
+    def __init__(self, module, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.module = module
+        lo, hi = module.MIN_PLAYERS, module.MAX_PLAYERS
+        self.fields["players"] = forms.TypedChoiceField(
+            label=_("How many players?"),
+            choices=[(n, str(n)) for n in range(lo, hi + 1)],
+            coerce=int,
+            initial=lo,
+            widget=forms.RadioSelect,
+        )
+        for name, spec in module.OPTIONS.items():
+            labels = OPTION_CHOICE_LABELS.get(name, {})
+            self.fields[f"option_{name}"] = forms.ChoiceField(
+                label=OPTION_LABELS.get(name, name.title()),
+                choices=[(c, labels.get(c, c)) for c in spec["choices"]],
+                initial=spec["default"],
+                widget=forms.RadioSelect,
+            )
+        levels = bot_levels(module)
+        self.seat_numbers = list(range(1, hi + 1))
+        for n in self.seat_numbers:
+            self.fields[f"seat{n}_kind"] = forms.ChoiceField(
+                label=_("Player %(n)s") % {"n": n},
+                choices=SEAT_KIND_CHOICES,
+                initial="here" if n == 1 else "computer",
+                widget=forms.RadioSelect,
+                required=False,
+            )
+            self.fields[f"seat{n}_name"] = NicknameField(
+                label=_("Name of player %(n)s") % {"n": n}, required=False
+            )
+            self.fields[f"seat{n}_level"] = forms.ChoiceField(
+                label=_("Computer level of player %(n)s") % {"n": n},
+                choices=levels,
+                initial=module.BEST_LEVEL if module.BEST_LEVEL != "random" else levels[0][0],
+                required=False,
+            )
+
+    def seat_groups(self):
+        """(number, kind field, name field, level field) for the template."""
+        return [
+            (n, self[f"seat{n}_kind"], self[f"seat{n}_name"], self[f"seat{n}_level"])
+            for n in self.seat_numbers
+        ]
+
+    def option_fields(self):
+        return [self[f"option_{name}"] for name in self.module.OPTIONS]
+
+    def clean(self):
+        data = super().clean()
+        count = data.get("players")
+        if not count:
+            return data
+        people, bots = [], 0
+        levels = {lv for lv, _label in bot_levels(self.module)}
+        seats = []
+        for n in range(1, count + 1):
+            kind = data.get(f"seat{n}_kind") or ("here" if n == 1 else "computer")
+            if kind == "here":
+                name = data.get(f"seat{n}_name")
+                if not name:
+                    if f"seat{n}_name" not in self.errors:
+                        self.add_error(f"seat{n}_name", _("Tell us this player's name."))
+                    continue
+                if name.casefold() in {p.casefold() for p in people}:
+                    self.add_error(
+                        f"seat{n}_name", _("Two players have this name: add a letter to one.")
+                    )
+                    continue
+                people.append(name)
+                seats.append({"kind": "here", "name": name})
+            else:
+                level = data.get(f"seat{n}_level") or ""
+                if level not in levels:
+                    self.add_error(f"seat{n}_level", _("Choose a level for the computer."))
+                    continue
+                name = f"{FAMILY_BOT_NAMES[bots % len(FAMILY_BOT_NAMES)]} ({_('computer')})"
+                bots += 1
+                seats.append({"kind": "computer", "name": name, "level": level})
+        if not people and not self.errors:
+            self.add_error(None, _("At least one player must be a person on this device."))
+        data["seats"] = seats
+        data["options"] = {
+            name: data[f"option_{name}"]
+            for name in self.module.OPTIONS
+            if data.get(f"option_{name}") is not None
+        }
+        return data

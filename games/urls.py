@@ -4,6 +4,8 @@ from games import views
 
 app_name = "games"
 urlpatterns = [
+    path("family/", views.family, name="family"),
+    path("family/<slug:slug>/new/", views.new_family, name="new_family"),
     path("play/new/", views.new_game, name="new"),
     path("play/<str:public_id>/", views.play, name="play"),
     path("play/<str:public_id>/move/", views.move, name="move"),

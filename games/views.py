@@ -11,8 +11,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.child_session import current_student
-from games import presenters
-from games.forms import BOT_NAMES, JoinForm, NewGameForm, action_from_post
+from games import engine, presenters
+from games.forms import (
+    BOT_NAMES,
+    FamilyGameForm,
+    JoinForm,
+    NewGameForm,
+    action_from_post,
+    family_games,
+)
 from games.models import Match, MoveRejected, Seat
 
 
@@ -74,6 +81,46 @@ def new_game(request):
             return HttpResponseClientRedirect(match.get_absolute_url())
         return redirect(match)
     return render(request, "games/new.html", {"form": form})
+
+
+@require_GET
+def family(request):
+    """Family night: the games, with players, age and length, and a link to set one up."""
+    return render(request, "games/family.html", {"games": family_games()})
+
+
+@require_http_methods(["GET", "POST"])
+def new_family(request, slug):
+    """A new game of any game for people around this device and computer players. Every
+    person here shares this browser's player key: the hand-off screen hides each hand."""
+    if slug not in engine.GAMES:
+        raise Http404
+    module = engine.get(slug)
+    form = FamilyGameForm(module, request.POST or None)
+    ctx = {"form": form, "game": module}
+    if request.method == "POST":
+        if not form.is_valid():
+            template = "games/family_new.html#form" if request.htmx else "games/family_new.html"
+            return render(request, template, ctx, status=422)
+        key = player_key(request)
+        seats = []
+        for spec in form.cleaned_data["seats"]:
+            if spec["kind"] == "here":
+                seats.append({"kind": Seat.Kind.GUEST, "name": spec["name"], "owner_key": key})
+            else:
+                seats.append(
+                    {"kind": Seat.Kind.BOT, "name": spec["name"], "bot_level": spec["level"]}
+                )
+        match = Match.create(
+            slug,
+            seats,
+            options=form.cleaned_data["options"],
+            created_by=request.user if request.user.is_authenticated else None,
+        )
+        if request.htmx:
+            return HttpResponseClientRedirect(match.get_absolute_url())
+        return redirect(match)
+    return render(request, "games/family_new.html", ctx)
 
 
 @never_cache
@@ -193,6 +240,9 @@ def replay(request, public_id):
     match, mine = load_match(request, public_id)
     if not mine and not match.can_spectate(request.user):
         raise Http404
+    if match.game != "multiplipotion":
+        messages.info(request, _("Replays of this game are not ready yet."))
+        return redirect(reverse("games:play", args=[public_id]) if mine else "home")
     if not match.is_over:
         messages.info(request, _("You can replay a game once it is finished."))
         return redirect(reverse("games:play", args=[public_id]) if mine else "home")

@@ -40,6 +40,12 @@ ENTRIES = [
         "expect": everyone(302),
     },
     {"name": "games:new", "url": lambda w: reverse("games:new"), "expect": everyone(200)},
+    {"name": "games:family", "url": lambda w: reverse("games:family"), "expect": everyone(200)},
+    {
+        "name": "games:new_family",
+        "url": lambda w: reverse("games:new_family", args=["muertoons"]),
+        "expect": everyone(200),
+    },
     {
         "name": "games:play",
         "url": play_url("play"),

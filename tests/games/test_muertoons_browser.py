@@ -1,0 +1,70 @@
+"""A whole Muertoons game in headless Debian chromium, set up from the Family-night page: one
+person and two computer players that play in a real Celery worker."""
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def version(page) -> str:
+    return page.locator("#board").get_attribute("data-version")
+
+
+def act(page, click):
+    """Click something on the board and wait until the new board is swapped in."""
+    before = version(page)
+    click()
+    page.wait_for_function(
+        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
+        arg=before,
+    )
+
+
+def assert_no_hidden_cards(page, match):
+    match.refresh_from_db()
+    html = page.content()
+    state = match.engine.load(match.state)
+    for other in (1, 2):
+        hidden = match.engine.private(state, other)
+        assert not [card for card in hidden if card in html]
+
+
+def test_one_person_and_two_computers_play_muertoons_to_the_end(
+    browser, live_server, celery_routes_to_worker
+):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_server.url + reverse("games:family"))
+    page.get_by_role("link", name="Set up Muertoons").click()
+    page.locator("label.choice-pill", has_text="3").first.click()
+    page.get_by_label("Name of player 1").fill("Ana")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_selector("#board")
+    match = Match.objects.latest("created_at")
+    assert match.game == "muertoons" and match.seats.filter(kind="bot").count() == 2
+    # No horizontal scroll at 1366×768.
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    for turn in range(400):
+        page.wait_for_selector(".turn-banner.mine, .result-text", timeout=30_000)
+        if page.locator(".result-text").count():
+            break
+        if page.locator("#board[data-phase='contest']").count():
+            assert page.get_by_text("Choose a card for the contest").count()
+        playable = page.locator(".mu-hand button.mu-playable")
+        if playable.count():
+            act(page, lambda p=playable: p.first.click())
+        else:
+            act(page, lambda: page.locator("button.mu-pass").click())
+        if turn % 10 == 0:
+            assert_no_hidden_cards(page, match)
+    page.wait_for_selector(".result-text")
+    match.refresh_from_db()
+    assert match.is_over and match.outcome["winners"]
+    assert errors == []
+    context.close()
