@@ -20,12 +20,18 @@ GOALS = {
     "move_vs_baseline": ("<=", 2.5, "×", "move time ÷ bare DB-writes time (medians)"),
     "play_page_kib": ("<=", 60, "KiB", "first load of the play screen, gzip 6, all assets"),
     "move_response_kib": ("<=", 4, "KiB", "board partial after a place, gzip 6"),
+    "analytics_vs_sql": ("<=", 1.5, "×", "full recompute ÷ one SQL GROUP BY, same attempts"),
+    "heatmap_after_game_p95_ms": ("<=", 2000, "ms", "game end → FactStat/ClassFactStat, p95"),
 }
 INFO_KEYS = {
     "move_median_ms": ("ms", "move, median"),
     "move_p95_ms": ("ms", "move, p95"),
     "baseline_median_ms": ("ms", "bare DB writes (baseline), median"),
     "baseline_p95_ms": ("ms", "bare DB writes (baseline), p95"),
+    "recompute_s": ("s", "full recompute (RecomputeJob.run)"),
+    "recompute_baseline_s": ("s", "one SQL GROUP BY, median of 3"),
+    "heatmap_after_game_median_ms": ("ms", "game end → heatmap, median"),
+    "stats_task_median_ms": ("ms", "update_match_stats in the worker (its log), median"),
 }
 
 
@@ -137,6 +143,21 @@ def markdown(figures: dict, details: dict, info: dict) -> str:
         raw = sum(r["raw"] for r in resources)
         gz = sum(r["gzip"] for r in resources)
         out += [f"| **total** | | {raw:,} | {gz:,} ({gz / 1024:.1f} KiB) |"]
+    analytics = details.get("analytics")
+    if analytics:
+        out += ["", "## Analytics", ""]
+        out += [
+            f"{analytics['attempts']:,} attempts of {analytics['children']:,} children in "
+            f"{analytics['classes']} classes of one school ({analytics['groups']:,} child × fact "
+            f"groups; bulk insert {analytics['insert_s']:.1f} s). Full recompute "
+            f"(`RecomputeJob.run`) {fmt(figures['recompute_s'])} s; one SQL GROUP BY "
+            f"{fmt(figures['recompute_baseline_s'])} s (median of 3"
+            + (", with a median" if analytics["baseline_median"] else ", no median on SQLite")
+            + f"). Heatmap after a game: {analytics['games']} games, a real Celery worker on "
+            f"the {analytics['broker']} broker; median "
+            f"{fmt(figures['heatmap_after_game_median_ms'])} ms, p95 "
+            f"{fmt(figures['heatmap_after_game_p95_ms'])} ms.",
+        ]
     engine = details.get("engine")
     if engine:
         out += ["", "## Engines", "", "| game | games | bots | mean plies |", "|---|---|---|---|"]

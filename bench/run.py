@@ -28,6 +28,7 @@ def run_all(quick: bool = False, *, setup_db: bool = True, out_dir=None, verbose
 
         setup_database()
     from bench import report
+    from bench.analytics import bench_analytics
     from bench.engine import bench_engine
     from bench.moves import bench_moves
     from bench.page import bench_play_page
@@ -37,6 +38,7 @@ def run_all(quick: bool = False, *, setup_db: bool = True, out_dir=None, verbose
         ("engine", lambda: bench_engine(quick)),
         ("moves", lambda: bench_moves(quick, keep_connection=not setup_db)),
         ("page", lambda: bench_play_page(quick, keep_connection=not setup_db)),
+        ("analytics", lambda: bench_analytics(quick)),
     ]
     for name, step in steps:
         start = time.perf_counter()
@@ -47,6 +49,7 @@ def run_all(quick: bool = False, *, setup_db: bool = True, out_dir=None, verbose
             print(f"  {name}: {time.perf_counter() - start:.1f} s", file=sys.stderr)
     flat_details = {**details["moves"], **details["page"], "engine": details["engine"]["engine"]}
     flat_details["moves"] = details["moves"]
+    flat_details["analytics"] = details["analytics"]
     paths = report.write_results(figures, flat_details, out_dir)
     return figures, paths
 

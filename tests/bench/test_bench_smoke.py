@@ -21,6 +21,12 @@ FLAT_KEYS = {
     "baseline_p95_ms",
     "play_page_kib",
     "move_response_kib",
+    "analytics_vs_sql",
+    "recompute_s",
+    "recompute_baseline_s",
+    "heatmap_after_game_p95_ms",
+    "heatmap_after_game_median_ms",
+    "stats_task_median_ms",
 }
 
 
@@ -43,7 +49,8 @@ def test_percentile_is_nearest_rank():
 @pytest.mark.django_db
 def test_move_and_page_benches_in_quick_mode():
     figures, details = bench_moves(quick=True, keep_connection=True)
-    assert all(positive_finite(figures[key]) for key in FLAT_KEYS - {"play_page_kib"})
+    move_keys = {k for k in FLAT_KEYS if k.startswith(("move_", "baseline_"))}
+    assert all(positive_finite(figures[key]) for key in move_keys)
     assert details["rounds"] > 0
     figures, details = bench_play_page(quick=True, keep_connection=True)
     assert positive_finite(figures["play_page_kib"])
@@ -53,7 +60,18 @@ def test_move_and_page_benches_in_quick_mode():
     assert len(urls) == len(set(urls))
 
 
-@pytest.mark.django_db
+def test_analytics_baseline_is_one_group_by():
+    from bench.analytics import baseline_sql
+
+    sql, params = baseline_sql(1)
+    assert sql.count("SELECT") == 1 and "GROUP BY t.student_id, t.a, t.b" in sql
+    assert params == [1]
+
+
+# Committed data (transaction=True): the analytics bench starts a real Celery worker process,
+# which must see the school, the attempts and the games (filesystem broker without REDIS_URL).
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
 def test_run_all_writes_the_result_files(tmp_path):
     figures, paths = run_all(quick=True, setup_db=False, out_dir=tmp_path)
     assert paths == {"json": tmp_path / "latest.json", "md": tmp_path / "latest.md"}

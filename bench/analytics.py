@@ -1,0 +1,384 @@
+"""``analytics_vs_sql`` and ``heatmap_after_game_p95_ms`` (docs/performance.md, "Analytics").
+
+One school (40 classes × 25 children; 4 × 5 in quick mode) gets N attempts, bulk-inserted
+(PostgreSQL: COPY through psycopg's ``cursor.copy``; SQLite: ``executemany`` in one
+transaction), all pointing at one Match and one Move per class (``Attempt.move`` is a required
+foreign key; the statistics never read the move).
+
+A: the product's full recompute, ``RecomputeJob.objects.create().run()`` (what ``manage.py
+recompute`` and the worker's ``recompute_job`` run): every child's FactStat, every class's
+ClassFactStat, the school's DailyTrend for every day.
+B: one raw SQL ``GROUP BY student, a, b`` over the same rows (see ``baseline_sql``).
+``analytics_vs_sql`` = A ÷ B.
+
+Then, on the same database, a real Celery worker process (started like tests/conftest.py's
+``celery_worker``: its own queue, every task of this process routed to it) and K games of
+children of that school: the last move of each game is played through ``Match.play`` (which
+enqueues ``update_match_stats`` on commit) and this process polls the database until the
+child's FactStat and the class's ClassFactStat reflect the game. p95 of those times, in ms.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.db.models import Max, Sum
+from django.utils import timezone
+
+from bench.moves import percentile
+from classroom import diagnosis
+from classroom.models import (
+    Attempt,
+    ClassFactStat,
+    Classroom,
+    FactStat,
+    RecomputeJob,
+    School,
+    Student,
+)
+from games.models import Match, Move, Seat
+
+REPO = Path(__file__).resolve().parent.parent
+FULL = {"classes": 40, "children": 25, "games": 40}
+QUICK = {"classes": 4, "children": 5, "games": 2, "attempts": 4_000}
+# PostgreSQL: the issue's figure. SQLite: smaller, to keep `make bench` within ~6 minutes
+# on two cores (its recompute runs the mastery in Python per fact either way).
+FULL_ATTEMPTS = {"postgresql": 1_000_000, "sqlite": 200_000}
+DAYS = 60  # attempts spread over the last 60 days
+COLUMNS = (
+    "student_id, match_id, move_id, a, b, answer, correct, kind, context, response_ms, "
+    "home, created_at"
+)
+
+
+# --- data ------------------------------------------------------------------------------------
+
+
+def make_school(classes: int, children: int):
+    """A school, its classes, their children and one guest Match + Move per class (the rows
+    every attempt of that class points at). Returns (school, classrooms, {class: [ids]},
+    {class: move})."""
+    tag = uuid.uuid4().hex[:8]
+    teacher = get_user_model().objects.create_user(f"bench-teacher-{tag}", password=None)
+    school = School.objects.create(name=f"Bench school {tag}")
+    rooms = [
+        Classroom.objects.create(school=school, teacher=teacher, name=f"C{i}")
+        for i in range(classes)
+    ]
+    Student.objects.bulk_create(
+        Student(classroom=room, name=f"Child {i}") for room in rooms for i in range(children)
+    )
+    kids = {room.pk: [] for room in rooms}
+    for pk, room_id in Student.objects.filter(classroom__in=rooms).values_list(
+        "pk", "classroom_id"
+    ):
+        kids[room_id].append(pk)
+    moves = {}
+    for room in rooms:
+        match = Match.objects.create(
+            game="multiplipotion", options={}, seed=0, state={}, status=Match.Status.FINISHED
+        )
+        moves[room.pk] = Move.objects.create(match=match, ply=1, seat=0, action={}, events=[])
+    return school, rooms, kids, moves
+
+
+def attempt_rows(n: int, kids: dict, moves: dict, seed: int = 7):
+    """``n`` attempt tuples (COLUMNS order): 75 % right, 20 % wrong, 5 % missed captures."""
+    rng = random.Random(seed)
+    children = [(sid, moves[room]) for room, ids in kids.items() for sid in ids]
+    now = timezone.now()
+    kinds = {}
+    for _ in range(n):
+        sid, move = children[rng.randrange(len(children))]
+        a, b = rng.randint(1, 10), rng.randint(1, 10)
+        roll = rng.random()
+        if roll < 0.05:
+            answer, context, ms = None, Attempt.Context.MISSED.value, None
+        else:
+            answer = a * b if roll < 0.80 else a * b + rng.choice((-a, a, -b, b, 1, -1, 7))
+            answer = max(answer, 0)
+            context = Attempt.Context.CAPTURE.value if roll < 0.9 else "challenge"
+            ms = rng.randint(800, 12_000)
+        kind = kinds.get((a, b, answer))
+        if kind is None:
+            kind = kinds[(a, b, answer)] = diagnosis.classify(a, b, answer)
+        created = now - dt.timedelta(seconds=rng.randrange(DAYS * 86_400))
+        yield (sid, move.match_id, move.pk, a, b, answer, answer == a * b, kind, context, ms,
+               False, created)  # fmt: skip
+
+
+def insert_attempts(rows) -> None:
+    table = Attempt._meta.db_table
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({COLUMNS}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        else:
+            marks = ", ".join(["%s"] * len(COLUMNS.split(",")))
+            sql = f"INSERT INTO {table} ({COLUMNS}) VALUES ({marks})"
+            batch = []
+            for row in rows:
+                batch.append(row)
+                if len(batch) == 20_000:
+                    cursor.executemany(sql, batch)
+                    batch = []
+            if batch:
+                cursor.executemany(sql, batch)
+    if connection.vendor == "postgresql":
+        # What autovacuum does soon after tables grow like this. Without fresh statistics on
+        # the student and classroom tables too, the planner takes the school's 40 classes for 2
+        # and DailyTrend's day query walks every child's attempts (3 s instead of 0.15 s).
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
+# --- A and B ---------------------------------------------------------------------------------
+
+
+def baseline_sql(school_id: int) -> tuple[str, list]:
+    """Per child × fact (a × b, order kept): count, right answers, omissions, last attempt
+    and, on PostgreSQL only, the median response time of all answered attempts."""
+    median = (
+        ", PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY t.response_ms)"
+        if connection.vendor == "postgresql"
+        else ""
+    )
+    sql = (
+        "SELECT t.student_id, t.a, t.b, COUNT(*), "
+        "SUM(CASE WHEN t.correct THEN 1 ELSE 0 END), "
+        "SUM(CASE WHEN t.answer IS NULL THEN 1 ELSE 0 END), MAX(t.created_at)"
+        f"{median} "
+        f"FROM {Attempt._meta.db_table} t "
+        f"JOIN {Student._meta.db_table} s ON s.id = t.student_id "
+        f"JOIN {Classroom._meta.db_table} c ON c.id = s.classroom_id "
+        "WHERE c.school_id = %s GROUP BY t.student_id, t.a, t.b"
+    )
+    return sql, [school_id]
+
+
+def time_baseline(school_id: int) -> tuple[float, int]:
+    sql, params = baseline_sql(school_id)
+    with connection.cursor() as cursor:
+        start = time.perf_counter()
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+        return time.perf_counter() - start, len(rows)
+
+
+def time_recompute() -> float:
+    start = time.perf_counter()
+    job = RecomputeJob.objects.create()
+    job.run()
+    elapsed = time.perf_counter() - start
+    job.refresh_from_db()
+    if job.status != RecomputeJob.Status.DONE:
+        raise RuntimeError(f"the recompute ended {job.status}")
+    return elapsed
+
+
+# --- the worker --------------------------------------------------------------------------------
+
+
+def worker_database_url() -> str:
+    """This process's database (the bench's, or pytest's test database) for another process."""
+    name = connection.settings_dict["NAME"]
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{name}"
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+class Worker:
+    """A real Celery worker process on its own queue; every task of this process goes there."""
+
+    def __init__(self):
+        self.queue = f"bench-{uuid.uuid4().hex[:10]}"
+        self.log = Path(settings.VAR_DIR) / f"{self.queue}.log"
+        self.proc = None
+        self.old_routes, self.routed = None, False
+
+    def __enter__(self):
+        from config.celery import app
+
+        env = {
+            **os.environ,
+            "DATABASE_URL": worker_database_url(),
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+        with self.log.open("w") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo",
+                 "-Q", self.queue, "-n", f"{self.queue}@%h", "--without-gossip",
+                 "--without-mingle", "-l", "INFO"],
+                cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while "ready." not in self.log.read_text():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                text = self.log.read_text()[-3000:]
+                self.__exit__(None, None, None)
+                raise RuntimeError(f"the Celery worker did not start:\n{text}")
+            time.sleep(0.1)
+        self.old_routes, self.routed = app.conf.task_routes, True
+        app.conf.task_routes = {"*": {"queue": self.queue}}
+        app.amqp.flush_routes()
+        app.amqp.__dict__.pop("router", None)
+        return self
+
+    def wait_for_tasks(self, n: int, timeout: float = 120.0) -> None:
+        """Until the worker has finished ``n`` tasks (its INFO log line "succeeded in")."""
+        deadline = time.monotonic() + timeout
+        while self.log.read_text().count(" succeeded in ") < n:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the worker did not finish task {n} within {timeout:.0f} s")
+            time.sleep(0.02)
+
+    def task_seconds(self) -> list[float]:
+        """The run time of every finished task, as the worker logged it."""
+        parts = self.log.read_text().split(" succeeded in ")[1:]
+        return [float(p.split("s", 1)[0]) for p in parts]
+
+    def __exit__(self, *exc):
+        from config.celery import app
+
+        if self.routed:
+            self.routed = False
+            app.conf.task_routes = self.old_routes
+            app.amqp.flush_routes()
+            app.amqp.__dict__.pop("router", None)
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if exc[0] is None:
+            self.log.unlink(missing_ok=True)  # kept when something failed
+
+
+# --- games -----------------------------------------------------------------------------------
+
+
+def game_before_last_move(student: Student, seed: int):
+    """A green-tier match of ``student`` (seat 0) against a guest on the same device, played
+    without follow-ups up to its last move. Returns (match, seat, action) of that move."""
+    match = Match.create(
+        "multiplipotion",
+        [
+            {"kind": Seat.Kind.STUDENT, "name": student.name, "student": student},
+            {"kind": Seat.Kind.GUEST, "name": "Guest", "owner_key": "bench-guest"},
+        ],
+        options={"tier": "green"},
+        seed=seed,
+    )
+    module, rng = match.engine, random.Random(seed)
+    for _ in range(2000):
+        state = module.load(match.state)
+        seat = module.to_act(state)[0]
+        legal = module.legal_actions(state, seat)
+        action = module.bot_action(module.view(state, seat), legal, "apprentice", rng)
+        new_state, _events = module.apply(state, seat, action)
+        if module.outcome(new_state) is not None:
+            return match, seat, action
+        match.play(seat, action, version=match.version, follow_ups=False)
+    raise RuntimeError("a bench game did not end")
+
+
+def reflected(student: Student, finished_at) -> bool:
+    """The child's FactStat and the class's ClassFactStat were rebuilt after the game ended and
+    the child's rows count every attempt the child made (this game's included)."""
+    child = FactStat.objects.filter(student=student).aggregate(
+        n=Sum("attempts"), t=Max("updated_at")
+    )
+    if child["t"] is None or child["t"] < finished_at:
+        return False
+    room = ClassFactStat.objects.filter(classroom_id=student.classroom_id).aggregate(
+        t=Max("updated_at")
+    )
+    if room["t"] is None or room["t"] < finished_at:
+        return False
+    return child["n"] == Attempt.objects.filter(student=student).count()
+
+
+def time_games(children: list[Student], games: int, *, timeout=60.0) -> list[float]:
+    prepared = [game_before_last_move(children[i % len(children)], 1000 + i) for i in range(games)]
+    elapsed = []
+    with Worker() as worker:
+        for done, (match, seat, action) in enumerate(prepared, 1):
+            student = match.seats.get(number=0).student
+            start = time.perf_counter()
+            match.play(seat, action, version=match.version)  # commits, then enqueues
+            if not match.is_over:
+                raise RuntimeError("the last move did not finish the bench game")
+            deadline = time.monotonic() + timeout
+            while not reflected(student, match.finished_at):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"the worker did not update the statistics within {timeout:.0f} s"
+                    )
+                time.sleep(0.01)
+            elapsed.append((time.perf_counter() - start) * 1000)
+            # The task goes on with the school's trends after the heatmap's rows: let it end,
+            # so that every game meets an idle worker (no queueing behind the last game).
+            worker.wait_for_tasks(done)
+        task_ms = [t * 1000 for t in worker.task_seconds()]
+    return elapsed, task_ms
+
+
+# --- the benchmark ---------------------------------------------------------------------------
+
+
+def bench_analytics(quick: bool = False, *, attempts=None, games=None):
+    """Return (figures, details)."""
+    size = QUICK if quick else FULL
+    n = attempts or size.get("attempts") or FULL_ATTEMPTS.get(connection.vendor, 200_000)
+    k = games or size["games"]
+    school, rooms, kids, moves = make_school(size["classes"], size["children"])
+    start = time.perf_counter()
+    insert_attempts(attempt_rows(n, kids, moves))
+    insert_s = time.perf_counter() - start
+
+    time_baseline(school.pk)  # warm-up: the same pages in the cache for A and B
+    recompute_s = time_recompute()
+    runs = [time_baseline(school.pk) for _ in range(3)]
+    baseline_s = statistics.median(t for t, _rows in runs)
+    groups = runs[0][1]
+    if FactStat.objects.filter(student__classroom__school=school).count() != groups:
+        raise RuntimeError("the recompute and the baseline disagree on the child × fact rows")
+
+    # One child per class, in turn: each game's class holds N / classes attempts.
+    children = [Student.objects.get(pk=kids[room.pk][0]) for room in rooms]
+    heat_ms, task_ms = time_games(children, k)
+    figures = {
+        "analytics_vs_sql": recompute_s / baseline_s,
+        "recompute_s": recompute_s,
+        "recompute_baseline_s": baseline_s,
+        "heatmap_after_game_p95_ms": percentile(heat_ms, 95),
+        "heatmap_after_game_median_ms": statistics.median(heat_ms),
+        "stats_task_median_ms": statistics.median(task_ms),
+    }
+    details = {
+        "attempts": n,
+        "classes": size["classes"],
+        "children": size["classes"] * size["children"],
+        "groups": groups,
+        "insert_s": insert_s,
+        "games": k,
+        "broker": settings.CELERY_BROKER_URL.split(":", 1)[0],
+        "baseline_median": connection.vendor == "postgresql",
+    }
+    return figures, details
