@@ -33,6 +33,7 @@ class AssignmentForm(forms.ModelForm):
         choices=[
             ("apprentice", _("Apprentice Pip (gentle)")),
             ("wizard", _("Grand Wizard Zed (sharp)")),
+            ("coach", _("Coach Luna (plays each child's weakest facts)")),
         ],
         initial="apprentice",
         widget=forms.RadioSelect,

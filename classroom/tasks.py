@@ -8,6 +8,7 @@ from classroom.models import (
     RecomputeJob,
     WorkerHeartbeat,
 )
+from games import models as game_models
 
 
 @shared_task(bind=True, ignore_result=True)
@@ -20,10 +21,24 @@ def heartbeat(self, sent_at: str = ""):
 # running one twice, or a redelivery after a killed worker, counts every attempt once.
 
 
+@shared_task(bind=True, ignore_result=True, acks_late=True)
+def update_match_stats(self, match_id: int):
+    """A match ended: its children's facts and their classes' roll-ups (what the heatmaps
+    show), then the day's trends as a task of their own, on the same queue."""
+    FactStat.objects.update_for_match(match_id, trends=False)
+    queue = (self.request.delivery_info or {}).get("routing_key")
+    if queue:
+        game_models.enqueue(update_match_trends, match_id, queue=queue)
+    else:
+        game_models.enqueue(update_match_trends, match_id)
+
+
 @shared_task(ignore_result=True, acks_late=True)
-def update_match_stats(match_id: int):
-    """A match ended: its children's facts, their classes' roll-ups, the day's trends."""
-    FactStat.objects.update_for_match(match_id)
+def update_match_trends(match_id: int):
+    """The trends of the days a finished match was played (idempotent: a rebuild)."""
+    match = game_models.Match.objects.filter(pk=match_id).first()
+    if match is not None:
+        DailyTrend.objects.update_for_match(match)
 
 
 @shared_task(ignore_result=True, acks_late=True)

@@ -34,11 +34,12 @@ def new_seed() -> int:
     return secrets.randbelow(2**31)
 
 
-def enqueue(task, *args) -> bool:
+def enqueue(task, *args, **options) -> bool:
     """Send a Celery task; a broker outage is logged, never turned into a failed request
-    (the move is already stored, and the sweeper or the next move picks the work up)."""
+    (the move is already stored, and the sweeper or the next move picks the work up).
+    ``options`` go to apply_async (e.g. ``queue``)."""
     try:
-        task.apply_async(args=args)
+        task.apply_async(args=args, **options)
         return True
     except Exception:
         logger.exception("could not enqueue %s%r", task.name, args)

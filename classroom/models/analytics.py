@@ -242,9 +242,10 @@ class FactStatQuerySet(models.QuerySet):
             self.bulk_create(rows, batch_size=BULK)
         return len(rows)
 
-    def update_for_match(self, match_id) -> None:
-        """After a match ends: its children's facts, their classes' roll-ups and the trends
-        of the days the match was played in their schools."""
+    def update_for_match(self, match_id, *, trends=True) -> None:
+        """After a match ends: its children's facts, their classes' roll-ups and (unless
+        ``trends`` is False: the game-end task sends them on as a task of their own, so the
+        heatmap does not wait for them) the trends of the days the match was played."""
         from classroom.models import Student
         from games.models import Match
 
@@ -260,11 +261,8 @@ class FactStatQuerySet(models.QuerySet):
             return
         self.rebuild_for([c.pk for c in children])
         ClassFactStat.objects.rebuild_for({c.classroom_id for c in children})
-        end = match.finished_at or timezone.now()
-        for school in {c.classroom.school_id: c.classroom.school for c in children}.values():
-            DailyTrend.objects.rebuild_for_school(
-                school, school.local_today(match.created_at), school.local_today(end)
-            )
+        if trends:
+            DailyTrend.objects.update_for_match(match, children)
 
     def rebuild_recent_players(self, now=None) -> int:
         """Rebuild the children who made an attempt in the last two days (in batches)."""
@@ -417,6 +415,22 @@ class ClassFactStat(models.Model):
 
 
 class DailyTrendQuerySet(models.QuerySet):
+    def update_for_match(self, match, children=None) -> None:
+        """The trends of the days a match was played, in the schools of its children."""
+        from classroom.models import Student
+
+        if children is None:
+            children = list(
+                Student.objects.filter(seats__match=match)
+                .select_related("classroom__school")
+                .distinct()
+            )
+        end = match.finished_at or timezone.now()
+        for school in {c.classroom.school_id: c.classroom.school for c in children}.values():
+            self.rebuild_for_school(
+                school, school.local_today(match.created_at), school.local_today(end)
+            )
+
     def rebuild_for_school(self, school, first=None, last=None) -> int:
         """Rebuild a school's trend rows (each child, each class, the school) for the local
         days ``first``..``last`` (every day when both are None). A day runs from midnight to

@@ -24,6 +24,8 @@ WAITING_PRESENCE = 12
 BOT_LEVELS = {
     "apprentice": _("Apprentice Pip"),
     "wizard": _("Grand Wizard Zed"),
+    # Puts the child's weakest facts (their focus facts) in front of them.
+    "coach": _("Coach Luna"),
 }
 
 LIVE_MATCH_STATUSES = ("active", "waiting")
@@ -323,6 +325,8 @@ class WaitingEntry(models.Model):
 
     class Meta:
         app_label = "classroom"
+        verbose_name = _("child in a waiting room")
+        verbose_name_plural = _("children in waiting rooms")
         ordering = ["created_at"]
         constraints = [
             models.UniqueConstraint(

@@ -23,7 +23,12 @@ from classroom.models import (
     School,
     Student,
 )
-from classroom.tasks import nightly_rollups, recompute_job, update_match_stats
+from classroom.tasks import (
+    nightly_rollups,
+    recompute_job,
+    update_match_stats,
+    update_match_trends,
+)
 from games.engine import multiplipotion as mp
 from games.models import Match, Move, Seat
 
@@ -446,6 +451,10 @@ def test_a_finished_match_with_a_child_enqueues_its_update(
     assert sent == [(update_match_stats, (match.pk,))]
     update_match_stats.apply(args=[match.pk])
     update_match_stats.apply(args=[match.pk])  # redelivered: the same numbers
+    # The stats task sends the trends on as a task of their own.
+    assert sent[1:] == [(update_match_trends, (match.pk,))] * 2
+    update_match_trends.apply(args=[match.pk])
+    update_match_trends.apply(args=[match.pk])
     stat = FactStat.objects.get(student=people.ada)
     assert (stat.a, stat.b, stat.attempts, stat.correct) == (7, 8, 1, 1)
     assert ClassFactStat.objects.get(classroom=people.classroom).attempts == 1

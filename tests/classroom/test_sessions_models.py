@@ -388,3 +388,12 @@ def test_a_child_who_comes_back_later_gets_a_fresh_place_not_an_instant_computer
     entry = WaitingEntry.objects.enter(assignment, ada)
     assert entry.waited_seconds() < 2
     assert assignment.pair_waiting() == []
+
+
+def test_a_coach_session_seats_coach_luna(world):
+    from classroom.models import Assignment
+
+    world.assignment_a.opponents = Assignment.Opponents.BOT
+    world.assignment_a.bot_level = "coach"
+    seat = world.assignment_a.bot_seat()
+    assert seat["bot_level"] == "coach" and seat["name"] == "Coach Luna"

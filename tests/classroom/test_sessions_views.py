@@ -123,7 +123,7 @@ def test_a_session_for_a_group_or_chosen_children(world):
         ({"opens_at": "tomorrow-ish"}, "Enter a valid date/time."),
         ({"who": "groups"}, "Tick at least one group."),
         ({"who": "children"}, "Tick at least one child."),
-        ({"bot_level": "coach"}, "Select a valid choice."),
+        ({"bot_level": "genius"}, "Select a valid choice."),
     ],
 )
 def test_bad_input_answers_422_inline_and_saves_nothing(world, over, message):
