@@ -10,19 +10,20 @@ The judgement (mastery, kinds of error, focus facts) stays in the pure ``classro
 
 import statistics
 from datetime import timedelta
-from itertools import groupby
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import connections, models, transaction
 from django.db.backends.signals import connection_created
-from django.db.models import Case, Count, F, Max, Q, When, Window
-from django.db.models.functions import Greatest, Least, RowNumber, TruncDate
+from django.db.models import Case, Count, Q, When
+from django.db.models.functions import TruncDate
 from django.dispatch import receiver
 from django.utils import timezone
 
 from classroom import diagnosis
 
-BULK = 2000  # rows per INSERT
+from . import stats_sql
+
+CHUNK = 500  # ids per INSERT … SELECT (SQLite allows 32,766 parameters)
 
 
 # --- SQL helpers ---------------------------------------------------------------------------
@@ -64,29 +65,45 @@ def _register_sqlite_median(sender, connection, **kwargs):
         connection.connection.create_aggregate("MEDIAN", 1, _SQLiteMedian)
 
 
-def _int(value):
-    return None if value is None else int(value)
+class ToInt(models.Func):
+    """A non-negative number cut down to an integer, like Python's ``int()`` (a plain cast
+    rounds on PostgreSQL)."""
+
+    output_field = models.IntegerField()
+
+    def as_sql(self, compiler, connection, **extra):
+        return super().as_sql(compiler, connection, template="CAST(%(expressions)s AS INTEGER)")
+
+    def as_postgresql(self, compiler, connection, **extra):
+        return super().as_sql(compiler, connection, template="FLOOR(%(expressions)s)::integer")
 
 
-def _latest(queryset, partition):
-    """The latest ``diagnosis.RECENT`` attempts of every partition (a window query)."""
-    return queryset.annotate(
-        recent_rank=Window(
-            RowNumber(), partition_by=partition, order_by=[F("created_at").desc(), F("pk").desc()]
-        )
-    ).filter(recent_rank__lte=diagnosis.RECENT)
+def _tables() -> dict:
+    from classroom.models import Assignment, Classroom, Student
+    from games.models import Match
+
+    models_ = {
+        "attempt": Attempt,
+        "fact": FactStat,
+        "class": ClassFactStat,
+        "trend": DailyTrend,
+        "student": Student,
+        "classroom": Classroom,
+        "assignment": Assignment,
+        "match": Match,
+    }
+    return {name: model._meta.db_table for name, model in models_.items()}
 
 
-def _evidence(rows):
-    """(correct, response_ms, context, accuracy_first) rows, oldest first → mastery input.
-    Time decides the state only when none of the counted attempts was played in an
-    "accuracy first" session (speed promised not to count is never scored)."""
-    attempts = [
-        diagnosis.Attempt(correct=c, ms=ms, omission=ctx == Attempt.Context.MISSED)
-        for c, ms, ctx, _af in rows
-    ]
-    use_time = not any(af for *_rest, af in rows)
-    return diagnosis.mastery(attempts, use_time=use_time)
+def _insert(queryset, sql: str, params) -> int:
+    """Run one ``INSERT … SELECT`` on the queryset's database; the number of rows written."""
+    with connections[queryset.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return max(cursor.rowcount, 0)
+
+
+def _now(queryset):
+    return connections[queryset.db].ops.adapt_datetimefield_value(timezone.now())
 
 
 def _lock(model, ids):
@@ -123,7 +140,7 @@ class AttemptQuerySet(models.QuerySet):
                 kind=diagnosis.classify(fact["a"], fact["b"], fact["answer"]),
                 context=fact["context"],
                 response_ms=None if fact["context"] == Attempt.Context.MISSED else move.think_ms,
-                home=False,
+                home=match.family,  # a family-night game: played at home
                 created_at=move.created_at,
             )
             for fact in facts
@@ -169,7 +186,11 @@ class Attempt(models.Model):
     class Meta:
         app_label = "classroom"
         indexes = [
-            models.Index(fields=["student", "a", "b"]),
+            # A child's attempts of one fact, newest first: the order in which the rebuild
+            # ranks them, so the database reads them ranked without sorting.
+            models.Index(
+                fields=["student", "a", "b", "-created_at", "-id"], name="attempt_latest_of_fact"
+            ),
             models.Index(fields=["created_at"]),
         ]
 
@@ -180,67 +201,25 @@ class Attempt(models.Model):
 class FactStatQuerySet(models.QuerySet):
     def rebuild_for(self, student_ids) -> int:
         """Rebuild these children's rows from all their attempts (delete + insert in one
-        transaction). Counts are all-time; the state and median time come from
-        ``diagnosis.mastery`` over the latest ten attempts. Five queries whatever the number
-        of children. Returns the number of rows written."""
+        transaction). Counts are all-time; the state and median time are those of
+        ``diagnosis.mastery`` over the latest ten attempts, computed by the database
+        (``stats_sql.fact_stats``: one ``INSERT … SELECT`` per 500 children). Returns the
+        number of rows written."""
         student_ids = sorted(set(student_ids))
         if not student_ids:
             return 0
-        attempts = Attempt.objects.filter(student_id__in=student_ids)
-        with transaction.atomic():
+        vendor, tables = connections[self.db].vendor, _tables()
+        written = 0
+        with transaction.atomic(using=self.db):
             from classroom.models import Student
 
             _lock(Student, student_ids)
-            totals = attempts.values("student_id", "a", "b").annotate(
-                n=Count("pk"),
-                right=Count("pk", filter=Q(correct=True)),
-                missed=Count("pk", filter=Q(answer__isnull=True)),
-                last=Max("created_at"),
-            )
-            wrong = (
-                attempts.filter(correct=False)
-                .values_list("student_id", "a", "b", "answer")
-                .annotate(n=Count("pk"))
-            )
-            errors, answers = {}, {}
-            for sid, a, b, answer, n in wrong:
-                key = (sid, a, b)
-                kinds = errors.setdefault(key, dict.fromkeys(diagnosis.ERROR_KINDS, 0))
-                kinds[diagnosis.classify(a, b, answer)] += n  # the kinds of error_profile
-                if answer is not None:
-                    answers.setdefault(key, {})[str(answer)] = n
-            recent = (
-                _latest(attempts.with_accuracy_first(), [F("student_id"), F("a"), F("b")])
-                .order_by("student_id", "a", "b", "created_at", "pk")
-                .values_list("student_id", "a", "b", "correct", "response_ms", "context",
-                             "accuracy_first")
-            )  # fmt: skip
-            states = {
-                key: _evidence([row[3:] for row in rows])
-                for key, rows in groupby(recent, key=lambda row: row[:3])
-            }
-            rows = []
-            for t in totals:
-                key = (t["student_id"], t["a"], t["b"])
-                m = states[key]
-                rows.append(
-                    FactStat(
-                        student_id=key[0],
-                        a=key[1],
-                        b=key[2],
-                        attempts=t["n"],
-                        correct=t["right"],
-                        omissions=t["missed"],
-                        median_ms=m.median_ms,
-                        state=m.state,
-                        errors=errors.get(key, dict.fromkeys(diagnosis.ERROR_KINDS, 0)),
-                        wrong_answers=answers.get(key, {}),
-                        last_attempt_at=t["last"],
-                    )
-                )
             self.filter(student_id__in=student_ids).delete()
-            self.bulk_create(rows, batch_size=BULK)
-        return len(rows)
+            for i in range(0, len(student_ids), CHUNK):
+                chunk = student_ids[i : i + CHUNK]
+                sql = stats_sql.fact_stats(vendor, tables, len(chunk))
+                written += _insert(self, sql, [*chunk, *chunk, _now(self)])
+        return written
 
     def update_for_match(self, match_id, *, trends=True) -> None:
         """After a match ends: its children's facts, their classes' roll-ups and (unless
@@ -288,8 +267,9 @@ class FactStatQuerySet(models.QuerySet):
 class FactStat(models.Model):
     """A child's statistics for one fact as asked (a × b, order kept); rebuilt from attempts."""
 
+    # No index of its own: the unique (student, a, b) constraint's index serves it.
     student = models.ForeignKey(
-        "classroom.Student", on_delete=models.CASCADE, related_name="fact_stats"
+        "classroom.Student", on_delete=models.CASCADE, related_name="fact_stats", db_index=False
     )
     a = models.PositiveSmallIntegerField()
     b = models.PositiveSmallIntegerField()
@@ -317,79 +297,36 @@ class FactStat(models.Model):
 
 class ClassFactStatQuerySet(models.QuerySet):
     def rebuild_for(self, classroom_ids) -> int:
-        """Rebuild these classes' roll-ups from the attempts of their children (archived
-        children too), a fact and its twin together (a ≤ b). ``children``: children with
-        attempts; ``struggling``: children whose combined state (mastery over their latest ten
-        attempts of either order) is learning; ``median_ms``: the median time of the right
-        answers among those counted attempts. Four queries whatever the size."""
+        """Rebuild these classes' roll-ups, a fact and its twin together (a ≤ b), from the
+        ``FactStat`` rows of their children (archived children too; a child counts in their
+        current class), so the children's rows must be up to date first: ``attempts``,
+        ``correct``, ``omissions`` and ``wrong_answers`` added up; ``children``: children
+        with a row; ``struggling``: children still learning it in either order (what the
+        fact's list of children shows); ``median_ms``: the median of the children's median
+        times (each child and order counts once). One ``INSERT … SELECT``."""
         classroom_ids = sorted(set(classroom_ids))
         if not classroom_ids:
             return 0
-        attempts = Attempt.objects.filter(student__classroom_id__in=classroom_ids).annotate(
-            lo=Least("a", "b"), hi=Greatest("a", "b"), classroom_id=F("student__classroom_id")
-        )
-        with transaction.atomic():
+        vendor, tables = connections[self.db].vendor, _tables()
+        written = 0
+        with transaction.atomic(using=self.db):
             from classroom.models import Classroom
 
             _lock(Classroom, classroom_ids)
-            totals = attempts.values("classroom_id", "lo", "hi").annotate(
-                n=Count("pk"),
-                right=Count("pk", filter=Q(correct=True)),
-                missed=Count("pk", filter=Q(answer__isnull=True)),
-            )
-            answers = {}
-            wrong = (
-                attempts.filter(correct=False, answer__isnull=False)
-                .values_list("classroom_id", "lo", "hi", "answer")
-                .annotate(n=Count("pk"))
-            )
-            for cid, lo, hi, answer, n in wrong:
-                answers.setdefault((cid, lo, hi), {})[str(answer)] = n
-            recent = (
-                _latest(attempts.with_accuracy_first(), [F("student_id"), F("lo"), F("hi")])
-                .order_by("classroom_id", "lo", "hi", "student_id", "created_at", "pk")
-                .values_list("classroom_id", "lo", "hi", "student_id", "correct", "response_ms",
-                             "context", "accuracy_first")
-            )  # fmt: skip
-            rollups = {}
-            for key, fact_rows in groupby(recent, key=lambda row: row[:3]):
-                children = struggling = 0
-                times = []
-                for _sid, rows in groupby(fact_rows, key=lambda row: row[3]):
-                    rows = [row[4:] for row in rows]
-                    children += 1
-                    struggling += _evidence(rows).state == diagnosis.LEARNING
-                    times += [ms for correct, ms, *_ in rows if correct and ms is not None]
-                median = int(statistics.median(times)) if times else None
-                rollups[key] = (children, struggling, median)
-            rows = []
-            for t in totals:
-                key = (t["classroom_id"], t["lo"], t["hi"])
-                children, struggling, median = rollups[key]
-                rows.append(
-                    ClassFactStat(
-                        classroom_id=key[0],
-                        a=key[1],
-                        b=key[2],
-                        attempts=t["n"],
-                        correct=t["right"],
-                        omissions=t["missed"],
-                        median_ms=median,
-                        children=children,
-                        struggling=struggling,
-                        wrong_answers=answers.get(key, {}),
-                    )
-                )
             self.filter(classroom_id__in=classroom_ids).delete()
-            self.bulk_create(rows, batch_size=BULK)
-        return len(rows)
+            for i in range(0, len(classroom_ids), CHUNK):
+                chunk = classroom_ids[i : i + CHUNK]
+                sql = stats_sql.class_stats(vendor, tables, len(chunk))
+                written += _insert(self, sql, [*chunk, *chunk, _now(self)])
+        return written
 
 
 class ClassFactStat(models.Model):
     """A class's roll-up for one fact (commuted facts together: a ≤ b)."""
 
+    # No index of its own: the unique (classroom, a, b) constraint's index serves it.
     classroom = models.ForeignKey(
-        "classroom.Classroom", on_delete=models.CASCADE, related_name="fact_stats"
+        "classroom.Classroom", on_delete=models.CASCADE, related_name="fact_stats", db_index=False
     )
     a = models.PositiveSmallIntegerField()
     b = models.PositiveSmallIntegerField()
@@ -434,7 +371,10 @@ class DailyTrendQuerySet(models.QuerySet):
     def rebuild_for_school(self, school, first=None, last=None) -> int:
         """Rebuild a school's trend rows (each child, each class, the school) for the local
         days ``first``..``last`` (every day when both are None). A day runs from midnight to
-        midnight in the school's time zone. Three GROUP BY queries."""
+        midnight in the school's time zone. The children's rows come from their attempts
+        (one GROUP BY); a class's and the school's from their children's rows of the same
+        day: sums, and the median of the children's median times, so each child counts once
+        however much they played. Three ``INSERT … SELECT``, nothing through Python."""
         from classroom.models import Classroom, School, Student
 
         attempts = Attempt.objects.filter(student__classroom__school=school)
@@ -445,44 +385,55 @@ class DailyTrendQuerySet(models.QuerySet):
                 created_at__lt=school.day_start(last + timedelta(days=1)),
             )
             existing = existing.filter(day__gte=first, day__lte=last)
-        attempts = attempts.annotate(day=TruncDate("created_at", tzinfo=school.zone))
-        figures = {
-            "attempts": Count("pk"),
-            "right": Count("pk", filter=Q(correct=True)),
-            "median": Median(Case(When(correct=True, then="response_ms"))),
-        }
-        scopes = [
-            (DailyTrend.Scope.STUDENT, "student_id"),
-            (DailyTrend.Scope.CLASSROOM, "student__classroom_id"),
-        ]
-        rows = []
-        with transaction.atomic():
+        children = (
+            attempts.annotate(day=TruncDate("created_at", tzinfo=school.zone))
+            .values("day", "student_id")
+            .annotate(
+                n=Count("pk"),
+                n_right=Count("pk", filter=Q(correct=True)),
+                median=ToInt(Median(Case(When(correct=True, then="response_ms")))),
+            )
+            .order_by()
+        )
+        connection = connections[self.db]
+        vendor, tables = connection.vendor, _tables()
+        select, params = children.query.sql_with_params()
+        ops = connection.ops
+        days, day_params = "", []
+        if first is not None:
+            days = "AND r.day >= %s AND r.day <= %s"
+            day_params = [ops.adapt_datefield_value(first), ops.adapt_datefield_value(last)]
+        written = 0
+        with transaction.atomic(using=self.db):
             _lock(School, [school.pk])
-            for scope, column in scopes:
-                for r in attempts.values("day", column).annotate(**figures).order_by():
-                    rows.append(self._row(scope, r[column], r))
-            for r in attempts.values("day").annotate(**figures).order_by():
-                rows.append(self._row(DailyTrend.Scope.SCHOOL, school.pk, r))
-            children = Student.objects.filter(classroom__school=school).values("pk")
-            classes = Classroom.objects.filter(school=school).values("pk")
             existing.filter(
-                Q(scope=DailyTrend.Scope.STUDENT, scope_id__in=children)
-                | Q(scope=DailyTrend.Scope.CLASSROOM, scope_id__in=classes)
+                Q(
+                    scope=DailyTrend.Scope.STUDENT,
+                    scope_id__in=Student.objects.filter(classroom__school=school).values("pk"),
+                )
+                | Q(
+                    scope=DailyTrend.Scope.CLASSROOM,
+                    scope_id__in=Classroom.objects.filter(school=school).values("pk"),
+                )
                 | Q(scope=DailyTrend.Scope.SCHOOL, scope_id=school.pk)
             ).delete()
-            self.bulk_create(rows, batch_size=BULK)
-        return len(rows)
-
-    @staticmethod
-    def _row(scope, scope_id, r):
-        return DailyTrend(
-            scope=scope,
-            scope_id=scope_id,
-            day=r["day"],
-            attempts=r["attempts"],
-            correct=r["right"],
-            median_ms=_int(r["median"]),
-        )
+            written += _insert(
+                self,
+                f"INSERT INTO {tables['trend']} (scope, scope_id, day, attempts, correct, "  # noqa: S608
+                f"median_ms) SELECT %s, q.student_id, q.day, q.n, q.n_right, q.median "
+                f"FROM ({select}) q",
+                [DailyTrend.Scope.STUDENT.value, *params],
+            )
+            for scope, column in (
+                (DailyTrend.Scope.CLASSROOM, "s.classroom_id"),
+                (DailyTrend.Scope.SCHOOL, "c.school_id"),
+            ):
+                written += _insert(
+                    self,
+                    stats_sql.trend_rollup(vendor, tables, scope.value, column, days),
+                    [DailyTrend.Scope.STUDENT.value, school.pk, *day_params],
+                )
+        return written
 
     def rebuild_recent(self, now=None) -> None:
         """Yesterday and today in every school's own time zone (the nightly roll-up)."""

@@ -361,13 +361,15 @@ def test_class_rollup_puts_a_fact_and_its_twin_together(people):
         ev.add(people.ben, 8, 7, 56, ms=2000)  # mastered
     ev.add(people.ben, 8, 7, 63, ms=2000)
     ev.add(people.cat, 7, 8, 54)  # another class
+    FactStat.objects.rebuild_for([people.ada.pk, people.ben.pk, people.cat.pk])  # first
     assert ClassFactStat.objects.rebuild_for([people.classroom.pk, people.other_class.pk]) == 2
     row = ClassFactStat.objects.get(classroom=people.classroom)
     assert (row.a, row.b) == (7, 8)
     assert (row.attempts, row.correct, row.omissions) == (11, 7, 1)
     assert (row.children, row.struggling) == (2, 1)
     assert row.wrong_answers == {"48": 2, "63": 1}
-    assert row.median_ms == 2000  # of the right answers among the counted attempts
+    # The median of the children's median times: Ada's 7 × 8 (3 s) and Ben's 8 × 7 (2 s).
+    assert row.median_ms == 2500
     other = ClassFactStat.objects.get(classroom=people.other_class)
     assert (other.attempts, other.children, other.struggling) == (1, 1, 1)
     first = stat_rows(ClassFactStat)
