@@ -10,12 +10,15 @@ all chance comes from ``random.Random`` instances derived from the seed kept in 
 
 from types import ModuleType
 
-from . import muertoons, multiplipotion
+from . import mortadelo, muertoons, multiplipotion, munchkin, trono
 from .base import IllegalAction
 
 GAMES: dict[str, ModuleType] = {
     multiplipotion.SLUG: multiplipotion,
     muertoons.SLUG: muertoons,
+    trono.SLUG: trono,
+    mortadelo.SLUG: mortadelo,
+    munchkin.SLUG: munchkin,
 }
 
 

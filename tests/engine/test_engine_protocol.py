@@ -204,25 +204,29 @@ BOT_CASES = [(slug, level) for slug in SLUGS for level in get(slug).LEVELS]
 
 @pytest.mark.parametrize("slug, level", BOT_CASES, ids=[f"{s}-{lv}" for s, lv in BOT_CASES])
 def test_every_game_ends_with_bot_play(slug, level):
+    """40 games per level: every option choice in turn, each with the fewest and the most
+    players (games with many options or slow games stay within seconds)."""
     mod = get(slug)
-    for seed in range(25):
-        for options in [{}, *({n: c} for n, s in mod.OPTIONS.items() for c in s["choices"])]:
-            players = mod.MAX_PLAYERS if seed % 2 else mod.MIN_PLAYERS
-            state = mod.setup(players, seed, options)
-            rng = random.Random(seed)
-            for _ in range(3000):
-                acting = mod.to_act(state)
-                if not acting:
-                    break
-                seat = acting[0]
-                legal = mod.legal_actions(state, seat)
-                action = mod.bot_action(mod.view(state, seat), legal, level, rng, None)
-                assert action in legal
-                state, _ = mod.apply(state, seat, action)
-            result = mod.outcome(state)
-            assert result is not None, (seed, options)
-            assert set(result) >= {"winners", "ranking", "reason"}
-            assert sorted(s for group in result["ranking"] for s in group) == list(range(players))
+    option_sets = [{}, *({n: c} for n, s in mod.OPTIONS.items() for c in s["choices"])]
+    for seed in range(40):
+        options = option_sets[seed % len(option_sets)]
+        counts = (mod.MIN_PLAYERS, mod.MAX_PLAYERS)
+        players = counts[(seed + seed // len(option_sets)) % 2]
+        state = mod.setup(players, seed, options)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            acting = mod.to_act(state)
+            if not acting:
+                break
+            seat = acting[0]
+            legal = mod.legal_actions(state, seat)
+            action = mod.bot_action(mod.view(state, seat), legal, level, rng, None)
+            assert action in legal
+            state, _ = mod.apply(state, seat, action)
+        result = mod.outcome(state)
+        assert result is not None, (seed, options)
+        assert set(result) >= {"winners", "ranking", "reason"}
+        assert sorted(s for group in result["ranking"] for s in group) == list(range(players))
 
 
 # ------------------------------------------------------------------------------------------

@@ -1,0 +1,1452 @@
+"""Il Trono di Mortadella: dice, secret roles and tokens, for 2 to 7 players.
+
+The rules as implemented, and every ruling, are in docs/rules/trono-di-mortadella.md.
+
+Seats go clockwise: "the left" of a seat is the next seat number (seat + 1, wrapping round) and
+"the right" is the previous one. The first player is found by the start roll (highest Mortadella
+plus Wine), not by the seat number.
+
+The state is a plain JSON-able dict. ``apply`` copies it (a JSON round trip) and never mutates its
+input. Every die comes from ``random.Random(f"{seed}:roll:{n}")`` where ``n`` counts the rolls of
+the game, so the seed and the moves replay a game exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+from .base import IllegalAction
+
+SLUG = "trono"
+NAME = "Il Trono di Mortadella"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 7
+ON_OFF = ["on", "off"]
+OPTIONS: dict[str, dict] = {
+    "lombard": {"choices": ON_OFF, "default": "on"},
+    "sins": {"choices": ON_OFF, "default": "on"},
+    "porchetta": {"choices": ON_OFF, "default": "on"},
+    "earthquake": {"choices": ON_OFF, "default": "on"},
+    "carnival": {"choices": ON_OFF, "default": "on"},
+}
+LEVELS = ["random", "heuristic"]
+BEST_LEVEL = "heuristic"
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+# --------------------------------------------------------------------------------------------
+# Dice, tokens and roles
+# --------------------------------------------------------------------------------------------
+FACES = ("people", "tower", "book", "mortadella", "wine", "rat")
+SYMS = ("people", "tower", "book", "mortadella")  # the symbols of the tokens
+P, T, B, M = range(4)
+IDX = {s: i for i, s in enumerate(SYMS)}
+RESERVE = 30  # tokens of each symbol in the box (ruling)
+SIN_LIMIT = 7  # "No more than 7 tokens of each symbol may be held"
+ROUND_CAP = 30  # every player has at most 30 turns (ruling): then the game ends with no winner
+
+FACE_NAMES = {
+    "people": "People",
+    "tower": "Tower",
+    "book": "Book",
+    "mortadella": "Mortadella",
+    "wine": "Wine",
+    "rat": "Rat",
+}
+
+# A condition is a list of (symbol, op, n): op "min" means at least n ("n+"), "exact" exactly n.
+ROLES: dict[str, dict[str, Any]] = {
+    "prince": {
+        "name": "Prince of Tortellini",
+        "need": [
+            ("people", "min", 2),
+            ("tower", "min", 2),
+            ("book", "min", 2),
+            ("mortadella", "min", 5),
+        ],
+    },
+    "rector": {
+        "name": "Magnificent Rector",
+        "need": [("people", "min", 4), ("tower", "min", 2), ("book", "min", 5)],
+    },
+    "lord": {
+        "name": "Lord of Silk",
+        "need": [("people", "min", 4), ("tower", "min", 6), ("mortadella", "exact", 0)],
+    },
+    "mercenary": {
+        "name": "Mercenary Captain",
+        "need": [("people", "min", 5), ("book", "exact", 0), ("mortadella", "min", 4)],
+    },
+    # Not in the rulebook's table: ruled and balanced with simulate (docs/rules).
+    "cardinal": {
+        "name": "The Cardinal",
+        "need": [("people", "min", 4), ("tower", "min", 4), ("mortadella", "min", 3)],
+    },
+    "innkeeper": {
+        "name": "Master of the Innkeepers",
+        "need": [("people", "min", 3), ("mortadella", "min", 3)],
+    },
+    # The Brigand: at least 8 of one of People, Book, Mortadella and 0 of the other two.
+    "brigand": {"name": "Brigand", "need": []},
+}
+BRIGAND_SYMS = ("people", "book", "mortadella")
+BASE_ROLES = ("prince", "rector", "lord", "mercenary", "cardinal")
+ROLE_ORDER = (*BASE_ROLES, "innkeeper", "brigand")
+NEED: dict[str, list[tuple[int, str, int]]] = {
+    k: [(IDX[s], op, n) for s, op, n in v["need"]] for k, v in ROLES.items()
+}
+
+
+def role_card(role: str) -> str:
+    """The id of a role card: a seat's secret (searched for by the leak tests)."""
+    return f"tr-secret-{role}"
+
+
+def roles_for(players: int) -> list[str]:
+    if players == 2:
+        return list(BASE_ROLES)
+    if players <= 6:
+        return [*BASE_ROLES, "innkeeper"]
+    return list(ROLE_ORDER)
+
+
+PHASES = ("pick_start", "roll", "lombard", "choose", "resolve", "cancel", "plague", "over")
+
+MSG_OVER = "The game is over."
+MSG_NOT_TURN = "It is not your turn yet."
+MSG_UNKNOWN = "I do not understand that move."
+MSG_NOT_NOW = "You cannot do that now."
+MSG_DICE = "Choose three dice (or one die, if you kept the two you were given)."
+MSG_EFFECT = "That effect cannot be used like that. Choose a player who has that token."
+MSG_GUESS = "You cannot make that guess now."
+MSG_REROLL = "You cannot re-roll now."
+MSG_LOSE = "Choose to give back a People token or a Tower token that you have."
+MSG_PICK = "Choose People, Tower, Book or Mortadella."
+
+
+# --------------------------------------------------------------------------------------------
+# Small helpers
+# --------------------------------------------------------------------------------------------
+def _copy(state: State) -> State:
+    return json.loads(json.dumps(state))
+
+
+def _opt(s: State, name: str) -> bool:
+    return s["options"][name] == "on"
+
+
+def _alive(s: State) -> list[int]:
+    return [p for p in range(s["players"]) if not s["out"][p]]
+
+
+def _next_alive(s: State, seat: int) -> int:
+    n = s["players"]
+    for k in range(1, n + 1):
+        p = (seat + k) % n
+        if not s["out"][p]:
+            return p
+    return seat
+
+
+def _prev_alive(s: State, seat: int) -> int:
+    n = s["players"]
+    for k in range(1, n + 1):
+        p = (seat - k) % n
+        if not s["out"][p]:
+            return p
+    return seat
+
+
+def _order_from(s: State, seat: int) -> list[int]:
+    """Alive seats clockwise starting with ``seat``."""
+    n = s["players"]
+    return [p for p in ((seat + k) % n for k in range(n)) if not s["out"][p]]
+
+
+def meets(role: str, tokens: list[int]) -> bool:
+    """Do these tokens meet the role's token condition (the table)?"""
+    if role == "brigand":
+        for sym in BRIGAND_SYMS:
+            others = [IDX[o] for o in BRIGAND_SYMS if o != sym]
+            if tokens[IDX[sym]] >= 8 and all(tokens[o] == 0 for o in others):
+                return True
+        return False
+    for i, op, n in NEED[role]:
+        if op == "min" and tokens[i] < n:
+            return False
+        if op == "exact" and tokens[i] != n:
+            return False
+    return True
+
+
+def distance(role: str, tokens: list[int]) -> float:
+    """How far the tokens are from the role's condition (0 = met). Used by bots and the docs."""
+    if role == "brigand":
+        best = 99.0
+        for sym in BRIGAND_SYMS:
+            d = max(0, 8 - tokens[IDX[sym]]) + sum(
+                1.5 * tokens[IDX[o]] for o in BRIGAND_SYMS if o != sym
+            )
+            best = min(best, d)
+        return best
+    d = 0.0
+    for i, op, n in NEED[role]:
+        if op == "min":
+            d += max(0, n - tokens[i])
+        else:
+            d += 1.5 * abs(tokens[i] - n)
+    return d
+
+
+def _roll(s: State, n: int) -> list[str]:
+    rng = random.Random(f"{s['seed']}:roll:{s['rolls']}")
+    s["rolls"] += 1
+    return [FACES[rng.randrange(6)] for _ in range(n)]
+
+
+def group_effects(dice: list[str]) -> list[str]:
+    """The effects of the chosen dice: two alike People, Wines or Rats make one pair effect."""
+    out: list[str] = []
+    for face in FACES:
+        c = dice.count(face)
+        if face in ("people", "wine", "rat"):
+            out.extend([f"{face}2"] * (c // 2))
+            out.extend([face] * (c % 2))
+        else:
+            out.extend([face] * c)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Setup
+# --------------------------------------------------------------------------------------------
+def setup(players: int, seed: int, options: dict | None = None) -> State:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError("players must be an integer")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError("Il Trono di Mortadella is a game for 2 to 7 players")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError("seed must be an integer")
+    options = dict(options or {})
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown options: {sorted(unknown)}")
+    opts = {}
+    for name, spec in OPTIONS.items():
+        value = options.get(name, spec["default"])
+        if value not in spec["choices"]:
+            raise ValueError(f"bad value for option {name}")
+        opts[name] = value
+    deck = roles_for(players)
+    rng = random.Random(f"{seed}:roles")
+    if players == 7:
+        rng.shuffle(deck)
+        roles = deck
+        rest: list[str] = []
+    else:
+        rng.shuffle(deck)
+        roles, rest = deck[:players], deck[players:]
+    # The start roll: everybody rolls five dice, highest Mortadella + Wine starts; ties roll again.
+    start_rng = random.Random(f"{seed}:start")
+    start_rolls: list[list[dict]] = []
+    contenders = list(range(players))
+    while len(contenders) > 1:
+        rnd = []
+        for p in contenders:
+            dice = [FACES[start_rng.randrange(6)] for _ in range(5)]
+            rnd.append({"seat": p, "dice": dice})
+        start_rolls.append(rnd)
+        score = {r["seat"]: sum(d in ("mortadella", "wine") for d in r["dice"]) for r in rnd}
+        top = max(score.values())
+        contenders = [p for p in contenders if score[p] == top]
+    first = contenders[0]
+    tokens = [[0, 0, 0, 0] for _ in range(players)]
+    reserve = [RESERVE] * 4
+    if players == 6:
+        for t in tokens:
+            t[P] += 1
+            t[M] += 1
+        reserve[P] -= 6
+        reserve[M] -= 6
+    if players == 7:
+        for t in tokens:
+            t[P] += 2
+        reserve[P] -= 14
+    s: State = {
+        "game": SLUG,
+        "seed": seed,
+        "players": players,
+        "options": opts,
+        "ply": 0,
+        "rolls": 0,
+        "roles": roles,
+        "deck": rest if players == 2 else [],  # 2 players: the role cards left to draw
+        "removed": [[] for _ in range(players)],  # 2 players: one's own removed role cards
+        "revealed": [r == "brigand" for r in roles],
+        "tokens": tokens,
+        "reserve": reserve,
+        "skip": [False] * players,
+        "out": [False] * players,
+        "lombard": (first - 1) % players if opts["lombard"] == "on" else None,
+        "first": first,
+        "start_rolls": start_rolls,
+        "current": first,
+        "turn": 0,
+        "phase": "roll",
+        "passed": [],
+        "kept": [],
+        "rolled": [],
+        "rerolled": False,
+        "carnival": False,
+        "effects": [],
+        "pending": None,
+        "picks": [],
+        "guesses": [],
+        "result": None,
+    }
+    if players == 7:
+        s["phase"] = "pick_start"
+        s["picks"] = _order_from(s, first)
+    else:
+        _start_turn(s, [])
+    return s
+
+
+# --------------------------------------------------------------------------------------------
+# Queries
+# --------------------------------------------------------------------------------------------
+def to_act(state: State) -> tuple[int, ...]:
+    phase = state["phase"]
+    if phase == "over":
+        return ()
+    if phase == "pick_start":
+        return (state["picks"][0],)
+    if phase == "lombard":
+        return (state["lombard"],)
+    if phase == "cancel":
+        return (state["pending"]["target"],)
+    if phase == "plague":
+        return (state["pending"]["queue"][0],)
+    return (state["current"],)
+
+
+def _can_guess(s: State, seat: int) -> bool:
+    """At the start of one's turn: anybody in a 2-player game; the Innkeeper once his tokens meet
+    his condition."""
+    if s["phase"] != "roll" or seat != s["current"]:
+        return False
+    if s["players"] == 2:
+        return True
+    role = s["roles"][seat]
+    return role == "innkeeper" and meets(role, s["tokens"][seat])
+
+
+def guess_targets(s: State, seat: int) -> list[int]:
+    return [
+        p for p in _alive(s) if p != seat and s["roles"][p] != "brigand" and not s["revealed"][p]
+    ]
+
+
+def guess_roles(s: State, seat: int) -> list[str]:
+    """Roles one may name: those of the game's deck but one's own and the Brigand."""
+    own = {s["roles"][seat], *s["removed"][seat]}
+    return [r for r in roles_for(s["players"]) if r not in own and r != "brigand"]
+
+
+def _victims(s: State, sym: int) -> list[int]:
+    return [p for p in _alive(s) if p != s["current"] and s["tokens"][p][sym] > 0]
+
+
+def _steal_mode(s: State) -> bool:
+    return s["carnival"] or s["roles"][s["current"]] == "brigand"
+
+
+def _effect_actions(s: State, eff: dict) -> list[Action]:
+    kind, eid = eff["kind"], eff["id"]
+    base = {"type": "effect", "effect": eid}
+    steal = _steal_mode(s)
+    alive = _alive(s)
+    out: list[Action] = []
+
+    def take(sym: str, extra: dict) -> None:
+        if steal:
+            victims = _victims(s, IDX[sym])
+            if victims:
+                out.extend({**base, **extra, "target": v} for v in victims)
+                return
+        out.append({**base, **extra})
+
+    if kind in ("people", "tower", "mortadella"):
+        take(kind, {})
+    elif kind == "book":
+        for sym in SYMS:
+            take(sym, {"symbol": sym})
+    elif kind == "people2":
+        take("people", {"mode": "take"})
+        for sym in ("tower", "book"):
+            for p in alive:
+                if s["tokens"][p][IDX[sym]] > 0:
+                    out.append({**base, "mode": "revolution", "symbol": sym, "target": p})
+    elif kind in ("wine", "wine2"):
+        out.extend({**base, "target": p} for p in alive)
+    else:  # rat, rat2
+        out.append(dict(base))
+    return out
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    if seat not in to_act(state):
+        return []
+    s = state
+    phase = s["phase"]
+    if phase == "pick_start":
+        return [{"type": "pick", "symbol": sym} for sym in SYMS]
+    if phase == "roll":
+        acts: list[Action] = (
+            [{"type": "keep"}, {"type": "refuse"}] if s["passed"] else [{"type": "roll"}]
+        )
+        if _can_guess(s, seat):
+            for t in guess_targets(s, seat):
+                for r in guess_roles(s, seat):
+                    acts.append({"type": "guess", "target": t, "role": r})
+        return acts
+    if phase == "lombard":
+        return [{"type": "reroll"}, {"type": "no_reroll"}]
+    if phase == "choose":
+        n = len(s["rolled"])
+        k = 1 if s["kept"] else 3
+        acts = [{"type": "choose", "dice": list(c)} for c in combinations(range(n), k)]
+        if s["lombard"] == seat and not s["rerolled"] and _opt(s, "lombard"):
+            acts.append({"type": "reroll"})
+        return acts
+    if phase == "resolve":
+        acts = []
+        for eff in s["effects"]:
+            acts.extend(_effect_actions(s, eff))
+        return acts
+    if phase == "cancel":
+        return [{"type": "cancel"}, {"type": "accept"}]
+    if phase == "plague":
+        return [{"type": "lose", "symbol": "people"}, {"type": "lose", "symbol": "tower"}]
+    return []
+
+
+def outcome(state: State) -> dict | None:
+    return state["result"]
+
+
+def private(state: State, seat: int) -> set[str]:
+    """A seat's role card, while it is secret (the Brigand's is face up; all show at the end)."""
+    if state["result"] is not None or state["revealed"][seat]:
+        return set()
+    return {role_card(state["roles"][seat])}
+
+
+def cards(state: State) -> list[str]:
+    """Test support: one id per token of the box (reserve and players), numbered per symbol.
+
+    The ids are the same set as long as no token is created or lost."""
+    out = []
+    for i, sym in enumerate(SYMS):
+        total = state["reserve"][i] + sum(t[i] for t in state["tokens"])
+        out.extend(f"tr-{sym}-{k:02d}" for k in range(1, total + 1))
+    return out
+
+
+def role_info(role: str) -> dict:
+    return {
+        "key": role,
+        "name": ROLES[role]["name"],
+        "need": [list(x) for x in ROLES[role]["need"]],
+    }
+
+
+def view(state: State, seat: int | None) -> dict:
+    s = state
+    over = s["result"] is not None
+    pending = s["pending"]
+    v: dict[str, Any] = {
+        "game": SLUG,
+        "seat": seat,
+        "players": s["players"],
+        "options": dict(s["options"]),
+        "phase": s["phase"],
+        "current": s["current"],
+        "first": s["first"],
+        "to_act": list(to_act(s)),
+        "turn": s["turn"],
+        "turn_cap": ROUND_CAP * s["players"],
+        "start_rolls": s["start_rolls"],
+        "tokens": [dict(zip(SYMS, t, strict=True)) for t in s["tokens"]],
+        "reserve": dict(zip(SYMS, s["reserve"], strict=True)),
+        "skip": list(s["skip"]),
+        "out": list(s["out"]),
+        "lombard": s["lombard"],
+        "passed": list(s["passed"]),
+        "kept": list(s["kept"]),
+        "rolled": list(s["rolled"]),
+        "rerolled": s["rerolled"],
+        "carnival": s["carnival"],
+        "steal": s["phase"] == "resolve" and _steal_mode(s),
+        "effects": [dict(e) for e in s["effects"]],
+        "pending": None,
+        "picks": list(s["picks"]),
+        "guesses": [dict(g) for g in s["guesses"]],
+        "roles_in_game": roles_for(s["players"]),
+        "revealed": [
+            s["roles"][p] if (over or s["revealed"][p]) else None for p in range(s["players"])
+        ],
+        "outcome": s["result"],
+    }
+    if pending is not None:
+        if pending["kind"] == "cancel":
+            v["pending"] = {
+                "kind": "cancel",
+                "effect": pending["effect"],
+                "target": pending["target"],
+                "cost": pending["cost"],
+            }
+        else:
+            v["pending"] = {
+                "kind": "plague",
+                "black": pending["black"],
+                "queue": list(pending["queue"]),
+            }
+    if seat is not None:
+        role = s["roles"][seat]
+        v["my_role"] = {**role_info(role), "card": role_card(role)}
+        v["my_removed"] = list(s["removed"][seat])
+    return v
+
+
+# --------------------------------------------------------------------------------------------
+# Flow
+# --------------------------------------------------------------------------------------------
+def _over(s: State, winners: list[int], reason: str) -> Event:
+    winners = sorted(winners)
+    others = [p for p in _alive(s) if p not in winners]
+    out = [p for p in range(s["players"]) if s["out"][p] and p not in winners]
+    ranking = [winners] if winners else []
+    if others:
+        ranking.append(others)
+    if out:
+        ranking.append(out)
+    s["result"] = {"winners": winners, "ranking": ranking, "reason": reason}
+    s["phase"] = "over"
+    s["pending"] = None
+    s["effects"] = []
+    s["picks"] = []
+    return {
+        "kind": "game_over",
+        "winners": winners,
+        "reason": reason,
+        "roles": list(s["roles"]),
+    }
+
+
+def _eliminate(s: State, seat: int, why: str, events: list[Event]) -> None:
+    s["out"][seat] = True
+    s["skip"][seat] = False
+    for i in range(4):
+        s["reserve"][i] += s["tokens"][seat][i]
+        s["tokens"][seat][i] = 0
+    events.append({"kind": "eliminated", "seat": seat, "why": why})
+    if s["lombard"] == seat:
+        s["lombard"] = _prev_alive(s, seat) if len(_alive(s)) > 0 else None
+    alive = _alive(s)
+    if len(alive) == 1 and s["result"] is None:
+        events.append(_over(s, alive, "last_standing"))
+
+
+def _gain(s: State, seat: int, sym: int, n: int, events: list[Event], source: str) -> int:
+    """``seat`` takes up to ``n`` tokens from the reserve; the 7 deadly sins are checked."""
+    got = min(n, s["reserve"][sym])
+    s["reserve"][sym] -= got
+    s["tokens"][seat][sym] += got
+    events.append({"kind": "gained", "seat": seat, "symbol": SYMS[sym], "n": got, "source": source})
+    _check_sins(s, seat, events)
+    return got
+
+
+def _check_sins(s: State, seat: int, events: list[Event]) -> None:
+    if (
+        _opt(s, "sins")
+        and not s["out"][seat]
+        and s["roles"][seat] != "brigand"
+        and max(s["tokens"][seat]) > SIN_LIMIT
+    ):
+        _eliminate(s, seat, "sins", events)
+
+
+def _discard(s: State, seat: int, sym: int, n: int) -> int:
+    lost = min(n, s["tokens"][seat][sym])
+    s["tokens"][seat][sym] -= lost
+    s["reserve"][sym] += lost
+    return lost
+
+
+def _steal(s: State, thief: int, victim: int, sym: int, n: int, events: list[Event]) -> None:
+    got = min(n, s["tokens"][victim][sym])
+    s["tokens"][victim][sym] -= got
+    s["tokens"][thief][sym] += got
+    events.append({"kind": "stole", "seat": thief, "target": victim, "symbol": SYMS[sym], "n": got})
+    _check_sins(s, thief, events)
+
+
+def _check_outside_wins(s: State, events: list[Event]) -> None:
+    """After a Porchetta Festival or an Earthquake: the first player clockwise from the one
+    playing now whose tokens meet the condition wins (the Innkeeper must declare on his turn)."""
+    for p in _order_from(s, s["current"]):
+        role = s["roles"][p]
+        if role != "innkeeper" and meets(role, s["tokens"][p]):
+            events.append(_over(s, [p], "outside_turn" if p != s["current"] else "victory"))
+            return
+
+
+def _check_current_win(s: State, events: list[Event]) -> bool:
+    cur = s["current"]
+    role = s["roles"][cur]
+    if (
+        s["result"] is None
+        and not s["out"][cur]
+        and role != "innkeeper"
+        and meets(role, s["tokens"][cur])
+    ):
+        events.append(_over(s, [cur], "victory"))
+    return s["result"] is not None
+
+
+def _start_turn(s: State, events: list[Event]) -> None:
+    """Begin the turn of ``current`` (skipping those with the Skip Turn token)."""
+    while s["result"] is None:
+        if s["turn"] >= ROUND_CAP * s["players"]:
+            events.append(_over(s, [], "turn_cap"))
+            return
+        cur = s["current"]
+        s["turn"] += 1
+        if s["skip"][cur]:
+            s["skip"][cur] = False
+            s["passed"] = []
+            events.append({"kind": "skipped", "seat": cur})
+            s["current"] = _next_alive(s, cur)
+            continue
+        s["phase"] = "roll"
+        s["kept"] = []
+        s["rolled"] = []
+        s["rerolled"] = False
+        s["carnival"] = False
+        s["effects"] = []
+        s["pending"] = None
+        events.append({"kind": "turn", "seat": cur, "turn": s["turn"]})
+        _check_current_win(s, events)
+        return
+
+
+def _pass_turn(s: State, events: list[Event]) -> None:
+    s["effects"] = []
+    s["pending"] = None
+    s["kept"] = []
+    s["rolled"] = []
+    s["carnival"] = False
+    s["current"] = _next_alive(s, s["current"])
+    _start_turn(s, events)
+
+
+def _do_roll(s: State, n: int, events: list[Event]) -> None:
+    cur = s["current"]
+    s["rolled"] = _roll(s, n)
+    events.append({"kind": "rolled", "seat": cur, "kept": list(s["kept"]), "dice": s["rolled"]})
+    five = s["kept"] + s["rolled"]
+    kinds = set(five)
+    if _opt(s, "porchetta") and len(kinds) == 1 and five[0] in SYMS:
+        sym = IDX[five[0]]
+        events.append({"kind": "porchetta", "seat": cur, "symbol": five[0]})
+        for p in _order_from(s, cur):
+            if not s["out"][p]:
+                _gain(s, p, sym, 1, events, "porchetta")
+        if s["result"] is None:
+            _check_outside_wins(s, events)
+    elif _opt(s, "earthquake") and kinds <= {"wine", "rat"}:
+        events.append({"kind": "earthquake", "seat": cur})
+        for p in _alive(s):
+            _discard(s, p, T, 99)
+            _discard(s, p, B, 99)
+        _check_outside_wins(s, events)
+    s["carnival"] = _opt(s, "carnival") and len(kinds) == 5
+    if s["carnival"]:
+        events.append({"kind": "carnival", "seat": cur})
+    if s["result"] is not None:
+        return
+    if s["out"][cur]:
+        s["passed"] = []
+        _pass_turn(s, events)
+        return
+    holder = s["lombard"]
+    if _opt(s, "lombard") and holder is not None and holder != cur and not s["rerolled"]:
+        s["phase"] = "lombard"
+    else:
+        s["phase"] = "choose"
+
+
+def _after_effect(s: State, events: list[Event]) -> None:
+    s["pending"] = None
+    if s["result"] is not None:
+        return
+    cur = s["current"]
+    if s["out"][cur]:
+        _pass_turn(s, events)
+        return
+    if _check_current_win(s, events):
+        return
+    if s["effects"]:
+        s["phase"] = "resolve"
+    else:
+        _pass_turn(s, events)
+
+
+# --------------------------------------------------------------------------------------------
+# Apply
+# --------------------------------------------------------------------------------------------
+def _as_int(value: Any) -> Any:
+    if isinstance(value, str) and value.isdigit() and len(value) < 4:
+        return int(value)
+    return value
+
+
+def _normal(action: dict) -> Action:
+    """Only the known fields of an action; digits sent by a form become numbers."""
+    out: Action = {"type": action.get("type")}
+    for key in ("effect", "target"):
+        if key in action and action[key] not in (None, ""):
+            out[key] = _as_int(action[key])
+    for key in ("symbol", "mode", "role"):
+        if key in action and action[key] not in (None, ""):
+            out[key] = action[key]
+    if "dice" in action:
+        dice = action["dice"]
+        if isinstance(dice, (str, int)):
+            dice = [dice]
+        if isinstance(dice, list):
+            out["dice"] = (
+                sorted(_as_int(d) for d in dice)
+                if all(isinstance(_as_int(d), int) for d in dice)
+                else dice
+            )
+        else:
+            out["dice"] = dice
+    return out
+
+
+_MESSAGES = {
+    "pick_start": MSG_PICK,
+    "roll": MSG_NOT_NOW,
+    "lombard": MSG_NOT_NOW,
+    "choose": MSG_DICE,
+    "resolve": MSG_EFFECT,
+    "cancel": MSG_NOT_NOW,
+    "plague": MSG_LOSE,
+}
+
+
+def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    if state["phase"] == "over":
+        raise IllegalAction(MSG_OVER)
+    if seat not in to_act(state):
+        raise IllegalAction(MSG_NOT_TURN)
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction(MSG_UNKNOWN)
+    act = _normal(action)
+    legal = legal_actions(state, seat)
+    if act not in legal:
+        kind = act["type"]
+        if kind not in {a["type"] for a in legal}:
+            if kind == "guess":
+                raise IllegalAction(MSG_GUESS)
+            if kind == "reroll":
+                raise IllegalAction(MSG_REROLL)
+            known = {
+                "pick",
+                "roll",
+                "keep",
+                "refuse",
+                "reroll",
+                "no_reroll",
+                "choose",
+                "effect",
+                "cancel",
+                "accept",
+                "lose",
+                "guess",
+            }
+            raise IllegalAction(MSG_NOT_NOW if kind in known else MSG_UNKNOWN)
+        if kind == "guess":
+            raise IllegalAction(MSG_GUESS)
+        raise IllegalAction(_MESSAGES.get(state["phase"], MSG_NOT_NOW))
+    s = _copy(state)
+    s["ply"] += 1
+    events: list[Event] = []
+    _HANDLERS[act["type"]](s, seat, act, events)
+    return s, events
+
+
+def _h_pick(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    sym = IDX[act["symbol"]]
+    _gain(s, seat, sym, 1, events, "start")
+    s["picks"] = s["picks"][1:]
+    if not s["picks"]:
+        _start_turn(s, events)
+
+
+def _h_roll(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    s["kept"] = []
+    s["passed"] = []
+    _do_roll(s, 5, events)
+
+
+def _h_keep(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    s["kept"] = list(s["passed"])
+    s["passed"] = []
+    events.append({"kind": "kept", "seat": seat, "dice": list(s["kept"])})
+    _do_roll(s, 3, events)
+
+
+def _h_refuse(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    events.append({"kind": "refused", "seat": seat, "dice": list(s["passed"])})
+    s["kept"] = []
+    s["passed"] = []
+    _do_roll(s, 5, events)
+
+
+def _h_reroll(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    cur = s["current"]
+    n = len(s["rolled"])
+    s["rerolled"] = True
+    if seat == cur:
+        s["lombard"] = _prev_alive(s, seat)  # used on one's own roll: to the holder's right
+    else:
+        s["lombard"] = cur  # used on an opponent's roll: to that player
+    events.append({"kind": "lombard", "seat": seat, "for": cur, "to": s["lombard"], "n": n})
+    _do_roll(s, n, events)
+
+
+def _h_no_reroll(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    s["phase"] = "choose"
+
+
+def _h_choose(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    idx = act["dice"]
+    chosen = s["kept"] + [s["rolled"][i] for i in idx]
+    s["passed"] = [d for i, d in enumerate(s["rolled"]) if i not in idx]
+    effects = group_effects(chosen)
+    s["effects"] = [{"id": i, "kind": k} for i, k in enumerate(effects)]
+    events.append({"kind": "chose", "seat": seat, "dice": chosen, "effects": effects})
+    s["phase"] = "resolve"
+
+
+def _h_effect(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    eid = act["effect"]
+    eff = next(e for e in s["effects"] if e["id"] == eid)
+    s["effects"] = [e for e in s["effects"] if e["id"] != eid]
+    kind = eff["kind"]
+    target = act.get("target")
+    steal = _steal_mode(s)
+    ev: Event = {"kind": "effect", "seat": seat, "effect": kind}
+    if target is not None:
+        ev["target"] = target
+    if "symbol" in act:
+        ev["symbol"] = act["symbol"]
+    if "mode" in act:
+        ev["mode"] = act["mode"]
+    events.append(ev)
+    if kind in ("people", "tower", "mortadella", "book") or (
+        kind == "people2" and act["mode"] == "take"
+    ):
+        sym = IDX[act.get("symbol", kind if kind != "people2" else "people")]
+        n = 2 if kind == "people2" else 1
+        if steal:
+            if target is not None:
+                _steal(s, seat, target, sym, n, events)
+            else:
+                events.append({"kind": "nothing", "seat": seat, "symbol": SYMS[sym]})
+        else:
+            _gain(s, seat, sym, n, events, "dice")
+        _after_effect(s, events)
+        return
+    if kind == "people2":  # the Revolution
+        lost = _discard(s, target, IDX[act["symbol"]], 1)
+        events.append({"kind": "discarded", "seat": target, "symbol": act["symbol"], "n": lost})
+        _after_effect(s, events)
+        return
+    if kind in ("wine", "wine2"):
+        cost = 1 if kind == "wine" else 2
+        has_effect = kind == "wine2" or s["tokens"][target][P] > 0
+        if has_effect and target != seat and s["tokens"][target][M] >= cost:
+            s["phase"] = "cancel"
+            s["pending"] = {"kind": "cancel", "effect": kind, "target": target, "cost": cost}
+            return
+        _wine(s, kind, target, events)
+        _after_effect(s, events)
+        return
+    # rat / rat2: everybody, from the player who rolled, clockwise
+    black = kind == "rat2"
+    queue = []
+    for p in _order_from(s, s["current"]):
+        if black:
+            lost = _discard(s, p, M, 1)
+            if lost:
+                events.append({"kind": "discarded", "seat": p, "symbol": "mortadella", "n": 1})
+        t = s["tokens"][p]
+        if t[P] > 0 and t[T] > 0:
+            queue.append(p)
+        elif t[P] > 0:
+            _discard(s, p, P, 1)
+            events.append({"kind": "discarded", "seat": p, "symbol": "people", "n": 1})
+    if queue:
+        s["phase"] = "plague"
+        s["pending"] = {"kind": "plague", "black": black, "queue": queue}
+        return
+    _after_effect(s, events)
+
+
+def _wine(s: State, kind: str, target: int, events: list[Event]) -> None:
+    if kind == "wine":
+        lost = _discard(s, target, P, 1)
+        events.append({"kind": "discarded", "seat": target, "symbol": "people", "n": lost})
+    else:
+        s["skip"][target] = True
+        events.append({"kind": "skip_token", "seat": target})
+
+
+def _h_cancel(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    pending = s["pending"]
+    _discard(s, seat, M, pending["cost"])
+    events.append(
+        {"kind": "cancelled", "seat": seat, "effect": pending["effect"], "cost": pending["cost"]}
+    )
+    _after_effect(s, events)
+
+
+def _h_accept(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    pending = s["pending"]
+    events.append({"kind": "accepted", "seat": seat, "effect": pending["effect"]})
+    _wine(s, pending["effect"], seat, events)
+    _after_effect(s, events)
+
+
+def _h_lose(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    sym = IDX[act["symbol"]]
+    _discard(s, seat, sym, 1)
+    events.append({"kind": "discarded", "seat": seat, "symbol": act["symbol"], "n": 1})
+    queue = s["pending"]["queue"][1:]
+    if queue:
+        s["pending"]["queue"] = queue
+        return
+    _after_effect(s, events)
+
+
+def _h_guess(s: State, seat: int, act: Action, events: list[Event]) -> None:
+    target, role = act["target"], act["role"]
+    right = s["roles"][target] == role
+    s["guesses"].append({"seat": seat, "target": target, "role": role, "right": right})
+    events.append({"kind": "guess", "seat": seat, "target": target, "role": role, "right": right})
+    if right:
+        events.append(_over(s, [seat], "guess"))
+        return
+    if s["players"] == 2:
+        for i in range(4):
+            _discard(s, seat, i, 99)
+        if s["deck"]:  # with no card left to draw, one keeps one's role (ruling)
+            s["removed"][seat].append(s["roles"][seat])
+            s["roles"][seat] = s["deck"][0]
+            s["deck"] = s["deck"][1:]
+            events.append({"kind": "new_role", "seat": seat})
+    else:
+        s["revealed"][seat] = True  # only the Innkeeper guesses: now everybody knows
+        _eliminate(s, seat, "guess", events)
+        if s["result"] is not None:
+            return
+    s["passed"] = []
+    _pass_turn(s, events)
+
+
+_HANDLERS = {
+    "pick": _h_pick,
+    "roll": _h_roll,
+    "keep": _h_keep,
+    "refuse": _h_refuse,
+    "reroll": _h_reroll,
+    "no_reroll": _h_no_reroll,
+    "choose": _h_choose,
+    "effect": _h_effect,
+    "cancel": _h_cancel,
+    "accept": _h_accept,
+    "lose": _h_lose,
+    "guess": _h_guess,
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Serialisation
+# --------------------------------------------------------------------------------------------
+def dump(state: State) -> dict:
+    return _copy(state)
+
+
+def load(d: dict) -> State:
+    if not isinstance(d, dict) or d.get("game") != SLUG:
+        raise ValueError("not an Il Trono di Mortadella state")
+    try:
+        s = _copy(d)
+        n = s["players"]
+        ok = (
+            s["phase"] in PHASES
+            and MIN_PLAYERS <= n <= MAX_PLAYERS
+            and len(s["tokens"]) == n
+            and len(s["roles"]) == n
+            and all(r in ROLES for r in s["roles"])
+            and all(len(t) == 4 and min(t) >= 0 for t in s["tokens"])
+            and min(s["reserve"]) >= 0
+        )
+        totals = [s["reserve"][i] + sum(t[i] for t in s["tokens"]) for i in range(4)]
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise ValueError("bad Il Trono di Mortadella state") from exc
+    if not ok:
+        raise ValueError("bad Il Trono di Mortadella state")
+    if totals != [RESERVE] * 4:
+        raise ValueError("the tokens of this state do not add up")
+    return s
+
+
+# --------------------------------------------------------------------------------------------
+# Log lines (plain English; the play screen translates its own)
+# --------------------------------------------------------------------------------------------
+def _who(seat: Any) -> str:
+    return f"Player {seat + 1}" if isinstance(seat, int) else "Someone"
+
+
+EFFECT_NAMES = {
+    "people": "1 People",
+    "people2": "2 People",
+    "tower": "1 Tower",
+    "book": "1 Book",
+    "mortadella": "1 Mortadella",
+    "wine": "Drunkenness (1 Wine)",
+    "wine2": "Inebriation (2 Wines)",
+    "rat": "Plague (1 Rat)",
+    "rat2": "Black Death (2 Rats)",
+}
+
+
+def describe(event: Event) -> str:
+    kind = event.get("kind")
+    who = _who(event.get("seat"))
+    if kind == "turn":
+        return f"It is {who}'s turn."
+    if kind == "skipped":
+        return f"{who} misses this turn (Skip Turn token)."
+    if kind == "rolled":
+        return f"{who} rolled {', '.join(FACE_NAMES[d] for d in event['dice'])}."
+    if kind == "kept":
+        return f"{who} kept the two dice passed on."
+    if kind == "refused":
+        return f"{who} refused the two dice passed on."
+    if kind == "chose":
+        return f"{who} chose {', '.join(FACE_NAMES[d] for d in event['dice'])}."
+    if kind == "effect":
+        return f"{who} used {EFFECT_NAMES.get(event['effect'], event['effect'])}."
+    if kind == "gained":
+        return f"{who} took {event['n']} {FACE_NAMES[event['symbol']]}."
+    if kind == "stole":
+        return (
+            f"{who} stole {event['n']} {FACE_NAMES[event['symbol']]} from {_who(event['target'])}."
+        )
+    if kind == "discarded":
+        return f"{who} gave back {event['n']} {FACE_NAMES[event['symbol']]}."
+    if kind == "skip_token":
+        return f"{who} takes the Skip Turn token."
+    if kind == "cancelled":
+        return f"{who} gave back {event['cost']} Mortadella to cancel it."
+    if kind == "accepted":
+        return f"{who} did not cancel it."
+    if kind == "nothing":
+        return f"{who} found nothing to steal."
+    if kind == "porchetta":
+        return "Porchetta Festival! Everybody takes a token."
+    if kind == "earthquake":
+        return "Earthquake! Everybody gives back all Towers and Books."
+    if kind == "carnival":
+        return f"Carnival! {who} steals instead of taking from the reserve."
+    if kind == "lombard":
+        return f"{who} used the Lombard Company token to re-roll."
+    if kind == "guess":
+        result = "right" if event["right"] else "wrong"
+        role = ROLES[event["role"]]["name"]
+        return f"{who} guessed that {_who(event['target'])} is the {role}: {result}!"
+    if kind == "new_role":
+        return f"{who} draws a new role card and starts again."
+    if kind == "eliminated":
+        return f"{who} is out of the game."
+    if kind == "game_over":
+        winners = event.get("winners") or []
+        if not winners:
+            return "The game is over: nobody took the throne."
+        return f"{_who(winners[0])} takes the throne of Mortadella!"
+    return str(kind)
+
+
+# --------------------------------------------------------------------------------------------
+# Bots: they see only their view and their legal actions.
+# --------------------------------------------------------------------------------------------
+def _toklists(view: dict) -> list[list[int]]:
+    return [[t[s] for s in SYMS] for t in view["tokens"]]
+
+
+def role_beliefs(view: dict) -> dict[int, dict[str, float]]:
+    """For every other seat still in the game, how likely each role is from what it collects:
+    a player collects towards its goal, so roles it has come closer to get more weight (with no
+    tokens yet, every possible role is as likely as the others)."""
+    me = view["seat"]
+    tokens = _toklists(view)
+    mine = view["my_role"]["key"]
+    known = {r for r in view["revealed"] if r}
+    excluded = {mine, *view.get("my_removed", []), *known}
+    wrong = {(g["target"], g["role"]) for g in view["guesses"] if not g["right"]}
+    out: dict[int, dict[str, float]] = {}
+    for p in range(view["players"]):
+        if p == me or view["out"][p]:
+            continue
+        if view["revealed"][p]:
+            out[p] = {view["revealed"][p]: 1.0}
+            continue
+        weights = {}
+        for r in view["roles_in_game"]:
+            if r in excluded or r == "brigand" or (p, r) in wrong:
+                continue
+            progress = distance(r, [0, 0, 0, 0]) - distance(r, tokens[p])
+            weights[r] = math.exp(0.8 * progress)
+        total = sum(weights.values()) or 1.0
+        out[p] = {r: w / total for r, w in weights.items()}
+    return out
+
+
+def _threat(beliefs: dict[str, float], tokens: list[int]) -> float:
+    """How bad it is for the others that this player holds these tokens (high when near a win)."""
+    key = tuple(tokens)
+    return sum(p * 4.0 / (1.0 + _dist(r, key)) for r, p in beliefs.items())
+
+
+@lru_cache(maxsize=65536)
+def _dist(role: str, tokens: tuple[int, ...]) -> float:
+    return distance(role, list(tokens))
+
+
+def _shortfall(role: str, tokens: list[int]) -> float:
+    """Like ``distance``, but a big gap counts more than several small ones, so a bot fills the
+    symbol it lacks most first (a Joker Book becomes that symbol)."""
+    if role == "brigand":
+        return distance(role, tokens) ** 1.2
+    d = 0.0
+    for i, op, n in NEED[role]:
+        if op == "min":
+            d += max(0, n - tokens[i]) ** 1.4
+        else:
+            d += 1.5 * abs(tokens[i] - n)
+    return d
+
+
+def _my_value(role: str, tokens: list[int], sins: bool) -> float:
+    if sins and role != "brigand" and max(tokens) > SIN_LIMIT:
+        return -1000.0
+    v = -_shortfall(role, tokens)
+    if meets(role, tokens):
+        v += 50.0
+    if sins and role != "brigand":
+        v -= 0.4 * sum(1 for t in tokens if t == SIN_LIMIT)
+    return v
+
+
+def _score(view: dict, tokens: list[list[int]], beliefs: dict, skips: dict | None = None) -> float:
+    me = view["seat"]
+    role = view["my_role"]["key"]
+    sins = view["options"]["sins"] == "on"
+    v = _my_value(role, tokens[me], sins)
+    for p, b in beliefs.items():
+        v -= 0.6 * _threat(b, tokens[p])
+    if skips:
+        for p, flag in skips.items():
+            if flag and p in beliefs:
+                v += 0.8 * _threat(beliefs[p], tokens[p]) + 0.4
+            if flag and p == me:
+                v -= 2.0
+    return v
+
+
+def _simulate_effect(view: dict, tokens: list[list[int]], act: Action, kind: str, steal: bool):
+    """Tokens after an effect action (no cancel assumed), and who gets the Skip Turn token."""
+    me = view["seat"]
+    t = [list(x) for x in tokens]
+    skip = None
+    target = act.get("target")
+    if kind in ("people", "tower", "mortadella", "book") or (
+        kind == "people2" and act.get("mode") == "take"
+    ):
+        sym = IDX[act.get("symbol", kind if kind != "people2" else "people")]
+        n = 2 if kind == "people2" else 1
+        if steal:
+            if target is not None:
+                got = min(n, t[target][sym])
+                t[target][sym] -= got
+                t[me][sym] += got
+        else:
+            t[me][sym] += min(n, view["reserve"][SYMS[sym]])
+    elif kind == "people2":
+        sym = IDX[act["symbol"]]
+        t[target][sym] = max(0, t[target][sym] - 1)
+    elif kind == "wine":
+        t[target][P] = max(0, t[target][P] - 1)
+    elif kind == "wine2":
+        skip = target
+    else:
+        for p in range(len(t)):
+            if view["out"][p]:
+                continue
+            if kind == "rat2":
+                t[p][M] = max(0, t[p][M] - 1)
+            if t[p][P] > 0:
+                t[p][P] -= 1
+    return t, skip
+
+
+def _best_effect_value(view, tokens, beliefs, kind, acts, steal) -> tuple[float, Action | None]:
+    best, best_act = -1e9, None
+    for a in acts:
+        t, skip = _simulate_effect(view, tokens, a, kind, steal)
+        v = _score(view, t, beliefs, {skip: True} if skip is not None else None)
+        if v > best:
+            best, best_act = v, a
+    return best, best_act
+
+
+def _hypothetical_actions(view: dict, kind: str, steal: bool) -> list[Action]:
+    """The actions an effect would offer (as legal_actions does) for planning a choice."""
+    tokens = _toklists(view)
+    me = view["seat"]
+    alive = [p for p in range(view["players"]) if not view["out"][p]]
+    out: list[Action] = []
+
+    def take(sym: str, extra: dict) -> None:
+        if steal:
+            victims = [p for p in alive if p != me and tokens[p][IDX[sym]] > 0]
+            if victims:
+                out.extend({**extra, "target": v} for v in victims)
+                return
+        out.append(dict(extra))
+
+    if kind in ("people", "tower", "mortadella"):
+        take(kind, {})
+    elif kind == "book":
+        for sym in SYMS:
+            take(sym, {"symbol": sym})
+    elif kind == "people2":
+        take("people", {"mode": "take"})
+        for sym in ("tower", "book"):
+            out.extend(
+                {"mode": "revolution", "symbol": sym, "target": p}
+                for p in alive
+                if tokens[p][IDX[sym]] > 0
+            )
+    elif kind in ("wine", "wine2"):
+        out.extend({"target": p} for p in alive if p != me)
+        if not out:
+            out.append({"target": me})
+    else:
+        out.append({})
+    return out
+
+
+def bot_action(
+    view: dict,
+    legal: list,
+    level: str,
+    rng: random.Random,
+    focus: Any = None,
+) -> Action:
+    if not legal:
+        raise ValueError("no legal action")
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}")
+    if level == "random":
+        return rng.choice(legal)
+    phase = view["phase"]
+    me = view["seat"]
+    role = view["my_role"]["key"]
+    tokens = _toklists(view)
+    beliefs = role_beliefs(view)
+    if phase == "pick_start":
+        return max(legal, key=lambda a: _my_value(role, _plus(tokens[me], a["symbol"]), True))
+    if phase == "roll":
+        guesses = [a for a in legal if a["type"] == "guess"]
+        if guesses:
+            g = _bot_guess(view, guesses, beliefs, tokens[me])
+            if g is not None:
+                return g
+        if legal[0]["type"] == "keep":
+            steal = role == "brigand"
+            keep_value = sum(_die_value(view, tokens, beliefs, d, steal) for d in view["passed"])
+            return legal[0] if keep_value > 2 * _AVERAGE_DIE else legal[1]
+        return legal[0]
+    if phase == "lombard":
+        cur = view["current"]
+        threat = _threat(beliefs.get(cur, {}), tokens[cur]) if cur in beliefs else 0.0
+        five = view["kept"] + view["rolled"]
+        useful = sum(1 for d in five if d in SYMS)
+        return legal[0] if threat > 1.6 and useful >= 4 else legal[1]
+    if phase == "choose":
+        return _bot_choose(view, legal, tokens, beliefs, role)
+    if phase == "resolve":
+        steal = view["steal"]
+        kinds = {e["id"]: e["kind"] for e in view["effects"]}
+        best, best_act = -1e9, legal[0]
+        for a in legal:
+            t, skip = _simulate_effect(view, tokens, a, kinds[a["effect"]], steal)
+            v = _score(view, t, beliefs, {skip: True} if skip is not None else None)
+            if v > best:
+                best, best_act = v, a
+        return best_act
+    if phase == "cancel":
+        pending = view["pending"]
+        cost = pending["cost"]
+        after_cancel = list(tokens[me])
+        after_cancel[M] -= cost
+        after_accept = list(tokens[me])
+        if pending["effect"] == "wine":
+            after_accept[P] -= 1
+            v_accept = _my_value(role, after_accept, True)
+        else:
+            v_accept = _my_value(role, after_accept, True) - 2.0
+        v_cancel = _my_value(role, after_cancel, True)
+        return legal[0] if v_cancel >= v_accept else legal[1]
+    if phase == "plague":
+        a = list(tokens[me])
+        a[P] -= 1
+        b = list(tokens[me])
+        b[T] -= 1
+        return legal[0] if _my_value(role, a, True) >= _my_value(role, b, True) else legal[1]
+    return legal[0]
+
+
+def _plus(tokens: list[int], sym: str, n: int = 1) -> list[int]:
+    t = list(tokens)
+    t[IDX[sym]] += n
+    return t
+
+
+_AVERAGE_DIE = 0.6
+
+
+def _die_value(view, tokens, beliefs, face, steal) -> float:
+    """How much one die is worth to me now (the gain of its effect, on its own)."""
+    base = _score(view, tokens, beliefs)
+    acts = _hypothetical_actions(view, face, steal)
+    best, _ = _best_effect_value(view, tokens, beliefs, face, acts, steal)
+    return best - base
+
+
+def _bot_choose(view, legal, tokens, beliefs, role) -> Action:
+    choices = [a for a in legal if a["type"] == "choose"]
+    kept, rolled = view["kept"], view["rolled"]
+    five = kept + rolled
+    steal = view["carnival"] or role == "brigand"
+    base = _score(view, tokens, beliefs)
+    gains: dict[str, float] = {}
+
+    def gain(kind: str) -> float:
+        if kind not in gains:
+            acts = _hypothetical_actions(view, kind, steal)
+            best, _ = _best_effect_value(view, tokens, beliefs, kind, acts, steal)
+            gains[kind] = best - base
+        return gains[kind]
+
+    best, best_act = -1e9, choices[0]
+    for a in choices:
+        dice = kept + [rolled[i] for i in a["dice"]]
+        effects = group_effects(dice)
+        value = sum(gain(k) for k in effects)
+        # Sins: several gains of one symbol at once may be one too many.
+        counts: dict[str, int] = {}
+        for k in effects:
+            sym = {"people2": "people"}.get(k, k)
+            if sym in SYMS:
+                counts[sym] = counts.get(sym, 0) + (2 if k == "people2" else 1)
+        if view["options"]["sins"] == "on" and role != "brigand":
+            for sym, c in counts.items():
+                if tokens[view["seat"]][IDX[sym]] + c > SIN_LIMIT:
+                    value -= 100.0
+        if value > best:
+            best, best_act = value, a
+    if "reroll" in {a["type"] for a in legal} and best < 0.3 and len(set(five)) < 5:
+        return {"type": "reroll"}
+    return best_act
+
+
+def _bot_guess(view, guesses, beliefs, my_tokens) -> Action | None:
+    best_p, best = 0.0, None
+    for g in guesses:
+        p = beliefs.get(g["target"], {}).get(g["role"], 0.0)
+        if p > best_p:
+            best_p, best = p, g
+    if view["players"] == 2:
+        # A wrong guess costs every token: guess when sure enough, or while there is little to lose.
+        held = sum(my_tokens)
+        if best_p >= 0.5 or held <= 3:
+            return best
+        return None
+    # The Innkeeper: sure enough, or somebody looks close to winning (guess before it is late).
+    danger = max((_threat(b, _toklists(view)[p]) for p, b in beliefs.items()), default=0.0)
+    return best if best_p >= 0.45 or (best_p >= 0.3 and danger >= 2.0) else None
+
+
+def role_win_rates(
+    players: int, games: int, seed: int = 0, options: dict | None = None, level: str = "heuristic"
+) -> dict:
+    """Bot games in process: how often each role wins (for the docs and the balance test)."""
+    dealt: dict[str, int] = {}
+    wins: dict[str, int] = {}
+    reasons: dict[str, int] = {}
+    plies = 0
+    for i in range(games):
+        state = setup(players, seed + i, options or {})
+        rngs = [random.Random(f"{seed + i}:bot:{p}") for p in range(players)]
+        start_roles = list(state["roles"])
+        while True:
+            acting = to_act(state)
+            if not acting:
+                break
+            p = acting[0]
+            act = bot_action(view(state, p), legal_actions(state, p), level, rngs[p])
+            state, _ = apply(state, p, act)
+            plies += 1
+        for r in start_roles if players > 2 else state["roles"]:
+            dealt[r] = dealt.get(r, 0) + 1
+        res = state["result"]
+        reasons[res["reason"]] = reasons.get(res["reason"], 0) + 1
+        for w in res["winners"]:
+            r = state["roles"][w]
+            wins[r] = wins.get(r, 0) + 1
+    rates = {r: round(wins.get(r, 0) / dealt[r], 3) for r in sorted(dealt)}
+    return {
+        "players": players,
+        "games": games,
+        "dealt": dealt,
+        "wins": wins,
+        "win_rate": rates,
+        "reasons": reasons,
+        "mean_plies": plies / games if games else 0,
+    }

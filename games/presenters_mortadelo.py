@@ -1,0 +1,483 @@
+"""Mortadelo Multiverso: turn an engine view into template context.
+
+Templates see only ``view(state, seat)`` and the viewing seat's own legal actions. Another
+player's hand and secret duel choice are never in a view; a chosen card shows only to its owner
+until both duellists have chosen, then both flip together (``last_duel``)."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.engine.mortadelo_cards import CHARACTERS
+
+# Each card kind has a sign and a name as well as a colour (colour is never the only cue):
+# attacks are filled shapes, defences the same shapes hollow, Total Defence a "no" sign.
+MM_KIND_SIGNS = {
+    "punch": "◆",
+    "kick": "▲",
+    "block_punch": "◇",
+    "block_kick": "△",
+    "total": "⊘",
+}
+# Each colour deck has a sign too.
+MM_COLOUR_SIGNS = {
+    "red": "♥",
+    "blue": "♠",
+    "green": "♣",
+    "yellow": "★",
+    "purple": "♦",
+    "orange": "●",
+}
+MM_CHARACTER_SIGNS = {
+    "pirate": "☠",
+    "caveman": "⚒",
+    "ninja": "☯",
+    "vampire": "☾",
+    "wizard": "✪",
+    "robot": "⚙",
+    "doctor": "✚",
+    "chef": "♨",
+    "astronaut": "☄",
+    "mummy": "☥",
+    "king": "♛",
+    "cowboy": "☆",
+}
+
+
+def mm_kind_name(kind: str) -> str:
+    return {
+        "punch": _("Punch attack"),
+        "kick": _("Kick attack"),
+        "block_punch": _("Punch defence"),
+        "block_kick": _("Kick defence"),
+        "total": _("Total Defence"),
+    }.get(kind, kind)
+
+
+def mm_colour_name(colour: str) -> str:
+    return {
+        "red": _("red"),
+        "blue": _("blue"),
+        "green": _("green"),
+        "yellow": _("yellow"),
+        "purple": _("purple"),
+        "orange": _("orange"),
+    }.get(colour, colour)
+
+
+def mm_card_name(name: str) -> str:
+    return {
+        "Jab": _("Jab"),
+        "Haymaker": _("Haymaker"),
+        "Mystery Fist": _("Mystery Fist"),
+        "Stomp": _("Stomp"),
+        "Cartwheel": _("Cartwheel"),
+        "Mystery Boot": _("Mystery Boot"),
+        "Fist Catcher": _("Fist Catcher"),
+        "Shin Guard": _("Shin Guard"),
+        "Clever Dodge": _("Clever Dodge"),
+        "Not Today!": _("Not Today!"),
+        "Mega Wallop": _("Mega Wallop"),
+        "Thunder Stomp": _("Thunder Stomp"),
+        "Windmill Fists": _("Windmill Fists"),
+        "Scissor Kick": _("Scissor Kick"),
+        "Cosmic Knuckles": _("Cosmic Knuckles"),
+        "Rocket Boots": _("Rocket Boots"),
+        "Boomerang Block": _("Boomerang Block"),
+        "Trampoline Block": _("Trampoline Block"),
+        "Pillow Fort": _("Pillow Fort"),
+        "Cloning Shield": _("Cloning Shield"),
+        "Healing Hook": _("Healing Hook"),
+        "Treasure Kick": _("Treasure Kick"),
+        "Lucky Parry": _("Lucky Parry"),
+        "Sidestep Surprise": _("Sidestep Surprise"),
+    }.get(name, name)
+
+
+def mm_character_name(key: str) -> str:
+    return {
+        "pirate": _("Captain Mortadelo"),
+        "caveman": _("Caveman Mortadelo"),
+        "ninja": _("Ninja Mortadelo"),
+        "vampire": _("Vampire Mortadelo"),
+        "wizard": _("Wizard Mortadelo"),
+        "robot": _("Robot Mortadelo"),
+        "doctor": _("Doctor Mortadelo"),
+        "chef": _("Chef Mortadelo"),
+        "astronaut": _("Astro Mortadelo"),
+        "mummy": _("Mummy Mortadelo"),
+        "king": _("King Mortadelo"),
+        "cowboy": _("Cowboy Mortadelo"),
+    }.get(key, key)
+
+
+def mm_blow_name(key: str) -> str:
+    return {
+        "pirate": _("Cannonball Clout"),
+        "caveman": _("Big Club Bonk"),
+        "ninja": _("Shadow Slap"),
+        "vampire": _("Midnight Nibble"),
+        "wizard": _("Hat Trick"),
+        "robot": _("Oil Change"),
+        "doctor": _("Magic Plaster"),
+        "chef": _("Hot Soup Splash"),
+        "astronaut": _("Moon Jump"),
+        "mummy": _("Bandage Whip"),
+        "king": _("Royal Treasury"),
+        "cowboy": _("Lasso Yank"),
+    }.get(key, key)
+
+
+def mm_effect_text(name: str, amount: int) -> str:
+    if name == "tortazo":
+        return ngettext(
+            "Tortazo %(stars)s (%(n)s wound)", "Tortazo %(stars)s (%(n)s wounds)", amount
+        ) % {"stars": "★" * amount, "n": amount}
+    if name == "upgrade":
+        if amount == 1:
+            return _("⬆ Upgrade: take a Mamporro Plus")
+        return _("⬆ Upgrade: take %(n)s Mamporros Plus") % {"n": amount}
+    if name == "combo":
+        return _("⇄ Play another card")
+    if name == "recover":
+        return ngettext("♥ Recover %(n)s wound", "♥ Recover %(n)s wounds", amount) % {"n": amount}
+    if name == "special":
+        return _("ϟ Special Mamporro")
+    return name
+
+
+def mm_effects_text(effects) -> str:
+    return ", ".join(mm_effect_text(n, a) for n, a in effects) or _("no effect")
+
+
+def mm_card(card: dict, playable: bool = False) -> dict:
+    """A card of a view, ready for the template. ``id`` only when the view gave one."""
+    name = mm_card_name(card["name"])
+    kind = mm_kind_name(card["kind"])
+    effects = mm_effects_text(card["effects"])
+    return {
+        "id": card.get("id", ""),
+        "name": name,
+        "kind": card["kind"],
+        "kind_name": kind,
+        "sign": MM_KIND_SIGNS.get(card["kind"], ""),
+        "effects": [mm_effect_text(n, a) for n, a in card["effects"]],
+        "plus": card["plus"],
+        "label": _("%(name)s: %(kind)s; %(effects)s")
+        % {"name": name, "kind": kind, "effects": effects},
+        "playable": playable,
+    }
+
+
+def mm_character(key: str | None) -> dict | None:
+    if key is None:
+        return None
+    return {
+        "key": key,
+        "name": mm_character_name(key),
+        "blow": mm_blow_name(key),
+        "sign": MM_CHARACTER_SIGNS.get(key, ""),
+        "effects": mm_effects_text(CHARACTERS[key]["effects"]),
+    }
+
+
+def mm_join(names) -> str:
+    return ", ".join(n for n in names if n)
+
+
+def mortadelo_context(view, ctx) -> dict:
+    match, seat, names = ctx["match"], ctx["seat"], ctx["names"]
+    phase = view["phase"]
+    me = seat.number if seat is not None else None
+    my_turn = ctx["my_turn"]
+    legal = []
+    if my_turn:
+        module = match.engine
+        legal = module.legal_actions(module.load(match.state), me)
+    types = {a["type"] for a in legal}
+    card_actions = {a["card"]: a["type"] for a in legal if "card" in a}
+    hand_action = next((t for t in ("choose", "combo") if t in types), "")
+    hand = [
+        mm_card(c, hand_action != "" and c["id"] in card_actions) for c in view.get("hand") or []
+    ]
+    duel = view["duel"]
+    task = view["task"]
+    chars = view["characters"]
+    players = []
+    for number in range(view["players"]):
+        status = ""
+        if duel is not None and phase == "duel" and number in duel["seats"]:
+            status = "chosen" if number in duel["chosen"] else "choosing"
+        wounds = view["wound_counts"][number]
+        colour = view["colours"][number]
+        players.append(
+            {
+                "number": number,
+                "name": names.get(number, ""),
+                "character": mm_character(chars[number]["key"] if chars[number] else None),
+                "colour": colour,
+                "colour_name": mm_colour_name(colour),
+                "colour_sign": MM_COLOUR_SIGNS.get(colour, ""),
+                "wounds": wounds,
+                "wound_marks": range(wounds),
+                "hand": view["hand_counts"][number],
+                "deck": view["deck_counts"][number],
+                "discard": len(view["discards"][number]),
+                "discard_top": mm_card(view["discards"][number][-1])
+                if view["discards"][number]
+                else None,
+                "out": view["out"][number] is not None,
+                "is_me": number == me,
+                "acting": number in view["to_act"],
+                "current": number == view["current"] and phase != "pick",
+                "duelling": duel is not None and number in duel["seats"],
+                "status": status,
+            }
+        )
+    waiting_for = []
+    if duel is not None and phase == "duel":
+        waiting_for = [names.get(p, "") for p in duel["seats"] if p not in duel["chosen"]]
+    last = None
+    if view["last_duel"]:
+        ld = view["last_duel"]
+        last = {
+            "cards": [
+                {
+                    "name": names.get(c["seat"], ""),
+                    "card": mm_card(c["card"]),
+                    "success": c["success"],
+                }
+                for c in ld["cards"]
+            ],
+        }
+    market = [mm_card(c, "upgrade" in types) for c in view["market"]]
+    free = []
+    if phase == "pick":
+        free = [mm_character(k) for k in view["free_characters"]]
+    targets = [
+        {"number": a["target"], "name": names.get(a["target"], "")}
+        for a in legal
+        if a["type"] in ("challenge", "meddle")
+    ]
+    focus = ""
+    if my_turn:
+        if hand_action:
+            focus = "hand"
+        elif types & {"pick", "challenge", "meddle", "upgrade"}:
+            focus = "choice"
+    return {
+        "focus": focus,
+        "me": me,
+        "hand": hand,
+        "hand_action": hand_action,
+        "can_pick": "pick" in types,
+        "can_challenge": "challenge" in types,
+        "can_meddle": "meddle" in types,
+        "can_upgrade": "upgrade" in types,
+        "can_skip_combo": "no_combo" in types,
+        "free_characters": free,
+        "targets": targets,
+        "players": players,
+        "my_character": mm_character(chars[me]["key"]) if me is not None and chars[me] else None,
+        "market": market,
+        "plus_deck_count": view["plus_deck_count"],
+        "duel_names": [names.get(p, "") for p in duel["seats"]] if duel else [],
+        "waiting_for": mm_join(waiting_for),
+        "my_choice": mm_card(view["my_choice"]) if view.get("my_choice") else None,
+        "table": [
+            {"name": names.get(t["seat"], ""), "card": mm_card(t["card"])} for t in view["table"]
+        ],
+        "last_duel": last,
+        "task": task,
+        "step": mm_next_step(view, ctx, my_turn, waiting_for),
+        "log": mm_log_lines(match, names),
+        "result": mm_result_text(view, names, me),
+        "ranking": mm_ranking(view, names),
+        "turn_text": _("Turn %(n)s of at most %(cap)s")
+        % {"n": view["turn"], "cap": view["turn_cap"]}
+        if phase != "pick"
+        else "",
+    }
+
+
+def mm_next_step(view, ctx, my_turn, waiting_for) -> str:
+    names = ctx["names"]
+    phase = view["phase"]
+    if view["outcome"]:
+        return ""
+    if ctx["handoff"] is not None:
+        return _("Pass the device to %(name)s.") % {"name": ctx["handoff"].name}
+    acting = view["to_act"][0] if view["to_act"] else None
+    if phase == "pick":
+        if my_turn:
+            return _("Choose your Mortadelo. Each one has a different secret blow.")
+        return _("%(name)s is choosing a Mortadelo…") % {"name": names.get(acting, "")}
+    if phase == "challenge":
+        if my_turn:
+            return _("Your turn: choose whom you challenge to a duel.")
+        return _("%(name)s is choosing whom to challenge…") % {"name": names.get(acting, "")}
+    if phase == "duel":
+        a, b = view["duel"]["seats"]
+        if my_turn:
+            other = b if ctx["me"] == a else a
+            return _(
+                "Duel with %(name)s! Choose a card face down. Nobody sees it until you have "
+                "both chosen."
+            ) % {"name": names.get(other, "")}
+        return _("Waiting for %(names)s to choose…") % {"names": mm_join(waiting_for)}
+    task = view["task"] or {}
+    who = names.get(task.get("seat"), "")
+    do = task.get("do")
+    if do == "upgrade":
+        if my_turn:
+            if task.get("why") == "ko":
+                return _("You knocked a Mortadelo out! Take one of the Mamporros Plus.")
+            return _("Upgrade! Take one of the four Mamporros Plus into your hand.")
+        return _("%(name)s is taking a Mamporro Plus…") % {"name": who}
+    if do == "combo":
+        if my_turn:
+            return _(
+                "Play another card! Only its effect counts, and nobody can react. Or keep "
+                "your cards."
+            )
+        return _("%(name)s may play another card…") % {"name": who}
+    if do == "meddle":
+        if my_turn:
+            return _(
+                "From the cloning machine: choose a duellist to get your Mortadelo's secret blow."
+            )
+        return _("%(name)s is meddling from the cloning machine…") % {"name": who}
+    return ""
+
+
+def mm_result_text(view, names, me) -> str:
+    outcome = view.get("outcome")
+    if not outcome:
+        return ""
+    winners = outcome.get("winners") or []
+    reason = outcome.get("reason")
+    if not winners:
+        if reason == "collapse":
+            return _("Double KO after a double KO: the multiverse collapses! Nobody wins.")
+        return _("Double KO! It's a tie: nobody wins. Time to throw in another one!")
+    if me is not None and winners == [me]:
+        return _("You saved the multiverse: you win!")
+    if reason == "double_ko_previous":
+        return _("Double KO! %(name)s, knocked out just before, saves the multiverse and wins!") % {
+            "name": mm_join(names.get(w, "") for w in winners)
+        }
+    if reason == "time":
+        return _("Time is up! Fewest wounds: %(names)s wins!") % {
+            "names": mm_join(names.get(w, "") for w in winners)
+        }
+    return _("%(name)s is the last Mortadelo standing and saves the multiverse!") % {
+        "name": mm_join(names.get(w, "") for w in winners)
+    }
+
+
+def mm_ranking(view, names) -> list[dict]:
+    outcome = view.get("outcome")
+    if not outcome:
+        return []
+    return [
+        {"place": i + 1, "names": mm_join(names.get(p, "") for p in group)}
+        for i, group in enumerate(outcome.get("ranking") or [])
+    ]
+
+
+def mm_event_line(event, names) -> str | None:
+    """A log line for everybody, from public events only: a secret duel choice is never named
+    before the reveal."""
+    kind = event.get("kind")
+    who = names.get(event.get("seat"), "")
+    target = names.get(event.get("target"), "")
+    if kind == "picked":
+        return _("%(who)s is %(character)s.") % {
+            "who": who,
+            "character": mm_character_name(event["character"]),
+        }
+    if kind == "challenged":
+        if event.get("round", 1) > 1:
+            return None
+        return _("%(who)s challenges %(target)s to a duel!") % {"who": who, "target": target}
+    if kind == "chose":
+        return _("%(who)s chose a card, face down.") % {"who": who}
+    if kind == "reveal":
+        parts = []
+        for c in event["cards"]:
+            card = mm_card(c["card"])
+            if c["success"]:
+                part = _("%(who)s: %(card)s (%(kind)s) succeeds")
+            else:
+                part = _("%(who)s: %(card)s (%(kind)s) fails")
+            parts.append(
+                part
+                % {"who": names.get(c["seat"], ""), "card": card["name"], "kind": card["kind_name"]}
+            )
+        return _("Both cards flip over: %(parts)s.") % {"parts": "; ".join(parts)}
+    if kind == "tortazo":
+        if event.get("wounds", 0) == 0:
+            return None
+        return ngettext(
+            "Tortazo! %(target)s gets %(n)s wound (%(total)s in all).",
+            "Tortazo! %(target)s gets %(n)s wounds (%(total)s in all).",
+            event["wounds"],
+        ) % {"target": target, "n": event["wounds"], "total": event.get("total", 0)}
+    if kind == "eliminated":
+        return _("%(who)s has 6 wounds and goes into the cloning machine!") % {"who": who}
+    if kind == "recovered":
+        if not event["wounds"]:
+            return _("%(who)s has no wound to recover.") % {"who": who}
+        return ngettext(
+            "%(who)s recovers %(n)s wound.", "%(who)s recovers %(n)s wounds.", event["wounds"]
+        ) % {"who": who, "n": event["wounds"]}
+    if kind == "upgrade":
+        return _("%(who)s takes the Mamporro Plus %(card)s.") % {
+            "who": who,
+            "card": mm_card_name(event["card"]["name"]),
+        }
+    if kind == "combo":
+        card = mm_card(event["card"])
+        return _("%(who)s plays another card: %(card)s (%(effects)s).") % {
+            "who": who,
+            "card": card["name"],
+            "effects": ", ".join(card["effects"]),
+        }
+    if kind == "no_combo":
+        return _("%(who)s plays no other card.") % {"who": who}
+    if kind == "special":
+        return _("%(who)s uses the secret blow %(blow)s!") % {
+            "who": who,
+            "blow": mm_blow_name(event["character"]),
+        }
+    if kind == "meddle":
+        return _("%(who)s meddles from the cloning machine: %(blow)s on %(target)s!") % {
+            "who": who,
+            "blow": mm_blow_name(event["character"]),
+            "target": target,
+        }
+    if kind == "new_duel":
+        return _("Both played another card: %(who)s and %(target)s duel again!") % {
+            "who": who,
+            "target": target,
+        }
+    if kind == "skipped":
+        return _("%(who)s is out, so that effect is skipped.") % {"who": who}
+    if kind == "no_cards":
+        return _("%(who)s has no cards left: no new duel.") % {"who": who}
+    if kind == "reshuffled":
+        return _("%(who)s shuffles the discard pile into a new deck.") % {"who": who}
+    if kind == "double_ko":
+        return _("Double KO!")
+    if kind == "time_up":
+        return _("Time is up for the multiverse: the fewest wounds win.")
+    return None
+
+
+def mm_log_lines(match, names) -> list[str]:
+    lines = []
+    for _seat, events in match.recent_events:
+        for event in events:
+            line = mm_event_line(event, names)
+            if line:
+                lines.append(line)
+    return lines[-10:]

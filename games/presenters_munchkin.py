@@ -1,0 +1,694 @@
+"""Munchkin: turn an engine view into template context.
+
+Templates see only ``view(state, seat)`` and the viewing seat's own legal actions (which cards of
+its own hand and table are buttons now). Card names and texts are the engine's (English game data,
+like the engine's sentences); every other word goes through gettext.
+"""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+WINDOW_SECONDS = 20  # the "anyone?" window of a person: then the board passes for them
+
+KIND_SIGNS = {
+    "race": "☺",
+    "class": "⚔",
+    "mixed": "☺",
+    "double": "⚔",
+    "monster": "☠",
+    "curse": "✖",
+    "enhancer": "▲",
+    "wander": "➜",
+    "levelup": "★",
+    "oneshot": "✚",
+    "item": "◆",
+}
+SLOT_ORDER = ("head", "armour", "foot", "hand1", "hand2", "none")
+
+
+def mk_kind_name(kind: str) -> str:
+    return {
+        "race": _("Race"),
+        "class": _("Class"),
+        "mixed": _("Two races"),
+        "double": _("Two classes"),
+        "monster": _("Monster"),
+        "curse": _("Curse"),
+        "enhancer": _("Monster enhancer"),
+        "wander": _("Wandering monster"),
+        "levelup": _("Go up a level"),
+        "oneshot": _("One-shot"),
+        "item": _("Item"),
+    }.get(kind, kind)
+
+
+def mk_slot_name(slot: str) -> str:
+    return {
+        "head": _("Headgear"),
+        "armour": _("Armour"),
+        "foot": _("Footgear"),
+        "hand1": _("1 hand"),
+        "hand2": _("2 hands"),
+        "none": _("No slot"),
+    }.get(slot, slot)
+
+
+def mk_who_name(who: str) -> str:
+    return {
+        "sprite": _("Sprite"),
+        "stoutling": _("Stoutling"),
+        "pocketkin": _("Pocketkin"),
+        "brawler": _("Brawler"),
+        "spellsinger": _("Spellsinger"),
+        "sneak": _("Sneak"),
+        "healer": _("Healer"),
+    }.get(who, who)
+
+
+def mk_card(card: dict) -> dict:
+    """A card of a view, ready for the template (its id only for cards the viewer may see)."""
+    return {
+        "id": card["id"],
+        "name": card["name"],
+        "kind": card["kind"],
+        "kind_name": mk_kind_name(card["kind"]),
+        "sign": KIND_SIGNS.get(card["kind"], "•"),
+        "text": card.get("text", ""),
+        "flavour": card.get("flavour", ""),
+        "slot": mk_slot_name(card["slot"]) if card.get("slot") else "",
+        "used": card.get("used"),
+        "valid": card.get("valid", True),
+        "big": card.get("big", False),
+    }
+
+
+def _seat_name(names, seat) -> str:
+    return names.get(seat, "")
+
+
+def mk_action_label(action: dict, names: dict, view: dict, kinds: dict | None = None) -> str:
+    """The words on the button of one legal action."""
+    t = action["type"]
+    combat = view.get("combat") or {}
+    monsters = (combat.get("strengths") or {}).get("monsters") or []
+
+    def monster_name(i):
+        return monsters[i]["card"]["name"] if 0 <= i < len(monsters) else ""
+
+    if t == "play":
+        if (kinds or {}).get(action["card"]) in ("item", "oneshot"):
+            return _("Put it on the table")
+        return _("Play")
+    if t == "sell":
+        return _("Sell")
+    if t == "use":
+        return _("Use it")
+    if t == "stow":
+        return _("Stop using it")
+    if t == "levelup":
+        return _("Go up a level")
+    if t == "curse":
+        if action["target"] == view["seat"]:
+            return _("Curse myself")
+        return _("Curse %(name)s") % {"name": _seat_name(names, action["target"])}
+    if t == "uncurse":
+        return _("Remove a curse")
+    if t == "drop":
+        return _("Discard it")
+    if t == "offer":
+        return _("Offer to %(name)s in a trade") % {"name": _seat_name(names, action["to"])}
+    if t == "oneshot":
+        if "side" in action:
+            if action["side"] == "players":
+                return _("Use it for the players")
+            return _("Use it for the monsters")
+        return _("Make %(monster)s leave") % {"monster": monster_name(action["monster"])}
+    if t == "enhance":
+        return _("Play it on %(monster)s") % {"monster": monster_name(action["monster"])}
+    if t == "wander":
+        return _("Send it into the fight")
+    if t == "fury":
+        return _("Discard for Pillow Fury (+1)")
+    if t == "shoo":
+        return _("Discard for Shoo, Spooks! (+3)")
+    if t == "poke":
+        return _("Discard to poke %(name)s (-2)") % {"name": _seat_name(names, action["victim"])}
+    if t == "flutter":
+        return _("Discard for Flutter Spell (+1 to run)")
+    if t == "escape":
+        return _("Escape %(monster)s with it") % {"monster": monster_name(action["monster"])}
+    if t == "give":
+        return _("Give to %(name)s") % {"name": _seat_name(names, action["to"])}
+    if t == "discard":
+        return _("Discard")
+    if t == "take":
+        return _("Take it")
+    if t == "swap":
+        return _("Give this one in exchange")
+    return t
+
+
+def mk_general_label(action: dict, names: dict, view: dict) -> str:
+    t = action["type"]
+    if t == "ready":
+        return _("I'm ready")
+    if t == "kick":
+        return _("Kick open the door")
+    if t == "loot":
+        return _("Loot the room (a card face down)")
+    if t == "end_turn":
+        return _("End my turn")
+    if t == "pass":
+        return _("Nothing from me: pass")
+    if t == "accept":
+        return _("Yes, I'll help")
+    if t == "decline":
+        return _("No, thanks")
+    if t == "fight":
+        return _("Look for trouble: fight it")
+    if t == "roll":
+        monsters = (view.get("combat") or {}).get("strengths", {}).get("monsters") or []
+        i = action["monster"]
+        name = monsters[i]["card"]["name"] if i < len(monsters) else ""
+        return _("Roll the die to run from %(monster)s") % {"monster": name}
+    if t == "lullaby":
+        monsters = (view.get("combat") or {}).get("strengths", {}).get("monsters") or []
+        i = action["monster"]
+        name = monsters[i]["card"]["name"] if i < len(monsters) else ""
+        return _("Lullaby: discard your whole hand to sing %(monster)s to sleep") % {
+            "monster": name
+        }
+    return t
+
+
+def _button(action: dict, label: str, primary: bool = False) -> dict:
+    return {
+        "fields": [(k, v) for k, v in action.items()],
+        "label": label,
+        "type": action["type"],
+        "primary": primary,
+    }
+
+
+def mk_part_label(part: dict, names: dict) -> str:
+    k = part["kind"]
+    if k == "level":
+        if "seat" in part:
+            return _("%(name)s's level") % {"name": _seat_name(names, part["seat"])}
+        return _("%(monster)s's level") % {"monster": part["name"]}
+    if k == "item":
+        return part["name"]
+    if k == "curse":
+        return _("Curse: %(curse)s") % {"curse": part["name"]}
+    if k == "fury":
+        return _("Pillow Fury (%(name)s)") % {"name": _seat_name(names, part["seat"])}
+    if k == "shoo":
+        return _("Shoo, Spooks! (%(name)s)") % {"name": _seat_name(names, part["seat"])}
+    if k == "poke":
+        return _("Sneaky poke by %(name)s") % {"name": _seat_name(names, part["by"])}
+    if k == "enhancer":
+        return part["name"]
+    if k == "against":
+        return _("Against a %(who)s") % {"who": mk_who_name(part["who"])}
+    if k == "oneshot":
+        return part["name"]
+    return k
+
+
+def _parts(parts, names):
+    return [{"label": mk_part_label(p, names), "value": p["value"]} for p in parts]
+
+
+def mk_character(ch: dict, names: dict, view: dict) -> dict:
+    items = [mk_card(i) for i in ch["items"]]
+    items.sort(key=lambda i: (not i["used"], i["slot"]))
+    return {
+        "seat": ch["seat"],
+        "name": _seat_name(names, ch["seat"]),
+        "level": ch["level"],
+        "races": ", ".join(r["name"] for r in ch["races"]) or _("Human"),
+        "classes": ", ".join(c["name"] for c in ch["classes"]) or _("No class"),
+        "extras": [x["name"] for x in (ch["mixed"], ch["double"]) if x],
+        "used": [i for i in items if i["used"]],
+        "carried": [i for i in items if not i["used"]],
+        "curses": [mk_card(c) for c in ch["curses"]],
+        "hand_count": ch["hand_count"],
+        "hand_limit": ch["hand_limit"],
+        "dead": ch["dead"],
+        "strength": ch["strength"],
+        "run_bonus": ch["run_bonus"],
+        "acting": ch["seat"] in view["to_act"],
+        "current": ch["seat"] == view["current"],
+    }
+
+
+def munchkin_context(view, ctx) -> dict:
+    match, seat, names = ctx["match"], ctx["seat"], ctx["names"]
+    me = seat.number if seat is not None else None
+    my_turn = ctx["my_turn"]
+    phase = view["phase"]
+    legal = []
+    if my_turn:
+        module = match.engine
+        legal = module.legal_actions(module.load(match.state), me)
+    chars = [mk_character(ch, names, view) for ch in view["characters"]]
+    mine = chars[me] if me is not None else None
+    hand = [mk_card(c) for c in view.get("hand") or []]
+    my_cards = {c["id"] for c in hand}
+    if mine is not None:
+        my_cards |= {i["id"] for i in mine["used"] + mine["carried"]}
+        my_cards |= {c["id"] for c in view["characters"][me]["races"]}
+        my_cards |= {c["id"] for c in view["characters"][me]["classes"]}
+    kinds = {c["id"]: c["kind"] for c in hand}
+    by_card: dict[str, list] = {}
+    general, asks_t, asks_i = [], [], []
+    for a in legal:
+        t = a["type"]
+        if t == "ask_help":
+            (asks_i if "item" in a else asks_t).append(a)
+        elif t in ("take", "swap") or (a.get("card") in my_cards and t != "fight"):
+            label = mk_action_label(a, names, view, kinds)
+            by_card.setdefault(a["card"], []).append(_button(a, label))
+        elif t == "fight":
+            by_card.setdefault(a["card"], []).append(
+                _button(a, mk_general_label(a, names, view), True)
+            )
+        else:
+            primary = t in ("kick", "end_turn", "ready", "roll", "accept")
+            general.append(_button(a, mk_general_label(a, names, view), primary))
+    for c in hand:
+        c["actions"] = by_card.get(c["id"], [])
+    if mine is not None:
+        for i in mine["used"] + mine["carried"]:
+            i["actions"] = by_card.get(i["id"], [])
+    my_powers = []
+    if me is not None:
+        for c in view["characters"][me]["races"] + view["characters"][me]["classes"]:
+            card = mk_card(c)
+            card["actions"] = by_card.get(c["id"], [])
+            my_powers.append(card)
+    loot = None
+    if view["loot"] is not None:
+        loot = {
+            "dead": _seat_name(names, view["loot"]["dead"]),
+            "cards": [
+                dict(mk_card(c), actions=by_card.get(c["id"], [])) for c in view["loot"]["cards"]
+            ],
+        }
+    trade = None
+    if view["trade"] is not None:
+        t = view["trade"]
+        trade = {
+            "from": _seat_name(names, t["from"]),
+            "to": _seat_name(names, t["to"]),
+            "card": mk_card(t["card"]),
+        }
+    combat = mk_combat(view, names)
+    ask = None
+    if asks_t or asks_i:
+        seats = sorted({a["to"] for a in asks_t + asks_i})
+        ask = {
+            "people": [(s, _seat_name(names, s)) for s in seats],
+            "treasures": sorted({a["treasures"] for a in asks_t}),
+            "items": [
+                (
+                    cid,
+                    next((i["name"] for i in mine["used"] + mine["carried"] if i["id"] == cid), ""),
+                )
+                for cid in sorted({a["item"] for a in asks_i})
+            ]
+            if mine
+            else [],
+        }
+    window = phase == "combat" and my_turn
+    return {
+        "mk_chars": chars,
+        "mine": mine,
+        "hand": hand,
+        "my_powers": my_powers,
+        "general": general,
+        "ask": ask,
+        "combat": combat,
+        "loot": loot,
+        "trade": trade,
+        "window": window,
+        "window_seconds": WINDOW_SECONDS,
+        "acting_name": ", ".join(_seat_name(names, s) for s in view["to_act"]),
+        "step": mk_next_step(view, ctx, names, me),
+        "log": [line for e in view["log"] if (line := mk_event_line(e, names))][-10:],
+        "result": mk_result_text(view, names, me),
+        "ranking": mk_ranking(view, names),
+        "door": view["door"],
+        "last_roll": mk_roll_text(view, names),
+        "charity": view["charity"],
+        "focus": "actions" if my_turn else "",
+    }
+
+
+def mk_combat(view, names) -> dict | None:
+    c = view["combat"]
+    if c is None:
+        return None
+    st = c["strengths"]
+    monsters = [
+        {
+            "card": mk_card(m["card"]),
+            "parts": _parts(m["parts"], names),
+            "total": m["total"],
+            "treasures": m["treasures"],
+        }
+        for m in st["monsters"]
+    ]
+    bribe = c["bribe"] or c["deal"]
+    return {
+        "fighter": _seat_name(names, c["fighter"]),
+        "helper": _seat_name(names, c["helper"]) if c["helper"] is not None else "",
+        "asking": _seat_name(names, c["asking"]) if c["asking"] is not None else "",
+        "bribe": mk_bribe_text(bribe),
+        "players": _parts(st["players"], names),
+        "players_total": st["players_total"],
+        "monsters": monsters,
+        "monster_extra": _parts(st["monster_extra"], names),
+        "monsters_total": st["monsters_total"],
+        "winning": st["winning"],
+        "ties_win": st["ties_win"],
+        "treasures": c["treasures"],
+        "removed": c["removed"],
+        "turn": _seat_name(names, c["turn"]),
+        "passes": c["passes"],
+        "players_count": view["players"],
+    }
+
+
+def mk_bribe_text(bribe) -> str:
+    if not bribe:
+        return ""
+    if bribe.get("item"):
+        return _("the item %(item)s") % {"item": bribe["item"]["name"]}
+    n = bribe.get("treasures", 0)
+    if not n:
+        return _("nothing")
+    return ngettext("%(n)s treasure", "%(n)s treasures", n) % {"n": n}
+
+
+def mk_roll_text(view, names) -> str:
+    r = view.get("last_roll")
+    if not r:
+        return ""
+    if r["escaped"]:
+        return _("%(name)s rolled %(die)s (%(bonus)+d): escaped from %(monster)s!") % {
+            "name": _seat_name(names, r["seat"]),
+            "die": r["die"],
+            "bonus": r["bonus"],
+            "monster": r["name"],
+        }
+    return _("%(name)s rolled %(die)s (%(bonus)+d): caught by %(monster)s.") % {
+        "name": _seat_name(names, r["seat"]),
+        "die": r["die"],
+        "bonus": r["bonus"],
+        "monster": r["name"],
+    }
+
+
+def mk_next_step(view, ctx, names, me) -> str:
+    if view["outcome"]:
+        return ""
+    if ctx["handoff"] is not None:
+        return _("Pass the device to %(name)s.") % {"name": ctx["handoff"].name}
+    phase = view["phase"]
+    acting = view["to_act"][0] if view["to_act"] else None
+    who = _seat_name(names, acting)
+    if not ctx["my_turn"]:
+        if phase == "combat":
+            return _("Anyone? %(name)s may play a card or pass…") % {"name": who}
+        if phase == "help":
+            return _("%(name)s was asked for help…") % {"name": who}
+        return _("%(name)s is playing…") % {"name": who}
+    if phase == "create":
+        return _("Make your character: play a race, a class and items if you like, then say ready.")
+    if phase == "prep":
+        return _("Your turn: get ready (items, sales, curses), then kick open the door.")
+    if phase == "trouble":
+        return _("No monster behind the door. Fight a monster from your hand, or loot the room.")
+    if phase == "charity":
+        return _("You may still play cards. Then end your turn.")
+    if phase == "give":
+        ch = view["charity"]
+        if ch["targets"]:
+            return ngettext(
+                "Too many cards: give %(n)s card to the lowest level.",
+                "Too many cards: give %(n)s cards to the lowest level.",
+                ch["excess"],
+            ) % {"n": ch["excess"]}
+        return ngettext(
+            "Too many cards: you are the lowest level, so discard %(n)s card.",
+            "Too many cards: you are the lowest level, so discard %(n)s cards.",
+            ch["excess"],
+        ) % {"n": ch["excess"]}
+    if phase == "combat":
+        c = view["combat"]
+        if me == c["fighter"]:
+            return _("Your fight! Play cards, ask for help, or pass.")
+        return _("Anyone? It's your chance: play a card, or pass.")
+    if phase == "help":
+        return _("%(name)s asks you for help. Will you help?") % {
+            "name": _seat_name(names, view["combat"]["fighter"])
+        }
+    if phase == "run":
+        return _("You lost the fight: run away! Roll 5 or more to escape each monster.")
+    if phase == "loot_body":
+        return _("Take one card from %(name)s's things.") % {
+            "name": _seat_name(names, view["loot"]["dead"])
+        }
+    if phase == "trade":
+        return _("%(name)s offers you a trade. Give an item for it, or say no.") % {
+            "name": _seat_name(names, view["trade"]["from"])
+        }
+    return ""
+
+
+def mk_result_text(view, names, me) -> str:
+    outcome = view.get("outcome")
+    if not outcome:
+        return ""
+    winners = outcome.get("winners") or []
+    who = ", ".join(_seat_name(names, w) for w in winners)
+    if me is not None and winners == [me]:
+        if outcome["reason"] == "level10":
+            return _("You reached level 10: you win!")
+        return _("The dungeon closes and you have the highest level: you win!")
+    if outcome["reason"] == "level10":
+        return _("%(names)s reached level 10 and won!") % {"names": who}
+    return _("The dungeon closes. Highest level: %(names)s.") % {"names": who}
+
+
+def mk_ranking(view, names) -> list[dict]:
+    outcome = view.get("outcome")
+    if not outcome:
+        return []
+    levels = {ch["seat"]: ch["level"] for ch in view["characters"]}
+    return [
+        {
+            "names": ", ".join(_seat_name(names, p) for p in group),
+            "level": levels[group[0]],
+        }
+        for group in outcome.get("ranking") or []
+        if group
+    ]
+
+
+def mk_event_line(e, names) -> str | None:
+    k = e.get("kind")
+    who = _seat_name(names, e.get("seat"))
+    name = e.get("name") or ""
+    to = _seat_name(names, e.get("to"))
+    if k == "turn":
+        return _("%(who)s's turn.") % {"who": who}
+    if k == "played":
+        return _("%(who)s played %(card)s.") % {"who": who, "card": name}
+    if k == "levelup":
+        return _("%(who)s: %(card)s! Now level %(level)s.") % {
+            "who": who,
+            "card": name,
+            "level": e["level"],
+        }
+    if k == "sold":
+        return _("%(who)s sold %(card)s for %(gold)s gold.") % {
+            "who": who,
+            "card": name,
+            "gold": e["gold"],
+        }
+    if k == "use":
+        return _("%(who)s uses %(card)s.") % {"who": who, "card": name}
+    if k == "stow":
+        return _("%(who)s carries %(card)s without using it.") % {"who": who, "card": name}
+    if k == "dropped":
+        return _("%(who)s discarded %(card)s.") % {"who": who, "card": name}
+    if k == "curse":
+        return _("%(who)s cursed %(target)s: %(card)s!") % {
+            "who": who,
+            "target": _seat_name(names, e["target"]),
+            "card": name,
+        }
+    if k == "curse_kept":
+        return _("%(who)s keeps the curse %(card)s.") % {"who": who, "card": name}
+    if k == "lost_levels":
+        n = e["n"]
+        if not n:
+            return _("%(who)s stays at level 1.") % {"who": who}
+        return ngettext("%(who)s lost %(n)s level.", "%(who)s lost %(n)s levels.", n) % {
+            "who": who,
+            "n": n,
+        }
+    if k == "lost_cards":
+        return ngettext(
+            "%(who)s discarded %(n)s card.", "%(who)s discarded %(n)s cards.", e["n"]
+        ) % {"who": who, "n": e["n"]}
+    if k == "lost_item":
+        return _("%(who)s lost %(card)s.") % {"who": who, "card": name}
+    if k == "lost_race":
+        return _("%(who)s lost their race.") % {"who": who}
+    if k == "lost_class":
+        return _("%(who)s lost their class.") % {"who": who}
+    if k == "nothing_to_lose":
+        return _("%(who)s had nothing like that to lose.") % {"who": who}
+    if k == "died":
+        return _("%(who)s was knocked out cold!") % {"who": who}
+    if k == "uncursed":
+        return _("%(who)s removed the curse %(card)s.") % {"who": who, "card": name}
+    if k == "offer":
+        return _("%(who)s offers %(card)s to %(to)s.") % {"who": who, "card": name, "to": to}
+    if k == "swapped":
+        return _("%(who)s traded %(card)s for %(got)s.") % {
+            "who": who,
+            "card": name,
+            "got": e["got"],
+        }
+    if k == "trade_declined":
+        return _("%(who)s said no to the trade.") % {"who": who}
+    if k == "help_declined":
+        return _("%(who)s will not help %(to)s.") % {"who": who, "to": to}
+    if k == "kicked":
+        if not e.get("name"):
+            return _("%(who)s kicked open the door: nothing there.") % {"who": who}
+        return _("%(who)s kicked open the door: %(card)s (%(kind)s).") % {
+            "who": who,
+            "card": name,
+            "kind": mk_kind_name(e["what"]),
+        }
+    if k == "trouble":
+        return _("%(who)s went looking for trouble: %(card)s!") % {"who": who, "card": name}
+    if k == "looted":
+        return _("%(who)s looted the room.") % {"who": who}
+    if k == "charity":
+        return _("%(who)s has too many cards.") % {"who": who}
+    if k == "gave":
+        return _("%(who)s gave %(to)s a card.") % {"who": who, "to": to}
+    if k == "discarded":
+        return _("%(who)s discarded %(card)s.") % {"who": who, "card": name}
+    if k == "combat":
+        return _("%(who)s fights %(card)s!") % {"who": who, "card": name}
+    if k == "oneshot":
+        side = _("the players") if e["side"] == "players" else _("the monsters")
+        return _("%(who)s used %(card)s for %(side)s.") % {"who": who, "card": name, "side": side}
+    if k == "removed":
+        return _("%(who)s used %(card)s: %(monster)s leaves the fight.") % {
+            "who": who,
+            "card": name,
+            "monster": e["monster"],
+        }
+    if k == "enhanced":
+        return _("%(who)s played %(card)s on %(monster)s.") % {
+            "who": who,
+            "card": name,
+            "monster": e["monster"],
+        }
+    if k == "wandered":
+        return _("%(who)s sent %(card)s into the fight!") % {"who": who, "card": name}
+    if k == "fury":
+        return _("%(who)s used Pillow Fury.") % {"who": who}
+    if k == "shoo":
+        return _("%(who)s used Shoo, Spooks!") % {"who": who}
+    if k == "poke":
+        return _("%(who)s gave %(victim)s a sneaky poke.") % {
+            "who": who,
+            "victim": _seat_name(names, e["victim"]),
+        }
+    if k == "lullaby":
+        return _("%(who)s sang %(monster)s to sleep.") % {"who": who, "monster": e["monster"]}
+    if k == "ask_help":
+        bribe = mk_bribe_text(
+            {
+                "treasures": e.get("treasures", 0),
+                "item": {"name": e["item"]} if e.get("item") else None,
+            }
+        )
+        return _("%(who)s asks %(to)s for help, offering %(bribe)s.") % {
+            "who": who,
+            "to": to,
+            "bribe": bribe,
+        }
+    if k == "helps":
+        return _("%(who)s helps %(to)s!") % {"who": who, "to": to}
+    if k == "won":
+        return _("%(who)s won the fight (%(p)s against %(m)s)!") % {
+            "who": who,
+            "p": e["players"],
+            "m": e["monsters"],
+        }
+    if k == "sprite_level":
+        return _("%(who)s goes up a level for helping.") % {"who": who}
+    if k == "treasure":
+        return ngettext(
+            "%(who)s takes %(n)s treasure face down.",
+            "%(who)s takes %(n)s treasures face down.",
+            e["n"],
+        ) % {"who": who, "n": e["n"]}
+    if k == "treasure_shown":
+        shown = ", ".join(f"{_seat_name(names, t)}: {n}" for t, n in e["cards"])
+        return _("The treasure, face up: %(cards)s.") % {"cards": shown}
+    if k == "lost":
+        return _("%(who)s lost the fight (%(p)s against %(m)s) and must run away!") % {
+            "who": who,
+            "p": e["players"],
+            "m": e["monsters"],
+        }
+    if k == "not_chased":
+        return _("%(monster)s does not bother chasing %(who)s.") % {"monster": name, "who": who}
+    if k == "rolled":
+        if e["escaped"]:
+            return _("%(who)s rolled %(die)s and escaped %(monster)s.") % {
+                "who": who,
+                "die": e["die"],
+                "monster": name,
+            }
+        return _("%(who)s rolled %(die)s: caught by %(monster)s!") % {
+            "who": who,
+            "die": e["die"],
+            "monster": name,
+        }
+    if k == "bad_stuff":
+        return _("Bad Stuff from %(monster)s for %(who)s!") % {"monster": name, "who": who}
+    if k == "escaped":
+        return _("%(who)s used %(card)s and got away from %(monster)s.") % {
+            "who": who,
+            "card": name,
+            "monster": e["monster"],
+        }
+    if k == "flutter":
+        return _("%(who)s used Flutter Spell.") % {"who": who}
+    if k == "loot_body":
+        return _("Everybody takes a card from %(who)s's things.") % {"who": who}
+    if k == "took":
+        return _("%(who)s took %(card)s.") % {"who": who, "card": name}
+    if k == "reborn":
+        return _("%(who)s is back, with new cards.") % {"who": who}
+    if k == "listened":
+        return _("%(who)s listened at the door.") % {"who": who}
+    if k == "big_given":
+        return _("%(who)s gave %(card)s to %(to)s.") % {"who": who, "card": name, "to": to}
+    if k == "big_discarded":
+        return _("%(who)s discarded %(card)s.") % {"who": who, "card": name}
+    if k == "game_over":
+        return _("The game is over.")
+    return None

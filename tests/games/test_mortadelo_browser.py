@@ -1,0 +1,88 @@
+"""A whole Mortadelo Multiverso game in headless Debian chromium, set up from the Family-night
+page: one person and two computer players ("plays the odds") that play in a real Celery worker.
+The person picks a Mortadelo, challenges, chooses duel cards face down, takes Mamporros Plus and
+meddles from the cloning machine, always by the keyboard-reachable buttons of the board."""
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+# The person's controls, in the order they are tried: a Mortadelo, an opponent or a duellist to
+# meddle with, a card of the hand, a Mamporro Plus.
+CONTROLS = (
+    "button.mm-choice",
+    "button.mm-target",
+    ".mm-hand button.mm-playable",
+    ".mm-market button.mm-playable",
+)
+
+
+def version(page) -> str:
+    return page.locator("#board").get_attribute("data-version")
+
+
+def act(page, click):
+    """Click something on the board and wait until the new board is swapped in."""
+    before = version(page)
+    click()
+    page.wait_for_function(
+        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
+        arg=before,
+    )
+
+
+def assert_no_hidden_cards(page, match):
+    match.refresh_from_db()
+    html = page.content()
+    state = match.engine.load(match.state)
+    for other in (1, 2):
+        hidden = match.engine.private(state, other)
+        assert not [card for card in hidden if card in html]
+
+
+def test_one_person_and_two_computers_play_mortadelo_to_the_end(
+    browser, live_server, celery_routes_to_worker
+):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_server.url + reverse("games:family"))
+    page.get_by_role("link", name="Set up Mortadelo Multiverso").click()
+    page.locator("label.choice-pill", has_text="3").first.click()
+    page.get_by_label("Name of player 1").fill("Ana")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_selector("#board")
+    match = Match.objects.latest("created_at")
+    assert match.game == "mortadelo" and match.seats.filter(kind="bot").count() == 2
+    # No horizontal scroll at 1366×768.
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    seen = set()
+    for turn in range(500):
+        page.wait_for_selector(".turn-banner.mine, .result-text", timeout=30_000)
+        if page.locator(".result-text").count():
+            break
+        phase = page.locator("#board").get_attribute("data-phase")
+        seen.add(page.locator("#board").get_attribute("data-task") or phase)
+        if phase == "duel":
+            assert page.get_by_text("Choose a card face down").count()
+        for selector in CONTROLS:
+            control = page.locator(selector)
+            if control.count():
+                act(page, lambda c=control: c.first.click())
+                break
+        else:
+            act(page, lambda: page.locator("button.mm-skip").click())
+        if turn % 5 == 0:
+            assert_no_hidden_cards(page, match)
+    page.wait_for_selector(".result-text")
+    match.refresh_from_db()
+    assert match.is_over and match.outcome["reason"]
+    assert {"pick", "duel"} <= seen
+    assert page.locator(".mm-ranking li").count() >= 1
+    assert errors == []
+    context.close()

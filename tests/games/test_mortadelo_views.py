@@ -1,0 +1,333 @@
+"""The Mortadelo Multiverso play screen over HTTP: choosing a Mortadelo and an opponent, the
+secret duel choice ("waiting for Ana"), the cards flipping together, the Plus market, meddling
+from the cloning machine, every status code of a move, pass-and-play, and no other seat's hand
+or secret choice anywhere in the HTML."""
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from games import engine, presenters
+from games.engine import mortadelo as MM
+from games.models import Match, Move, Seat
+from games.presenters_mortadelo import mm_event_line, mortadelo_context
+
+from .conftest import guest_client
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def registered(monkeypatch):
+    """The game is registered in games.engine.GAMES; before that, these tests register it."""
+    monkeypatch.setitem(engine.GAMES, MM.SLUG, MM)
+    monkeypatch.setitem(presenters.GAME_CONTEXTS, MM.SLUG, mortadelo_context)
+
+
+def url(name, match):
+    return reverse(f"games:{name}", args=[match.public_id])
+
+
+def make_mm(keys=("ana", "ben", "cleo"), seed=3, bots=(), same_device=False):
+    specs = []
+    for i, key in enumerate(keys):
+        if i in bots:
+            specs.append({"kind": Seat.Kind.BOT, "name": f"Bot{i}", "bot_level": "odds"})
+        else:
+            owner = "ana" if same_device else key
+            specs.append({"kind": Seat.Kind.GUEST, "name": key.title(), "owner_key": owner})
+    return Match.create("mortadelo", specs, seed=seed)
+
+
+def state_of(match):
+    match.refresh_from_db()
+    return MM.load(match.state)
+
+
+def post_move(client, match, **fields):
+    match.refresh_from_db()
+    data = {"version": match.version, "move_id": fields.pop("move_id", ""), **fields}
+    return client.post(url("move", match), data, **HTMX)
+
+
+def play_as(match, seat, action):
+    match.refresh_from_db()
+    match.play(seat, action, version=match.version, follow_ups=False)
+
+
+def pick_all(match, chars=("pirate", "mummy", "king", "chef")):
+    for seat in range(match.seats.count()):
+        play_as(match, seat, {"type": "pick", "character": chars[seat]})
+
+
+def assert_no_secrets(body, state, seat):
+    """No other seat's hand or pending duel choice in this response."""
+    for other in range(state["players"]):
+        if other == seat:
+            continue
+        leaked = [c for c in MM.private(state, other) if c in body]
+        assert not leaked, f"seat {seat} saw seat {other}'s {leaked}"
+
+
+def drive_until(predicate, keys=("ana", "ben", "cleo"), seeds=range(40)):
+    """A match (over several seeds) played by the odds bot for every seat until predicate."""
+    for seed in seeds:
+        match = make_mm(keys, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            state = state_of(match)
+            if match.is_over:
+                break
+            if predicate(state):
+                return match
+            seat = MM.to_act(state)[0]
+            legal = MM.legal_actions(state, seat)
+            play_as(match, seat, MM.bot_action(MM.view(state, seat), legal, "odds", rng))
+        Match.objects.filter(pk=match.pk).delete()
+    pytest.fail("no game reached the wanted situation")
+
+
+# --- choosing a Mortadelo and an opponent -----------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_board_starts_with_choosing_a_mortadelo():
+    match = make_mm()
+    ana = guest_client("ana")
+    response = ana.get(url("play", match))
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'id="board"' in body and 'data-phase="pick"' in body
+    assert "Choose your Mortadelo" in body
+    assert body.count('name="character"') == 12
+    assert "Captain Mortadelo" in body and "Cannonball Clout" in body
+    state = state_of(match)
+    assert all(c in body for c in state["hands"][0])  # my hand is already dealt
+    assert_no_secrets(body, state, 0)
+    # Ben waits and sees the Mortadelos without buttons
+    body = guest_client("ben").get(url("play", match)).content.decode()
+    assert 'name="character"' not in body and "Ana is choosing a Mortadelo" in body
+
+
+@pytest.mark.django_db
+def test_pick_then_challenge_an_opponent():
+    match = make_mm()
+    ana = guest_client("ana")
+    response = post_move(ana, match, type="pick", character="ninja")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "<html" not in body and "Ana is Ninja Mortadelo." in body
+    play_as(match, 1, {"type": "pick", "character": "king"})
+    play_as(match, 2, {"type": "pick", "character": "chef"})
+    body = ana.get(url("play", match)).content.decode()
+    assert "choose whom you challenge" in body
+    assert "Challenge Ben" in body and "Challenge Cleo" in body
+    response = post_move(ana, match, type="challenge", target="2")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Duel: Ana against Cleo" in body and "Ana challenges Cleo to a duel!" in body
+    assert "Choose a card face down" in body
+
+
+# --- the secret duel ----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_secret_choice_is_hidden_until_both_have_chosen_then_both_flip():
+    match = make_mm(("ana", "ben"))
+    pick_all(match)
+    ana, ben = guest_client("ana"), guest_client("ben")
+    state = state_of(match)
+    card = state["hands"][0][0]
+    response = post_move(ana, match, type="choose", card=card)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Your card, face down until both have chosen" in body
+    assert "Waiting for Ben to choose" in body
+    state = state_of(match)
+    assert card in MM.private(state, 0)
+    ben_body = ben.get(url("play", match)).content.decode()
+    assert card not in ben_body  # Ben cannot see Ana's choice, not even in an attribute
+    assert "Ana chose a card, face down." in ben_body and "has chosen" in ben_body
+    assert_no_secrets(ben_body, state, 1)
+    assert_no_secrets(body, state, 0)
+    # a second choice is refused
+    response = post_move(ana, match, type="choose", card=state["hands"][0][0])
+    assert response.status_code == 403
+    # Ben chooses: both cards flip over together
+    response = post_move(ben, match, type="choose", card=state["hands"][1][0])
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Both cards flipped over" in body and "Both cards flip over:" in body
+    names = [MM.CARDS[card]["name"], MM.CARDS[state["hands"][1][0]]["name"]]
+    assert all(n in body for n in names)
+    assert_no_secrets(body, state_of(match), 1)
+
+
+@pytest.mark.django_db
+def test_same_device_duellists_choose_in_turn_behind_the_hand_off():
+    match = make_mm(("ana", "ben"), same_device=True)
+    pick_all(match)
+    client = guest_client("ana")
+    body = client.get(url("play", match)).content.decode()
+    assert "I&#x27;m Ana — show my cards" in body or "I'm Ana — show my cards" in body
+    state = state_of(match)
+    assert not [c for c in state["hands"][0] + state["hands"][1] if c in body]
+    client.post(url("reveal", match), **HTMX)
+    card = state_of(match)["hands"][0][0]
+    post_move(client, match, type="choose", card=card)
+    # now Ben's turn to choose on the same device: Ana's choice is hidden behind the hand-off
+    body = client.get(url("play", match)).content.decode()
+    assert "show my cards" in body and "Ben" in body
+    assert card not in body
+    client.post(url("reveal", match), **HTMX)
+    body = client.get(url("play", match)).content.decode()
+    assert card not in body
+    assert_no_secrets(body, state_of(match), 1)
+
+
+# --- the effects: Plus market, play another card, meddling ---------------------------------------
+
+
+@pytest.mark.django_db
+def test_upgrade_shows_the_market_as_buttons_and_takes_a_plus():
+    match = drive_until(
+        lambda s: s["phase"] == "effect" and s["queue"][0]["do"] == "upgrade",
+        keys=("ana", "ben"),
+    )
+    state = state_of(match)
+    seat = MM.to_act(state)[0]
+    client = guest_client(["ana", "ben"][seat])
+    body = client.get(url("play", match)).content.decode()
+    assert "Mamporro Plus" in body and body.count("✓ take") == len(state["market"])
+    plus = state["market"][1]
+    response = post_move(client, match, type="upgrade", card=plus)
+    assert response.status_code == 200
+    assert plus in state_of(match)["hands"][seat] or plus in MM.owned(state_of(match), seat)
+    other = guest_client(["ana", "ben"][1 - seat]).get(url("play", match)).content.decode()
+    assert_no_secrets(other, state_of(match), 1 - seat)
+
+
+@pytest.mark.django_db
+def test_play_another_card_or_keep_my_cards():
+    match = drive_until(
+        lambda s: s["phase"] == "effect" and s["queue"][0]["do"] == "combo", keys=("ana", "ben")
+    )
+    state = state_of(match)
+    seat = MM.to_act(state)[0]
+    client = guest_client(["ana", "ben"][seat])
+    body = client.get(url("play", match)).content.decode()
+    assert "Play another card!" in body and "Keep my cards" in body
+    response = post_move(client, match, type="no_combo")
+    assert response.status_code == 200
+    assert "plays no other card" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_eliminated_player_gets_the_meddling_choice_on_their_own_screen():
+    match = drive_until(
+        lambda s: s["phase"] == "effect" and s["queue"][0]["do"] == "meddle",
+        keys=("ana", "ben", "cleo"),
+        seeds=range(120),
+    )
+    state = state_of(match)
+    seat = MM.to_act(state)[0]
+    client = guest_client(["ana", "ben", "cleo"][seat])
+    body = client.get(url("play", match)).content.decode()
+    assert "in the cloning machine" in body and "From the cloning machine" in body
+    for t in MM._meddle_targets(state):
+        assert f'value="{t}"' in body
+    target = MM._meddle_targets(state)[0]
+    response = post_move(client, match, type="meddle", target=str(target))
+    assert response.status_code == 200
+    assert "meddles from the cloning machine" in response.content.decode()
+
+
+# --- every status code ---------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_an_illegal_move_is_422_with_the_engines_sentence():
+    match = make_mm()
+    response = post_move(guest_client("ana"), match, type="pick", character="batman")
+    assert response.status_code == 422
+    assert "There is no Mortadelo with that name." in response.content.decode()
+    response = post_move(guest_client("ana"), match, type="choose", card="mmb-red-01")
+    assert response.status_code == 422
+    assert Move.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_not_your_turn_is_403_stale_is_409_outsider_is_404():
+    match = make_mm()
+    response = post_move(guest_client("ben"), match, type="pick", character="ninja")
+    assert response.status_code == 403
+    post_move(guest_client("ana"), match, type="pick", character="ninja")
+    response = guest_client("ben").post(
+        url("move", match), {"version": 0, "type": "pick", "character": "king"}, **HTMX
+    )
+    assert response.status_code == 409
+    response = post_move(guest_client("zed"), match, type="pick", character="king")
+    assert response.status_code == 404
+    assert guest_client("zed").get(url("play", match)).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_whole_game_never_shows_another_seats_hand_or_choice():
+    match = make_mm(("ana", "ben", "cleo"), seed=8)
+    clients = [guest_client(k) for k in ("ana", "ben", "cleo")]
+    rng = random.Random(8)
+    for ply in range(400):
+        state = state_of(match)
+        if match.is_over:
+            break
+        seat = MM.to_act(state)[0]
+        legal = MM.legal_actions(state, seat)
+        play_as(match, seat, MM.bot_action(MM.view(state, seat), legal, "odds", rng))
+        if ply % 3 == 0:
+            state = state_of(match)
+            for viewer in range(3):
+                body = clients[viewer].get(url("play", match)).content.decode()
+                assert_no_secrets(body, state, viewer)
+    assert match.is_over
+    body = clients[0].get(url("play", match)).content.decode()
+    assert "Play again" in body and 'class="result-text"' in body
+
+
+def test_every_event_line_is_public_and_in_words():
+    names = {0: "Ana", 1: "Ben"}
+    line = mm_event_line({"kind": "chose", "seat": 0}, names)
+    assert line == "Ana chose a card, face down."
+    card = MM.public_card("mmb-red-03")
+    line = mm_event_line(
+        {
+            "kind": "reveal",
+            "seat": 0,
+            "target": 1,
+            "cards": [
+                {"seat": 0, "card": card, "success": True},
+                {"seat": 1, "card": MM.public_card("mmb-blue-09"), "success": False},
+            ],
+        },
+        names,
+    )
+    assert "Haymaker (Punch attack) succeeds" in line and "Fist Catcher" in line
+    assert "mmb-" not in line
+
+
+@pytest.mark.django_db
+def test_a_finished_game_has_a_replay_with_the_public_log():
+    match = make_mm(("ana", "ben"), seed=5)
+    rng = random.Random(5)
+    while not match.is_over:
+        state = state_of(match)
+        seat = MM.to_act(state)[0]
+        legal = MM.legal_actions(state, seat)
+        play_as(match, seat, MM.bot_action(MM.view(state, seat), legal, "odds", rng))
+    total = match.moves.count()
+    response = guest_client("ana").get(url("replay", match) + f"?ply={total // 2}")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Both cards flip over" in body or "chose a card, face down" in body
+    assert "mmb-" not in body and "mmp-" not in body

@@ -1,0 +1,104 @@
+"""A whole game of Munchkin in headless Debian chromium, set up from the Family-night page: one
+person and two computer players that play in a real Celery worker."""
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+# What the person taps, in this order of preference, when it is their move.
+PREFERENCE = [
+    "button.mk-ready",
+    "button.mk-play",  # put races, classes and items on the table
+    "button.mk-kick",
+    "button.mk-fight",
+    "button.mk-loot",
+    "button.mk-end_turn",
+    "button.mk-roll",
+    "button.mk-accept",
+    "button.mk-pass",
+    "button.mk-take",
+    "button.mk-give",
+    "button.mk-discard",
+    "button.mk-decline",
+]
+
+
+def version(page) -> str:
+    return page.locator("#board").get_attribute("data-version")
+
+
+def act(page, click):
+    """Click something on the board and wait until the new board is swapped in."""
+    before = version(page)
+    click()
+    page.wait_for_function(
+        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
+        arg=before,
+    )
+
+
+def assert_no_hidden_cards(page, match):
+    match.refresh_from_db()
+    html = page.content()
+    state = match.engine.load(match.state)
+    for other in (1, 2):
+        hidden = match.engine.private(state, other)
+        assert not [card for card in hidden if card in html]
+    assert all(card in html for card in match.engine.private(state, 0))
+
+
+def test_one_person_and_two_computers_play_munchkin_to_the_end(
+    browser, live_server, celery_routes_to_worker
+):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_server.url + reverse("games:family"))
+    page.get_by_role("link", name="Set up Munchkin").click()
+    page.locator("label.choice-pill", has_text="3").first.click()
+    page.get_by_label("Name of player 1").fill("Ana")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_selector("#board")
+    match = Match.objects.latest("created_at")
+    assert match.game == "munchkin" and match.seats.filter(kind="bot").count() == 2
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.get_by_text("Make your character").count()
+    phases = set()
+    plays = 0
+    for turn in range(1500):
+        page.wait_for_selector(".turn-banner.mine, .result-text", timeout=60_000)
+        if page.locator(".result-text").count():
+            break
+        phase = page.locator("#board").get_attribute("data-phase")
+        phases.add(phase)
+        if phase == "combat":
+            # the "anyone?" window: a visible countdown, and the combat panel with both sides
+            assert page.locator("[data-countdown]").count() == 1
+            assert page.locator(".mk-combat .mk-side-players").count() == 1
+            assert page.locator(".mk-combat .mk-side-monsters").count() == 1
+        for selector in PREFERENCE:
+            if selector == "button.mk-play" and plays > 6:
+                continue
+            button = page.locator(selector)
+            if button.count():
+                if selector == "button.mk-play":
+                    plays += 1
+                act(page, lambda b=button: b.first.click())
+                break
+        else:
+            pytest.fail(f"nothing to tap in phase {phase}")
+        if turn % 10 == 0:
+            assert_no_hidden_cards(page, match)
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.wait_for_selector(".result-text")
+    match.refresh_from_db()
+    assert match.is_over and match.outcome["winners"]
+    assert {"create", "prep", "combat"} <= phases
+    assert page.locator(".mk-ranking li").count() >= 2
+    assert errors == []
+    context.close()

@@ -1,0 +1,248 @@
+"""The Munchkin play screen over HTTP: the board (character sheet, hand, table, combat panel with
+every modifier, the "anyone?" window, log), moves and their status codes, and no other seat's
+hand anywhere in the HTML."""
+
+import random
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import engine, presenters
+from games.engine import munchkin as MK
+from games.models import Match, Move, Seat
+from games.presenters_munchkin import munchkin_context
+
+from .conftest import guest_client
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def registered(monkeypatch):
+    """The game is in the registry (it is once the lead has registered it; before that the test
+    registers it for itself)."""
+    monkeypatch.setitem(engine.GAMES, "munchkin", MK)
+    monkeypatch.setitem(presenters.GAME_CONTEXTS, "munchkin", munchkin_context)
+
+
+def url(name, match):
+    return reverse(f"games:{name}", args=[match.public_id])
+
+
+def make_mk(keys=("ana", "ben", "cleo"), seed=3, bots=(), options=None):
+    specs = []
+    for i, key in enumerate(keys):
+        if i in bots:
+            specs.append({"kind": Seat.Kind.BOT, "name": f"Bot{i}", "bot_level": "munchkin"})
+        else:
+            specs.append({"kind": Seat.Kind.GUEST, "name": key.title(), "owner_key": key})
+    return Match.create("munchkin", specs, seed=seed, options=options or {})
+
+
+def state_of(match):
+    match.refresh_from_db()
+    return MK.load(match.state)
+
+
+def post_move(client, match, **fields):
+    match.refresh_from_db()
+    data = {"version": match.version, "move_id": fields.pop("move_id", ""), **fields}
+    return client.post(url("move", match), data, **HTMX)
+
+
+def step(match, rng):
+    state = state_of(match)
+    seat = MK.to_act(state)[0]
+    action = MK.bot_action(MK.view(state, seat), MK.legal_actions(state, seat), "munchkin", rng)
+    match.play(seat, action, version=match.version, follow_ups=False)
+
+
+def drive_until(predicate, seeds=range(40)):
+    for seed in seeds:
+        match = make_mk(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(600):
+            state = state_of(match)
+            if match.is_over:
+                break
+            if predicate(state):
+                return match
+            step(match, rng)
+        Match.objects.filter(pk=match.pk).delete()
+    pytest.fail("no game reached the wanted situation")
+
+
+def assert_no_secrets(body, state, seat):
+    for other in range(state["players"]):
+        if other == seat:
+            continue
+        leaked = [c for c in MK.private(state, other) if c in body]
+        assert not leaked, f"seat {seat} saw seat {other}'s {leaked}"
+
+
+CLIENTS = {0: "ana", 1: "ben", 2: "cleo"}
+
+
+@pytest.mark.django_db
+def test_board_shows_my_hand_the_table_and_character_creation():
+    match = make_mk()
+    body = guest_client("ana").get(url("play", match)).content.decode()
+    state = state_of(match)
+    assert 'id="board"' in body and 'data-phase="create"' in body
+    assert all(c in body for c in state["hands"][0])
+    assert "Make your character" in body and "I&#x27;m ready" in body
+    assert "Ben" in body and "Cleo" in body and "8 cards" in body
+    assert "css/munchkin.css" in body
+    assert_no_secrets(body, state, 0)
+
+
+@pytest.mark.django_db
+def test_every_seat_sees_only_its_own_hand():
+    match = make_mk()
+    state = state_of(match)
+    for seat, key in CLIENTS.items():
+        body = guest_client(key).get(url("play", match)).content.decode()
+        assert all(c in body for c in state["hands"][seat])
+        assert_no_secrets(body, state, seat)
+
+
+@pytest.mark.django_db
+def test_ready_then_kick_the_door_over_http():
+    match = make_mk()
+    for key in CLIENTS.values():
+        response = post_move(guest_client(key), match, type="ready")
+        assert response.status_code == 200, response.content
+    assert state_of(match)["phase"] == "prep"
+    response = post_move(guest_client("ana"), match, type="kick")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "<html" not in body and 'id="board"' in body
+    assert "Ana kicked open the door" in body
+    state = state_of(match)
+    assert_no_secrets(body, state, 0)
+
+
+@pytest.mark.django_db
+def test_a_form_string_target_is_understood():
+    match = make_mk()
+    state = state_of(match)
+    curse = next((c for c in state["hands"][0] if MK.CARDS[c]["kind"] == "curse"), None)
+    for key in CLIENTS.values():
+        post_move(guest_client(key), match, type="ready")
+    if curse is None:
+        pytest.skip("no curse in the first hand of this seed")
+    response = post_move(guest_client("ana"), match, type="curse", card=curse, target="1")
+    assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_stale_version_is_409_and_not_your_turn_is_403():
+    match = make_mk()
+    post_move(guest_client("ana"), match, type="ready")
+    response = guest_client("ben").post(url("move", match), {"version": 0, "type": "ready"}, **HTMX)
+    assert response.status_code == 409
+    response = post_move(guest_client("cleo"), match, type="ready")
+    assert response.status_code == 403
+    assert Move.objects.filter(match=match).count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"type": "kick"},  # not in character creation
+        {"type": "fly"},
+        {},
+        {"type": "play", "card": "mk-t-999"},
+        {"type": "curse", "card": "mk-d-050", "target": "zero"},
+    ],
+)
+def test_illegal_move_is_422_with_a_sentence(fields):
+    match = make_mk()
+    response = post_move(guest_client("ana"), match, **fields)
+    assert response.status_code == 422
+    assert 'class="notice"' in response.content.decode()
+    assert Match.objects.get(pk=match.pk).version == 0
+
+
+@pytest.mark.django_db
+def test_outsider_gets_404():
+    match = make_mk()
+    zed = guest_client("zed")
+    assert zed.get(url("play", match)).status_code == 404
+    assert post_move(zed, match, type="ready").status_code == 404
+
+
+@pytest.mark.django_db
+def test_combat_panel_lists_both_sides_and_the_anyone_window():
+    match = drive_until(lambda s: s["phase"] == "combat")
+    state = state_of(match)
+    acting = MK.to_act(state)[0]
+    for seat, key in CLIENTS.items():
+        body = guest_client(key).get(url("play", match)).content.decode()
+        assert "Fight!" in body and "Players" in body and "Monsters" in body
+        assert "level" in body
+        assert "Anyone?" in body
+        assert_no_secrets(body, state, seat)
+        if seat == acting:
+            assert "data-countdown" in body and "data-autopass" in body
+            assert "Nothing from me: pass" in body
+        else:
+            assert "data-countdown" not in body
+    monster = state["combat"]["monsters"][0]["card"]
+    assert MK.CARDS[monster]["name"] in body
+    response = post_move(guest_client(CLIENTS[acting]), match, type="pass")
+    assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_help_request_can_be_answered_over_http():
+    def asked(s):
+        return s["phase"] == "help"
+
+    match = drive_until(asked)
+    state = state_of(match)
+    helper = MK.to_act(state)[0]
+    body = guest_client(CLIENTS[helper]).get(url("play", match)).content.decode()
+    assert "asks you for help" in body and "Yes, I&#x27;ll help" in body
+    assert_no_secrets(body, state, helper)
+    response = post_move(guest_client(CLIENTS[helper]), match, type="decline")
+    assert response.status_code == 200
+    assert "will not help" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_log_and_hand_never_show_another_seats_cards_through_a_whole_game():
+    match = make_mk(seed=5)
+    rng = random.Random(5)
+    clients = {seat: guest_client(key) for seat, key in CLIENTS.items()}
+    for n in range(2000):
+        if match.is_over:
+            break
+        step(match, rng)
+        if n % 25 == 0:
+            state = state_of(match)
+            for seat, client in clients.items():
+                body = client.get(url("play", match)).content.decode()
+                assert_no_secrets(body, state, seat)
+    assert match.is_over
+    body = clients[0].get(url("play", match)).content.decode()
+    assert 'class="result-text"' in body and "Play again" in body
+
+
+@pytest.mark.django_db
+def test_every_button_is_a_legal_action():
+    """Each form on the board posts exactly one of the seat's legal actions."""
+    match = drive_until(lambda s: s["phase"] in ("combat", "trouble", "charity", "run"))
+    state = state_of(match)
+    seat = MK.to_act(state)[0]
+    body = guest_client(CLIENTS[seat]).get(url("play", match)).content.decode()
+    legal = MK.legal_actions(state, seat)
+    forms = re.findall(r'<form class="mk-act".*?</form>', body, re.S)
+    assert forms
+    for form in forms:
+        fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))
+        fields.pop("version"), fields.pop("move_id"), fields.pop("csrfmiddlewaretoken", None)
+        action = MK._normalise(fields)
+        assert action in legal, action

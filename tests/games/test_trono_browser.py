@@ -1,0 +1,93 @@
+"""A whole game of Il Trono di Mortadella in headless Debian chromium, set up from the Family-night
+page: one person and two computer players that play in a real Celery worker."""
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def version(page) -> str:
+    return page.locator("#board").get_attribute("data-version")
+
+
+def act(page, click):
+    """Click something on the board and wait until the new board is swapped in."""
+    before = version(page)
+    click()
+    page.wait_for_function(
+        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
+        arg=before,
+    )
+
+
+def assert_no_hidden_roles(page, match):
+    match.refresh_from_db()
+    html = page.content()
+    state = match.engine.load(match.state)
+    for other in (1, 2):
+        hidden = match.engine.private(state, other)
+        assert not [token for token in hidden if token in html]
+    mine = match.engine.private(state, 0)
+    assert all(token in html for token in mine)  # my own role is on my screen
+
+
+def test_one_person_and_two_computers_play_trono_to_the_end(
+    browser, live_server, celery_routes_to_worker
+):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_server.url + reverse("games:family"))
+    page.get_by_role("link", name="Set up Il Trono di Mortadella").click()
+    page.locator("label.choice-pill", has_text="3").first.click()
+    page.get_by_label("Name of player 1").fill("Ana")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_selector("#board")
+    match = Match.objects.latest("created_at")
+    assert match.game == "trono" and match.seats.filter(kind="bot").count() == 2
+    assert page.locator(".tr-role").count() == 1  # my secret role, always on my screen
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    seen = set()
+    for turn in range(600):
+        page.wait_for_selector(".turn-banner.mine, .result-text", timeout=60_000)
+        if page.locator(".result-text").count():
+            break
+        phase = page.locator("#board").get_attribute("data-phase")
+        seen.add(phase)
+        if phase == "roll":
+            button = page.locator("button.tr-roll, button.tr-keep").first
+            act(page, lambda b=button: b.click())
+        elif phase == "choose":
+            boxes = page.locator(".tr-die-pick input")
+            need = 1 if page.locator(".tr-kept").count() else 3
+            for i in range(need):
+                boxes.nth(i).check()
+            act(page, lambda: page.get_by_role("button", name="Use these dice").click())
+        elif phase == "resolve":
+            option = page.locator(".tr-effects button.tr-option").first
+            act(page, lambda o=option: o.click())
+        elif phase == "cancel":
+            act(page, lambda: page.locator("button.tr-cancel").click())
+        elif phase == "plague":
+            act(page, lambda: page.locator(".tr-question button.tr-option").first.click())
+        elif phase == "lombard":
+            act(page, lambda: page.locator("button.tr-no_reroll").click())
+        else:
+            pytest.fail(f"unexpected phase {phase}")
+        if turn % 8 == 0:
+            assert_no_hidden_roles(page, match)
+    page.wait_for_selector(".result-text")
+    match.refresh_from_db()
+    assert match.is_over and match.outcome is not None
+    assert {"roll", "choose", "resolve"} <= seen
+    # at the end every role is shown
+    state = match.engine.load(match.state)
+    assert all(page.locator(".tr-role-shown").nth(i).is_visible() for i in range(3))
+    assert len(state["roles"]) == 3
+    assert errors == []
+    context.close()

@@ -1,0 +1,262 @@
+"""The Il Trono di Mortadella play screen over HTTP: the board, moves and their status codes, the
+cancel question on the target's own screen, and no other seat's secret role anywhere in the HTML."""
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from games import engine
+from games.models import Match, Seat
+
+from .conftest import guest_client
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+TR = engine.get("trono")
+
+
+def url(name, match):
+    return reverse(f"games:{name}", args=[match.public_id])
+
+
+def make_tr(keys=("ana", "ben", "cleo", "dan"), seed=3, bots=(), options=None):
+    specs = []
+    for i, key in enumerate(keys):
+        if i in bots:
+            specs.append({"kind": Seat.Kind.BOT, "name": f"Bot{i}", "bot_level": "heuristic"})
+        else:
+            specs.append({"kind": Seat.Kind.GUEST, "name": key.title(), "owner_key": key})
+    return Match.create("trono", specs, options=options or {}, seed=seed)
+
+
+def state_of(match):
+    match.refresh_from_db()
+    return TR.load(match.state)
+
+
+def post_move(client, match, **fields):
+    match.refresh_from_db()
+    data = {"version": match.version, "move_id": fields.pop("move_id", ""), **fields}
+    return client.post(url("move", match), data, **HTMX)
+
+
+def step(match, rng):
+    state = state_of(match)
+    seat = TR.to_act(state)[0]
+    action = TR.bot_action(TR.view(state, seat), TR.legal_actions(state, seat), "heuristic", rng)
+    match.play(seat, action, version=match.version, follow_ups=False)
+
+
+def drive_until(predicate, keys=("ana", "ben", "cleo", "dan"), seeds=range(40), options=None):
+    for seed in seeds:
+        match = make_tr(keys, seed=seed, options=options)
+        rng = random.Random(seed)
+        for _ in range(600):
+            state = state_of(match)
+            if match.is_over:
+                break
+            if predicate(state):
+                return match
+            step(match, rng)
+        Match.objects.filter(pk=match.pk).delete()
+    pytest.fail("no game reached the wanted situation")
+
+
+def assert_no_secrets(body, state, seat):
+    for other in range(state["players"]):
+        if other == seat:
+            continue
+        leaked = [t for t in TR.private(state, other) if t in body]
+        assert not leaked, f"seat {seat} saw seat {other}'s role {leaked}"
+
+
+def client_for(match, seat):
+    return guest_client(match.seats.get(number=seat).owner_key)
+
+
+@pytest.mark.django_db
+def test_board_shows_my_role_tokens_reserve_and_no_other_role():
+    match = make_tr()
+    state = state_of(match)
+    for seat in range(4):
+        body = client_for(match, seat).get(url("play", match)).content.decode()
+        assert 'id="board"' in body and 'data-phase="roll"' in body
+        assert "Your secret role" in body and TR.role_card(state["roles"][seat]) in body
+        assert "The reserve" in body and "Mortadella" in body
+        assert "Ana" in body and "Dan" in body
+        assert_no_secrets(body, state, seat)
+    first = state["current"]
+    body = client_for(match, first).get(url("play", match)).content.decode()
+    assert "Roll the five dice" in body
+
+
+@pytest.mark.django_db
+def test_a_roll_then_a_choice_of_three_dice_then_an_effect():
+    match = make_tr()
+    state = state_of(match)
+    first = state["current"]
+    c = client_for(match, first)
+    response = post_move(c, match, type="roll")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "<html" not in body and 'data-phase="' in body
+    state = state_of(match)
+    if state["phase"] == "lombard":  # the Lombard holder answers first
+        post_move(client_for(match, TR.to_act(state)[0]), match, type="no_reroll")
+        state = state_of(match)
+    assert state["phase"] == "choose"
+    body = c.get(url("play", match)).content.decode()
+    assert 'name="dice"' in body and "Use these dice" in body
+    # three checkboxes ticked: the list of dice reaches the engine
+    response = c.post(
+        url("move", match),
+        {"version": match.version, "move_id": "", "type": "choose", "dice": ["0", "2", "4"]},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    state = state_of(match)
+    assert state["phase"] in ("resolve", "cancel", "plague", "roll", "over")
+    if state["phase"] == "resolve":
+        body = response.content.decode()
+        assert "in any order" in body
+        action = TR.legal_actions(state, first)[0]
+        response = post_move(c, match, **{k: str(v) for k, v in action.items()})
+        assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_an_illegal_move_is_422_with_the_engines_sentence():
+    match = drive_until(lambda s: s["phase"] == "choose" and not s["kept"])
+    state = state_of(match)
+    c = client_for(match, state["current"])
+    response = c.post(
+        url("move", match),
+        {"version": match.version, "move_id": "", "type": "choose", "dice": ["0", "1"]},
+        **HTMX,
+    )
+    assert response.status_code == 422
+    assert "Choose three dice" in response.content.decode()
+    assert state_of(match) == state
+
+
+@pytest.mark.django_db
+def test_not_your_turn_is_403_and_a_stale_version_409():
+    match = make_tr()
+    state = state_of(match)
+    other = (state["current"] + 1) % 4
+    response = post_move(client_for(match, other), match, type="roll")
+    assert response.status_code == 403
+    c = client_for(match, state["current"])
+    response = c.post(url("move", match), {"version": 999, "type": "roll"}, **HTMX)
+    assert response.status_code == 409
+
+
+@pytest.mark.django_db
+def test_an_outsider_gets_404():
+    match = make_tr()
+    assert guest_client("zed").get(url("play", match)).status_code == 404
+    assert post_move(guest_client("zed"), match, type="roll").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_cancel_question_is_asked_on_the_targets_own_screen():
+    match = drive_until(lambda s: s["phase"] == "cancel")
+    state = state_of(match)
+    target = state["pending"]["target"]
+    body = client_for(match, target).get(url("play", match)).content.decode()
+    assert "Cancel it: give back" in body and "Let it happen" in body
+    assert_no_secrets(body, state, target)
+    roller = client_for(match, state["current"]).get(url("play", match)).content.decode()
+    assert "Cancel it: give back" not in roller and "decides whether to cancel" in roller
+    response = post_move(client_for(match, target), match, type="cancel")
+    assert response.status_code == 200
+    assert state_of(match)["phase"] != "cancel" or state_of(match)["pending"]["target"] != target
+
+
+@pytest.mark.django_db
+def test_no_other_role_in_any_html_through_a_whole_game():
+    match = make_tr(seed=11)
+    rng = random.Random(11)
+    clients = {seat: client_for(match, seat) for seat in range(4)}
+    for n in range(400):
+        if match.is_over:
+            break
+        if n % 7 == 0:
+            state = state_of(match)
+            for seat, c in clients.items():
+                body = c.get(url("play", match)).content.decode()
+                assert_no_secrets(body, state, seat)
+        step(match, rng)
+    assert match.is_over
+    body = clients[0].get(url("play", match)).content.decode()
+    state = state_of(match)
+    names = {"prince": "Prince of Tortellini", "rector": "Magnificent Rector"}
+    for role in state["roles"]:  # at the end every role is shown
+        if role in names:
+            assert names[role] in body
+    assert "Play again" in body
+
+
+@pytest.mark.django_db
+def test_the_innkeeper_guess_form_reaches_the_engine():
+    keys = ("ana", "ben", "cleo")
+    match = make_tr(keys, seed=5)
+    state = state_of(match)
+    inn = 0
+    others = [r for r in TR.roles_for(3) if r != "innkeeper"][:2]
+    state["roles"] = ["innkeeper", *others]
+    state["revealed"] = [False] * 3
+    state["tokens"][0] = [3, 0, 0, 3]
+    state["reserve"] = [TR.RESERVE - sum(t[i] for t in state["tokens"]) for i in range(4)]
+    state["current"] = inn
+    match.state = TR.dump(state)
+    match.save()
+    c = client_for(match, inn)
+    body = c.get(url("play", match)).content.decode()
+    assert "Guess another player's role" in body and 'name="role"' in body
+    response = post_move(c, match, type="guess", target="1", role=others[0])
+    assert response.status_code == 200
+    match.refresh_from_db()
+    assert match.is_over and match.outcome["winners"] == [0]
+
+
+@pytest.mark.django_db
+def test_a_finished_game_replays_with_the_log_in_words():
+    match = make_tr(("ana", "ben", "cleo"), seed=4)
+    rng = random.Random(4)
+    for _ in range(600):
+        if match.is_over:
+            break
+        step(match, rng)
+    assert match.is_over
+    ana = client_for(match, 0)
+    response = ana.get(url("replay", match) + "?ply=3")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "rolled" in body or "kept" in body or "chose" in body
+
+
+@pytest.mark.django_db
+def test_pass_and_play_hides_every_role_until_the_next_person_taps():
+    specs = [
+        {"kind": Seat.Kind.GUEST, "name": name, "owner_key": "fam"} for name in ("Ana", "Ben")
+    ] + [{"kind": Seat.Kind.BOT, "name": "Bot", "bot_level": "heuristic"}]
+    match = Match.create("trono", specs, seed=8)
+    state = state_of(match)
+    rng = random.Random(8)
+    for _ in range(50):  # the computer plays until one of the two people must act
+        if TR.to_act(state)[0] in (0, 1):
+            break
+        step(match, rng)
+        state = state_of(match)
+    seat = TR.to_act(state)[0]
+    assert seat in (0, 1)
+    fam = guest_client("fam")
+    body = fam.get(url("play", match)).content.decode()
+    assert "show my role" in body
+    for other in range(3):
+        assert not [t for t in TR.private(state, other) if t in body]
+    response = fam.post(url("reveal", match), **HTMX)
+    body = response.content.decode()
+    assert TR.role_card(state["roles"][seat]) in body
+    assert_no_secrets(body, state, seat)
