@@ -17,6 +17,7 @@ HEARTBEAT_EVERY = 15.0  # seconds
 app.conf.beat_schedule = {
     "worker-heartbeat": {"task": "classroom.tasks.heartbeat", "schedule": 30.0},
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 20.0},
+    "expire-family-rooms": {"task": "games.tasks.expire_family_rooms", "schedule": 600.0},
     # Once a night (UTC): class roll-ups and yesterday's and today's trends.
     "analytics-nightly-rollups": {
         "task": "classroom.tasks.nightly_rollups",

@@ -20,7 +20,7 @@ BOT_NAMES = {
 }
 
 # Fields of a move that always carry a list (several cards picked at once).
-ACTION_LIST_FIELDS = {"potions"}
+ACTION_LIST_FIELDS = {"potions", "dice"}
 ACTION_META_FIELDS = {"csrfmiddlewaretoken", "version", "move_id"}
 
 
@@ -30,8 +30,9 @@ def action_from_post(post) -> dict:
     for key in post:
         if key in ACTION_META_FIELDS:
             continue
-        values = [v[:40] for v in post.getlist(key)][:10]
-        action[key[:20]] = values if key in ACTION_LIST_FIELDS else values[-1]
+        # No NUL in a move: PostgreSQL cannot store one in the move's JSON.
+        values = [v.replace("\x00", "")[:40] for v in post.getlist(key)][:10]
+        action[key.replace("\x00", "")[:20]] = values if key in ACTION_LIST_FIELDS else values[-1]
     return action
 
 
@@ -81,6 +82,40 @@ class NewGameForm(forms.Form):
 class JoinForm(forms.Form):
     name = NicknameField(label=_("Your name or nickname"))
 
+    def __init__(self, *args, taken_names=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.taken_names = {n.casefold() for n in taken_names}
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        if name.casefold() in self.taken_names:
+            raise forms.ValidationError(
+                _("Somebody at this table already has this name: add a letter to yours.")
+            )
+        return name
+
+
+class RoomCodeForm(forms.Form):
+    code = forms.CharField(
+        label=_("Room code"),
+        max_length=20,
+        help_text=_("Six letters, shown on the host's screen."),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )
+
+    def clean_code(self):
+        from games.models import Match
+
+        match = Match.objects.by_room_code(self.cleaned_data["code"])
+        if match is None:
+            raise forms.ValidationError(
+                _("No family game has this code. Check the letters on the host's screen.")
+            )
+        self.match = match
+        return match.room_code
+
 
 # --- Family night ----------------------------------------------------------------------------
 # The facts the Family-night page shows, in one place (players come from the engine).
@@ -95,20 +130,63 @@ FAMILY_GAMES = {
         "minutes": 15,
         "summary": _("Be the first to get rid of your cards on the way to the party."),
     },
+    "trono": {
+        "age": 8,
+        "minutes": 30,
+        "summary": _("Roll the dice, collect tokens and keep your secret role to take the throne."),
+    },
+    "mortadelo": {
+        "age": 7,
+        "minutes": 20,
+        "summary": _("Secret card duels across the multiverse: be the last Mortadelo standing."),
+    },
+    "munchkin": {
+        "age": 8,
+        "minutes": 45,
+        "summary": _("Kick open the door, fight the monster, grab the treasure: reach level 10."),
+    },
 }
 LEVEL_LABELS = {
     "apprentice": _("Apprentice (gentle)"),
     "wizard": _("Grand wizard (sharp)"),
     "coach": _("Coach"),
     "heuristic": _("Clever"),
+    "odds": _("Plays the odds"),
+    "munchkin": _("Munchkin (sneaky)"),
 }
 FAMILY_BOT_NAMES = [_("Coco"), _("Pepita"), _("Memo"), _("Luz"), _("Tino")]
 SEAT_KIND_CHOICES = [
     ("here", _("A person on this device")),
+    ("remote", _("A person on their own device")),
     ("computer", _("A computer player")),
 ]
 OPTION_LABELS = {"tier": _("Which tables?")}
 OPTION_CHOICE_LABELS = {"tier": dict(TIER_CHOICES)}
+OPTION_LABELS.update(
+    lombard=_("Lombard Company token (re-roll)"),
+    sins=_("7 deadly sins (8 of one token and you are out)"),
+    porchetta=_("Porchetta Festival (5 alike: everybody takes one)"),
+    earthquake=_("Earthquake (5 Rats and Wines: Towers and Books go)"),
+    carnival=_("Carnival (5 different: steal instead)"),
+)
+OPTION_CHOICE_LABELS.update(
+    {
+        name: {"on": _("On"), "off": _("Off")}
+        for name in ("lombard", "sins", "porchetta", "earthquake", "carnival")
+    }
+)
+OPTION_LABELS.update(
+    listen=_("Quick play: listen at the door (a door card face down at the start of a turn)"),
+    shared_victory=_("Quick play: a helper who helps the winning fight wins too"),
+)
+OPTION_CHOICE_LABELS.update(
+    {name: {"no": _("No"), "yes": _("Yes")} for name in ("listen", "shared_victory")}
+)
+
+
+def family_bot_name(index: int) -> str:
+    """The name of the family game's ``index``-th computer player: "Coco (computer)"."""
+    return f"{FAMILY_BOT_NAMES[index % len(FAMILY_BOT_NAMES)]} ({_('computer')})"
 
 
 def family_games() -> list[dict]:
@@ -140,9 +218,11 @@ class FamilyGameForm(forms.Form):
     """A game for people around one device and computer players. The fields of seats past
     the chosen number of players are ignored (without JavaScript they are simply not used)."""
 
-    def __init__(self, module, *args, **kwargs):
+    def __init__(self, module, *args, child=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.module = module
+        # A signed-in child playing at home: player 1 is the child (name from the class).
+        self.child = child
         lo, hi = module.MIN_PLAYERS, module.MAX_PLAYERS
         self.fields["players"] = forms.TypedChoiceField(
             label=_("How many players?"),
@@ -178,6 +258,10 @@ class FamilyGameForm(forms.Form):
                 initial=module.BEST_LEVEL if module.BEST_LEVEL != "random" else levels[0][0],
                 required=False,
             )
+        if child is not None:
+            kind, name = self.fields["seat1_kind"], self.fields["seat1_name"]
+            kind.choices, kind.initial, kind.disabled = SEAT_KIND_CHOICES[:1], "here", True
+            name.initial, name.disabled = child.name[:20], True
 
     def seat_groups(self):
         """(number, kind field, name field, level field) for the template."""
@@ -199,6 +283,9 @@ class FamilyGameForm(forms.Form):
         seats = []
         for n in range(1, count + 1):
             kind = data.get(f"seat{n}_kind") or ("here" if n == 1 else "computer")
+            if kind == "remote":
+                seats.append({"kind": "remote", "name": ""})
+                continue
             if kind == "here":
                 name = data.get(f"seat{n}_name")
                 if not name:
@@ -217,7 +304,7 @@ class FamilyGameForm(forms.Form):
                 if level not in levels:
                     self.add_error(f"seat{n}_level", _("Choose a level for the computer."))
                     continue
-                name = f"{FAMILY_BOT_NAMES[bots % len(FAMILY_BOT_NAMES)]} ({_('computer')})"
+                name = family_bot_name(bots)
                 bots += 1
                 seats.append({"kind": "computer", "name": name, "level": level})
         if not people and not self.errors:

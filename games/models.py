@@ -9,10 +9,10 @@ import logging
 import random
 import secrets
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, connections, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -24,10 +24,25 @@ logger = logging.getLogger(__name__)
 
 RECENT_MOVES = 4
 PUBLIC_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+# Room codes are read aloud and typed on a phone: capital letters only, none that look or
+# sound alike (no I/L, O/Q, B, S, Z, V/U...).
+ROOM_CODE_ALPHABET = "ACDEFGHJKMNPRTWXY"
+ROOM_CODE_LENGTH = 6
+# A seat's last_seen_at is written at most this often (seconds).
+SEEN_EVERY = 15
 
 
 def new_public_id() -> str:
     return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(10))
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+
+
+def normalize_room_code(text: str) -> str:
+    """What a person typed ("acd-efg ", "ACDEFG") as a stored code."""
+    return "".join(ch for ch in (text or "").upper() if ch.isalnum())[: ROOM_CODE_LENGTH * 2]
 
 
 def new_seed() -> int:
@@ -89,6 +104,55 @@ class MatchQuerySet(models.QuerySet):
     def live(self):
         return self.filter(status=Match.Status.ACTIVE)
 
+    def by_room_code(self, text: str):
+        """The family room with this code (None when there is none)."""
+        code = normalize_room_code(text)
+        if len(code) != ROOM_CODE_LENGTH:
+            return None
+        return self.filter(room_code=code, expired_at__isnull=True).first()
+
+    def expired_rooms(self, now=None):
+        """Family games nobody has touched for FAMILY_ROOM_TTL_HOURS (not yet expired)."""
+        now = now or timezone.now()
+        cutoff = now - timedelta(hours=settings.FAMILY_ROOM_TTL_HOURS)
+        return self.filter(family=True, expired_at__isnull=True, changed_at__lt=cutoff)
+
+    def expire_rooms(self, now=None) -> tuple[int, int]:
+        """Expire old family rooms so that nothing about a guest outlives them. A room with a
+        child's evidence (a student seat or Attempt rows, whose FK cascades) is scrubbed: the
+        guests' names, player keys and the room code go, the child's seat and the moves stay.
+        Any other room is deleted with its seats and moves. Idempotent.
+        Returns (deleted, scrubbed)."""
+        from classroom.models import Attempt
+
+        now = now or timezone.now()
+        rooms = self.expired_rooms(now)
+        evidence = models.Q(
+            models.Exists(Seat.objects.filter(match=models.OuterRef("pk"), kind=Seat.Kind.STUDENT))
+        ) | models.Q(models.Exists(Attempt.objects.filter(match=models.OuterRef("pk"))))
+        with transaction.atomic():
+            keep = list(rooms.filter(evidence).values_list("pk", flat=True))
+            Seat.objects.filter(match_id__in=keep).exclude(kind=Seat.Kind.STUDENT).update(
+                name=models.Case(
+                    models.When(kind=Seat.Kind.BOT, then=models.Value(str(_("Computer player")))),
+                    default=models.Value(str(_("Guest"))),
+                ),
+                owner_key="",
+                former_owner_key="",
+                user=None,
+                last_seen_at=None,
+            )
+            Match.objects.filter(
+                pk__in=keep, status__in=[Match.Status.WAITING, Match.Status.ACTIVE]
+            ).update(status=Match.Status.ABANDONED)
+            Match.objects.filter(pk__in=keep).update(room_code=None, host_key="", expired_at=now)
+            deleted = (
+                Match.objects.filter(pk__in=rooms.exclude(pk__in=keep).values("pk"))
+                .delete()[1]
+                .get("games.Match", 0)
+            )
+        return deleted, len(keep)
+
     def stalled_on_bots(self, seconds: int = 10):
         """Live matches with a computer player that have not changed for a while: if a bot
         must act there, its task was lost (e.g. the broker was down when it was sent)."""
@@ -128,6 +192,17 @@ class Match(models.Model):
     )
     # Set while the teacher has paused the session: moves wait until it is cleared.
     paused_at = models.DateTimeField(null=True, blank=True)
+    # Family night: a game set up on /family/ (its child seats' attempts are home play; it
+    # expires after FAMILY_ROOM_TTL_HOURS without a change).
+    family = models.BooleanField(default=False)
+    # A family room with seats for people on their own devices: the code they type to join.
+    room_code = models.CharField(max_length=12, null=True, blank=True, unique=True)
+    # The player key of the device that set the game up (the host).
+    host_key = models.CharField(max_length=64, blank=True)
+    # Bumped whenever a seat changes hands (a join, a start, a computer taking over): the
+    # polling boards compare it, as the version only counts moves.
+    seating = models.PositiveIntegerField(default=0)
+    expired_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # When the state last changed: the moment the seat to act could first act.
     changed_at = models.DateTimeField(default=timezone.now)
@@ -152,13 +227,17 @@ class Match(models.Model):
         return self.engine.NAME if self.game in engine.GAMES else self.game
 
     @staticmethod
-    def board_token(version: int, paused_at) -> str:
-        """What a polling board compares: the version, and whether the game is paused."""
-        return f"{version}p" if paused_at else str(version)
+    def board_token(version: int, paused_at, seating: int = 0) -> str:
+        """What a polling board compares: the version, the seating (joins, computers taking
+        over) and whether the game is paused."""
+        token = str(version)
+        if seating:
+            token += f"s{seating}"
+        return f"{token}p" if paused_at else token
 
     @property
     def poll_token(self) -> str:
-        return self.board_token(self.version, self.paused_at)
+        return self.board_token(self.version, self.paused_at, self.seating)
 
     # --- engine access -------------------------------------------------------------
     @property
@@ -185,6 +264,8 @@ class Match(models.Model):
         module = engine.get(game)
         seed = new_seed() if seed is None else seed
         state = module.setup(len(seats), seed, options or {})
+        if fields.get("family") and any(s.get("kind") == Seat.Kind.OPEN for s in seats):
+            fields.setdefault("room_code", cls.free_room_code())
         with transaction.atomic():
             match = cls.objects.create(
                 game=game,
@@ -319,16 +400,95 @@ class Match(models.Model):
             match_id = self.pk
             transaction.on_commit(lambda: enqueue(update_match_stats, match_id))
 
+    @classmethod
+    def free_room_code(cls) -> str:
+        """A room code no live room uses (the unique constraint is the last word)."""
+        for _attempt in range(20):
+            code = new_room_code()
+            if not cls.objects.filter(room_code=code).exists():
+                return code
+        return new_room_code()
+
     def seat_filled(self):
-        """Called (under lock) after an open seat was taken: start when the table is full."""
+        """Called (under lock) after an open seat was taken: the polling boards learn of it,
+        and the game starts when the table is full."""
+        self.seating += 1
+        fields = ["seating"]
         if (
             self.status == Match.Status.WAITING
             and not self.seats.filter(kind=Seat.Kind.OPEN).exists()
         ):
             self.status = Match.Status.ACTIVE
             self.changed_at = timezone.now()
-            self.save(update_fields=["status", "changed_at"])
+            fields += ["status", "changed_at"]
+        self.save(update_fields=fields)
+        if self.status == Match.Status.ACTIVE:
             self.after_change()
+
+    # --- family rooms ---------------------------------------------------------------------
+    def is_host(self, keys) -> bool:
+        """The device that set this game up (its player key), whichever seats it plays."""
+        return bool(self.host_key) and self.host_key in keys
+
+    def open_seats(self) -> list["Seat"]:
+        return [s for s in self.seats.all() if s.kind == Seat.Kind.OPEN]
+
+    def start_with_computers(self, level: str) -> list["Seat"]:
+        """The host starts without waiting: every open seat goes to a computer player at
+        ``level``. Returns the seats filled (none when the game is no longer waiting)."""
+        from games.forms import family_bot_name
+
+        with transaction.atomic():
+            locked = Match.objects.select_for_update().get(pk=self.pk)
+            if locked.status != Match.Status.WAITING:
+                self.refresh_from_db()
+                return []
+            seats = list(locked.seats.filter(kind=Seat.Kind.OPEN).order_by("number"))
+            taken = locked.seats.filter(kind=Seat.Kind.BOT).count()
+            for i, seat in enumerate(seats):
+                seat.kind, seat.bot_level = Seat.Kind.BOT, level
+                seat.name = family_bot_name(taken + i)
+                seat.save(update_fields=["kind", "bot_level", "name"])
+            locked.seat_filled()
+        self.refresh_from_db()
+        return seats
+
+    def quiet_seats(self, now=None) -> list[tuple["Seat", int]]:
+        """(seat, minutes) of the people on other devices than the host's who have not been
+        seen for FAMILY_QUIET_MINUTES while the game is on."""
+        if self.status != Match.Status.ACTIVE or not self.family:
+            return []
+        now = now or timezone.now()
+        limit = timedelta(minutes=settings.FAMILY_QUIET_MINUTES)
+        quiet = []
+        for seat in self.seats.all():
+            if seat.kind not in Seat.TAKEOVER_KINDS or seat.owner_key == self.host_key:
+                continue
+            seen = seat.last_seen_at or self.created_at
+            if now - seen > limit:
+                quiet.append((seat, int((now - seen).total_seconds() // 60)))
+        return quiet
+
+    def hand_to_computer(self, number: int, level: str) -> "Seat | None":
+        """A quiet person's seat becomes a computer player ("Ana (computer)") that plays on
+        through the usual bot task. None when that seat may not be taken over (any more)."""
+        with transaction.atomic():
+            locked = Match.objects.select_for_update().get(pk=self.pk)
+            quiet = {s.number for s, _minutes in locked.quiet_seats()}
+            if number not in quiet:
+                return None
+            seat = locked.seats.get(number=number)
+            seat.former_owner_key, seat.owner_key = seat.owner_key, ""
+            seat.kind, seat.bot_level, seat.user = Seat.Kind.BOT, level, None
+            seat.name = (str(_("%(name)s (computer)")) % {"name": seat.name})[:40]
+            seat.save(
+                update_fields=["former_owner_key", "owner_key", "kind", "bot_level", "user", "name"]
+            )
+            locked.seating += 1
+            locked.save(update_fields=["seating"])
+            locked.after_change()
+        self.refresh_from_db()
+        return seat
 
     def can_spectate(self, user) -> bool:
         """Teachers of a seated child, and superusers, may watch (never any hand)."""
@@ -395,15 +555,62 @@ class Played:
 
 
 class SeatQuerySet(models.QuerySet):
-    def owned_by_key_or_user(self, key: str, user, student_id=None):
+    def owned_by_key_or_user(self, key, user, student_id=None):
+        """``key``: one player key or several (the session's and the signed cookie's)."""
         q = models.Q(pk__in=[])
-        if key:
-            q |= models.Q(owner_key=key)
+        keys = [k for k in ([key] if isinstance(key, str) else key) if k]
+        if keys:
+            q |= models.Q(owner_key__in=keys)
         if user.is_authenticated:
             q |= models.Q(user=user)
         if student_id:
             q |= models.Q(student_id=student_id)
         return self.filter(q)
+
+    def mark_seen(self, now=None) -> int:
+        """One UPDATE: these seats' devices are showing the game."""
+        return self.update(last_seen_at=now or timezone.now())
+
+    def poll_row(self, public_id: str, key, user, student_id=None):
+        """(version, paused_at, seating, last_seen_at) of the match ``public_id`` through the
+        first seat this browser plays (``owned_by_key_or_user``), or None: the same row as
+        ``filter(match__public_id=...).owned_by_key_or_user(...).values_list(...).first()``.
+        Hand-written SQL because every child's board asks once a second: building that ORM
+        query cost 0.6 ms of CPU, about a third of a whole poll (docs/performance.md, "Load")."""
+        keys = [k for k in ([key] if isinstance(key, str) else key) if k]
+        owners, params = [], [public_id]
+        if keys:
+            owners.append(f"s.owner_key IN ({', '.join(['%s'] * len(keys))})")
+            params += keys
+        if user.is_authenticated:
+            owners.append("s.user_id = %s")
+            params.append(user.pk)
+        if student_id:
+            owners.append("s.student_id = %s")
+            params.append(student_id)
+        if not owners:
+            return None
+        # Table names from the models; every value is a parameter.
+        sql = (
+            "SELECT m.version, m.paused_at, m.seating, s.last_seen_at "  # noqa: S608
+            f"FROM {Seat._meta.db_table} s JOIN {Match._meta.db_table} m ON m.id = s.match_id "
+            f"WHERE m.public_id = %s AND ({' OR '.join(owners)}) ORDER BY s.number LIMIT 1"
+        )
+        with connections[self.db].cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        version, paused_at, seating, last_seen_at = row
+        if last_seen_at is not None and timezone.is_naive(last_seen_at):  # SQLite: UTC, naive
+            last_seen_at = timezone.make_aware(last_seen_at, UTC)
+        return version, paused_at, seating, last_seen_at
+
+
+def seen_lately(last_seen_at, now=None) -> bool:
+    """Whether last_seen_at is recent enough not to be written again (throttle)."""
+    now = now or timezone.now()
+    return last_seen_at is not None and (now - last_seen_at).total_seconds() < SEEN_EVERY
 
 
 class Seat(models.Model):
@@ -427,7 +634,14 @@ class Seat(models.Model):
         "classroom.Student", null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
     bot_level = models.CharField(max_length=20, blank=True)
+    # When this seat's device last showed the game (written at most every SEEN_EVERY s).
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    # The player key of the person whose quiet seat a computer player took over: when they
+    # come back they are told so.
+    former_owner_key = models.CharField(max_length=64, blank=True, db_index=True)
+
+    # People whose seat the host may hand to a computer player when they go quiet.
+    TAKEOVER_KINDS = ("guest", "user")
 
     objects = SeatQuerySet.as_manager()
 
@@ -440,8 +654,9 @@ class Seat(models.Model):
     def __str__(self):
         return f"{self.name} (seat {self.number})"
 
-    def owned_by(self, key: str, user, student_id=None) -> bool:
-        if key and self.owner_key == key:
+    def owned_by(self, key, user, student_id=None) -> bool:
+        keys = [key] if isinstance(key, str) else key
+        if self.owner_key and self.owner_key in keys:
             return True
         if student_id and self.student_id == student_id:
             return True

@@ -8,7 +8,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.models import Seat
+from games.models import Match, Seat
+from games.presenters_mortadelo import mm_event_line, mortadelo_context
+from games.presenters_munchkin import mk_event_line, munchkin_context
+from games.presenters_trono import tr_event_line, trono_context
 
 
 def reveal_key(match) -> str:
@@ -46,7 +49,7 @@ def viewing_seat(request, match, mine):
     return None, acting
 
 
-def board_context(request, match, mine, *, notice="", spectator=False):
+def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
     seat, handoff = (None, None) if spectator else viewing_seat(request, match, mine)
     view = match.view_for(seat.number if seat else None)
     seats = list(match.seats.all())
@@ -54,7 +57,10 @@ def board_context(request, match, mine, *, notice="", spectator=False):
     anchor = seat or handoff or (mine[0] if mine else None)
     bottom = anchor.number if anchor else 0
     top = 1 - bottom
-    my_turn = seat is not None and seat.number in view["to_act"]
+    # Nobody acts before the game starts (a family room waits for its people).
+    my_turn = (
+        seat is not None and seat.number in view["to_act"] and match.status != Match.Status.WAITING
+    )
     ctx = {
         "match": match,
         "view": view,
@@ -73,14 +79,101 @@ def board_context(request, match, mine, *, notice="", spectator=False):
         "log": log_lines(match, names),
         "polling": not match.is_over,
     }
-    if ctx["open_seat"] is not None:
+    if ctx["open_seat"] is not None and not match.family:
         ctx["invite_url"] = request.build_absolute_uri(
             reverse("games:join", args=[match.public_id])
         )
         ctx["invite_qr"] = qr_svg(ctx["invite_url"], _("QR code of the invitation link"))
     game_context = GAME_CONTEXTS.get(match.game, multiplipotion_context)
     ctx.update(game_context(view, ctx))
+    if match.family:
+        # A family room shows its own card (code, QR code, who has joined) above the board.
+        ctx["open_seat"] = None
+        if not spectator:
+            ctx.update(room_context(request, match, mine, keys))
+        if match.status == Match.Status.WAITING:
+            ctx["step"] = waiting_text(match)
     return ctx
+
+
+def waiting_text(match) -> str:
+    n = len(match.open_seats())
+    return ngettext(
+        "Waiting for %(n)s more player to join.", "Waiting for %(n)s more players to join.", n
+    ) % {"n": n}
+
+
+def host_name(match) -> str:
+    """The name of the host's first seat (the person who set the game up)."""
+    for seat in match.seats.all():
+        if match.host_key and seat.owner_key == match.host_key:
+            return seat.name
+    for seat in match.seats.all():
+        if seat.kind == Seat.Kind.STUDENT:
+            return seat.name
+    return ""
+
+
+def room_code_display(code: str) -> str:
+    """ "ACDEFG" as "ACD EFG": easier to read aloud."""
+    return f"{code[:3]} {code[3:]}" if code else ""
+
+
+def room_context(request, match, mine, keys) -> dict:
+    """The room card of a family game: while it waits, the code, QR code and link (for the
+    host), who has joined and the start button; while it is played, the host's quiet seats;
+    once it is over, the replay link. ``room`` is None when there is nothing to show."""
+    if not match.family or not mine:
+        return {"room": None}
+    from games.forms import bot_levels
+
+    host = match.is_host(keys)
+    room = {
+        "host": host,
+        "waiting": match.status == Match.Status.WAITING,
+        "over": match.is_over,
+        "poll": False,
+        "replay_url": "",
+        "quiet": [],
+    }
+    if room["waiting"]:
+        room["code"] = room_code_display(match.room_code or "")
+        room["people"] = [
+            s.name for s in match.seats.all() if s.kind not in {Seat.Kind.OPEN, Seat.Kind.BOT}
+        ]
+        room["open_count"] = len(match.open_seats())
+        if host and match.room_code:
+            url = request.build_absolute_uri(reverse("games:join", args=[match.public_id]))
+            room["url"] = url
+            room["join_url"] = request.build_absolute_uri(reverse("games:join_room"))
+            room["qr"] = qr_svg(url, _("QR code to join this game"))
+            room["levels"] = bot_levels(match.engine)
+            room["best_level"] = match.engine.BEST_LEVEL
+    elif room["over"]:
+        if match.game != "multiplipotion":  # MultipliPotion's board has its own link
+            room["replay_url"] = reverse("games:replay", args=[match.public_id])
+    elif host and any(
+        s.kind in Seat.TAKEOVER_KINDS and s.owner_key != match.host_key for s in match.seats.all()
+    ):
+        # The host's card checks every few seconds for people who went quiet.
+        room["poll"] = True
+        room["levels"] = bot_levels(match.engine)
+        room["best_level"] = match.engine.BEST_LEVEL
+        room["quiet"] = [
+            {
+                "number": seat.number,
+                "name": seat.name,
+                "minutes": minutes,
+                "text": ngettext(
+                    "%(name)s has been quiet for %(n)s minute.",
+                    "%(name)s has been quiet for %(n)s minutes.",
+                    minutes,
+                )
+                % {"name": seat.name, "n": minutes},
+            }
+            for seat, minutes in match.quiet_seats()
+        ]
+    return {"room": room}
 
 
 def qr_svg(data: str, title: str) -> str:
@@ -233,16 +326,21 @@ def event_line(event, names) -> str | None:
 
 
 def log_lines(match, names) -> list[str]:
+    """The last public events of the match as sentences, in the game's own words."""
+    line_of = EVENT_LINES.get(match.game, event_line)
     lines = []
     for _seat, events in match.recent_events:
         for event in events:
-            line = event_line(event, names)
+            line = line_of(event, names)
             if line:
                 lines.append(line)
     return lines[-6:]
 
 
 def replay_context(request, match, ply_param) -> dict:
+    """A finished match at move ``ply``, seen by nobody in particular (``view(state, None)``:
+    no hand at all). The game's own replay presenter (REPLAY_CONTEXTS) adds its board; a game
+    without one shows the public log so far (REPLAY_LOG)."""
     total = match.moves.count()
     try:
         ply = max(0, min(total, int(ply_param)))
@@ -250,23 +348,52 @@ def replay_context(request, match, ply_param) -> dict:
         ply = 0
     seats = list(match.seats.all())
     names = {s.number: s.name for s in seats}
-    state, move = None, None
+    state, move, moves = None, None, []
     for move_i, state_i in match.replay_states():
         state, move = state_i, move_i
+        if move_i is not None:
+            moves.append(move_i)
         if (move_i.ply if move_i else 0) >= ply:
             break
     view = match.engine.view(state, None)
-    lines = [line for e in (move.events if move else []) if (line := event_line(e, names))]
-    return {
+    line_of = EVENT_LINES.get(match.game, engine_event_line(match))
+    lines = [line for e in (move.events if move else []) if (line := line_of(e, names))]
+    ctx = {
         "match": match,
         "view": view,
         "names": names,
+        "players": " · ".join(names[n] for n in sorted(names)),
         "ply": ply,
         "total": total,
         "prev": max(0, ply - 1),
         "next": min(total, ply + 1),
         "lines": lines,
         "mover": names.get(move.seat) if move else "",
+        "replay_board": "games/replay_log.html",
+        "history": [line for m in moves[-12:] for e in m.events if (line := line_of(e, names))][
+            -12:
+        ],
+    }
+    replay_game = REPLAY_CONTEXTS.get(match.game)
+    if replay_game is not None:
+        ctx.update(replay_game(view, ctx))
+    return ctx
+
+
+def engine_event_line(match):
+    """A game without its own log lines: the engine's plain English ``describe``."""
+    describe = getattr(match.engine, "describe", None)
+
+    def line(event, names):
+        return describe(event) if describe else None
+
+    return line
+
+
+def multiplipotion_replay(view, ctx) -> dict:
+    names = ctx["names"]
+    return {
+        "replay_board": "games/replay_multiplipotion.html",
         "their_area": view["areas"][1],
         "my_area": view["areas"][0],
         "their_trophies": view["trophies"][1],
@@ -570,7 +697,53 @@ def mu_log_lines(match, names) -> list[str]:
     return lines[-8:]
 
 
+def muertoons_replay(view, ctx) -> dict:
+    names = ctx["names"]
+    players = [
+        {
+            "name": names.get(n, ""),
+            "count": view["hand_counts"][n],
+            "acting": n in view["to_act"],
+        }
+        for n in range(view["players"])
+    ]
+    last_contest = None
+    if view["last_contest"]:
+        lc = view["last_contest"]
+        last_contest = {
+            "winner": names.get(lc["winner"], "") if lc["winner"] is not None else "",
+            "choices": [
+                {
+                    "name": names.get(c["seat"], ""),
+                    "card": mu_card(c["card"]),
+                    "won": c["seat"] == lc["winner"],
+                }
+                for c in lc["choices"]
+            ],
+        }
+    straight = view["straight"]
+    return {
+        "replay_board": "games/replay_muertoons.html",
+        "mu_players": players,
+        "top": mu_card(view["top"]),
+        "top_by": names.get(view["top_by"], ""),
+        "straight_cards": [mu_card(c) for c in straight["cards"]] if straight else [],
+        "last_contest": last_contest,
+        "ranking": mu_ranking(view, names),
+    }
+
+
+# Replays: a game's log lines and its replay board (games without them show the public log).
+EVENT_LINES = {"multiplipotion": event_line, "muertoons": mu_event_line}
+EVENT_LINES["mortadelo"] = mm_event_line
+EVENT_LINES["trono"] = tr_event_line
+EVENT_LINES["munchkin"] = mk_event_line
+REPLAY_CONTEXTS = {"multiplipotion": multiplipotion_replay, "muertoons": muertoons_replay}
+
 GAME_CONTEXTS = {
     "multiplipotion": multiplipotion_context,
     "muertoons": muertoons_context,
+    "trono": trono_context,
+    "mortadelo": mortadelo_context,
+    "munchkin": munchkin_context,
 }

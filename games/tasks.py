@@ -20,3 +20,11 @@ def sweep_stalled_bots():
         if match.bot_to_act():
             played += match.play_bot_turns()
     return played
+
+
+@shared_task(ignore_result=True)
+def expire_family_rooms():
+    """Beat, every 10 minutes: expire family rooms inactive for FAMILY_ROOM_TTL_HOURS
+    (idempotent; see MatchQuerySet.expire_rooms)."""
+    deleted, scrubbed = Match.objects.expire_rooms()
+    return {"deleted": deleted, "scrubbed": scrubbed}

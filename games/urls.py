@@ -5,6 +5,7 @@ from games import views
 app_name = "games"
 urlpatterns = [
     path("family/", views.family, name="family"),
+    path("family/join/", views.join_room, name="join_room"),
     path("family/<slug:slug>/new/", views.new_family, name="new_family"),
     path("play/new/", views.new_game, name="new"),
     path("play/<str:public_id>/", views.play, name="play"),
@@ -12,6 +13,9 @@ urlpatterns = [
     path("play/<str:public_id>/poll/", views.poll, name="poll"),
     path("play/<str:public_id>/reveal/", views.reveal, name="reveal"),
     path("play/<str:public_id>/join/", views.join, name="join"),
+    path("play/<str:public_id>/room/", views.room, name="room"),
+    path("play/<str:public_id>/start/", views.start_room, name="start_room"),
+    path("play/<str:public_id>/takeover/", views.take_over, name="take_over"),
     path("play/<str:public_id>/watch/", views.spectate, name="spectate"),
     path("play/<str:public_id>/replay/", views.replay, name="replay"),
 ]

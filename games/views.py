@@ -1,10 +1,12 @@
 import secrets
 
+from django.conf import settings
 from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -17,19 +19,63 @@ from games.forms import (
     FamilyGameForm,
     JoinForm,
     NewGameForm,
+    RoomCodeForm,
     action_from_post,
+    bot_levels,
     family_games,
 )
-from games.models import Match, MoveRejected, Seat
+from games.models import Match, MoveRejected, Seat, seen_lately
+
+# A signed cookie that holds this browser's player key for as long as a family room lives:
+# a flushed or expired session (a sleeping tab, a child signing in and out) still finds its seat.
+PLAYER_COOKIE = "mp_player"
+PLAYER_COOKIE_SALT = "games.player-key"
+# The games whose moves are a child's evidence (fact events): a signed-in child plays them at
+# home as themself, and the attempts are marked home play.
+HOME_PLAY_GAMES = {"multiplipotion"}
+
+
+def room_lifetime() -> int:
+    return int(settings.FAMILY_ROOM_TTL_HOURS * 3600)
+
+
+def cookie_key(request) -> str:
+    return request.get_signed_cookie(
+        PLAYER_COOKIE, default="", salt=PLAYER_COOKIE_SALT, max_age=room_lifetime()
+    )
+
+
+def player_keys(request) -> tuple[str, ...]:
+    """The player keys of this browser: the session's and the signed cookie's."""
+    keys = []
+    for key in (request.session.get("player_key", ""), cookie_key(request)):
+        if key and key not in keys:
+            keys.append(key)
+    return tuple(keys)
 
 
 def player_key(request) -> str:
-    """This browser's player key: who plays which seat (a guest's or a child's device)."""
+    """This browser's player key: who plays which seat (a guest's or a child's device).
+    A session that lost it takes the signed cookie's back before making a new one."""
     key = request.session.get("player_key")
     if not key:
-        key = secrets.token_urlsafe(18)
+        key = cookie_key(request) or secrets.token_urlsafe(18)
         request.session["player_key"] = key
     return key
+
+
+def remember_player(response, key: str):
+    """Keep ``key`` in the signed cookie (HttpOnly, SameSite=Lax) for a room's lifetime."""
+    response.set_signed_cookie(
+        PLAYER_COOKIE,
+        key,
+        salt=PLAYER_COOKIE_SALT,
+        max_age=room_lifetime(),
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+    return response
 
 
 def load_match(request, public_id: str):
@@ -38,15 +84,44 @@ def load_match(request, public_id: str):
         match = Match.objects.get_with_seats(public_id)
     except Match.DoesNotExist:
         raise Http404 from None
-    key = request.session.get("player_key", "")
+    keys = player_keys(request)
     student = current_student(request)
     student_id = student.pk if student else None
-    mine = [s for s in match.seats.all() if s.owned_by(key, request.user, student_id)]
+    mine = [s for s in match.seats.all() if s.owned_by(keys, request.user, student_id)]
+    if mine and not request.session.get("player_key"):
+        # The session was lost; the signed cookie found the seat: take the key back.
+        owned = next((s.owner_key for s in mine if s.owner_key in keys), "")
+        if owned:
+            request.session["player_key"] = owned
     return match, mine
 
 
+def mark_seen(mine) -> None:
+    """Throttled: one UPDATE at most every SEEN_EVERY seconds for this device's seats."""
+    now = timezone.now()
+    if mine and not all(seen_lately(s.last_seen_at, now) for s in mine):
+        Seat.objects.filter(pk__in=[s.pk for s in mine]).mark_seen(now)
+        for seat in mine:
+            seat.last_seen_at = now
+
+
+def taken_over_seat(match, request):
+    """The seat a computer player took over from this browser (None when there is none)."""
+    keys = player_keys(request)
+    if not keys:
+        return None
+    return match.seats.filter(former_owner_key__in=keys).first()
+
+
+def render_taken_over(request, match, seat, *, status=200):
+    template = "games/seat_taken.html#board" if request.htmx else "games/seat_taken.html"
+    return render(request, template, {"match": match, "seat": seat}, status=status)
+
+
 def render_board(request, match, mine, *, notice="", status=200, spectator=False):
-    ctx = presenters.board_context(request, match, mine, notice=notice, spectator=spectator)
+    ctx = presenters.board_context(
+        request, match, mine, notice=notice, spectator=spectator, keys=player_keys(request)
+    )
     template = "games/play.html#board" if request.htmx else "games/play.html"
     return render(request, template, ctx, status=status)
 
@@ -86,7 +161,30 @@ def new_game(request):
 @require_GET
 def family(request):
     """Family night: the games, with players, age and length, and a link to set one up."""
-    return render(request, "games/family.html", {"games": family_games()})
+    return render(
+        request,
+        "games/family.html",
+        {"games": family_games(), "code_form": RoomCodeForm(), "child": current_student(request)},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def join_room(request):
+    """Join a family game from another device by its room code."""
+    form = RoomCodeForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            match = form.match
+            _match, mine = load_match(request, match.public_id)
+            if mine or match.open_seats():
+                target = reverse("games:play" if mine else "games:join", args=[match.public_id])
+                if request.htmx:
+                    return HttpResponseClientRedirect(target)
+                return redirect(target)
+            form.add_error("code", _("This game has already started: every seat is taken."))
+        template = "games/join_room.html#form" if request.htmx else "games/join_room.html"
+        return render(request, template, {"form": form}, status=422)
+    return render(request, "games/join_room.html", {"form": form})
 
 
 @require_http_methods(["GET", "POST"])
@@ -96,17 +194,38 @@ def new_family(request, slug):
     if slug not in engine.GAMES:
         raise Http404
     module = engine.get(slug)
-    form = FamilyGameForm(module, request.POST or None)
-    ctx = {"form": form, "game": module}
+    # Home play: a signed-in child's MultipliPotion counts in their evidence (marked home).
+    child = current_student(request) if slug in HOME_PLAY_GAMES else None
+    form = FamilyGameForm(module, request.POST or None, child=child)
+    ctx = {"form": form, "game": module, "child": child}
     if request.method == "POST":
         if not form.is_valid():
             template = "games/family_new.html#form" if request.htmx else "games/family_new.html"
             return render(request, template, ctx, status=422)
         key = player_key(request)
+        now = timezone.now()
         seats = []
-        for spec in form.cleaned_data["seats"]:
-            if spec["kind"] == "here":
-                seats.append({"kind": Seat.Kind.GUEST, "name": spec["name"], "owner_key": key})
+        for number, spec in enumerate(form.cleaned_data["seats"], start=1):
+            if spec["kind"] == "here" and child is not None and number == 1:
+                seats.append(
+                    {
+                        "kind": Seat.Kind.STUDENT,
+                        "name": child.name,
+                        "student": child,
+                        "last_seen_at": now,
+                    }
+                )
+            elif spec["kind"] == "here":
+                seats.append(
+                    {
+                        "kind": Seat.Kind.GUEST,
+                        "name": spec["name"],
+                        "owner_key": key,
+                        "last_seen_at": now,
+                    }
+                )
+            elif spec["kind"] == "remote":
+                seats.append({"kind": Seat.Kind.OPEN, "name": _("Player %(n)s") % {"n": number}})
             else:
                 seats.append(
                     {"kind": Seat.Kind.BOT, "name": spec["name"], "bot_level": spec["level"]}
@@ -116,10 +235,14 @@ def new_family(request, slug):
             seats,
             options=form.cleaned_data["options"],
             created_by=request.user if request.user.is_authenticated else None,
+            family=True,
+            host_key=key,
         )
         if request.htmx:
-            return HttpResponseClientRedirect(match.get_absolute_url())
-        return redirect(match)
+            response = HttpResponseClientRedirect(match.get_absolute_url())
+        else:
+            response = redirect(match)
+        return remember_player(response, key)
     return render(request, "games/family_new.html", ctx)
 
 
@@ -130,8 +253,25 @@ def play(request, public_id):
     if not mine:
         if any(s.kind == Seat.Kind.OPEN for s in match.seats.all()):
             return redirect("games:join", public_id=public_id)
+        seat = taken_over_seat(match, request)
+        if seat is not None:
+            return render_taken_over(request, match, seat)
         raise Http404
-    return render_board(request, match, mine)
+    mark_seen(mine)
+    response = render_board(request, match, mine)
+    if match.family and not match.is_over:
+        # Keep the signed cookie as long as the room lives.
+        key = next((s.owner_key for s in mine if s.owner_key), "")
+        if key:
+            remember_player(response, key)
+    return response
+
+
+def stale_form(request, match) -> bool:
+    try:
+        return int(request.POST.get("version", "")) != match.version
+    except ValueError:
+        return False
 
 
 @never_cache
@@ -139,8 +279,16 @@ def play(request, public_id):
 def move(request, public_id):
     match, mine = load_match(request, public_id)
     if not mine:
+        seat = taken_over_seat(match, request)
+        if seat is not None:
+            return render_taken_over(request, match, seat, status=403)
         raise Http404
+    mark_seen(mine)
     seat = presenters.acting_seat(request, match, mine)
+    if seat is None and stale_form(request, match):
+        # A form of an older board (a double tap, a lost race): Match.play answers a repeated
+        # move id with the stored move, any other with 409 and the latest board.
+        seat = mine[0]
     if seat is None:
         return render_board(request, match, mine, notice=_("It is not your turn yet."), status=403)
     try:
@@ -149,7 +297,7 @@ def move(request, public_id):
         return render_board(
             request, match, mine, notice=_("I do not understand that move."), status=422
         )
-    move_id = request.POST.get("move_id", "")[:64]
+    move_id = request.POST.get("move_id", "").replace("\x00", "")[:64]  # PostgreSQL: no NUL
     try:
         match.play(seat.number, action_from_post(request.POST), version=version, move_id=move_id)
     except MoveRejected as rejected:
@@ -160,22 +308,27 @@ def move(request, public_id):
 @never_cache
 @require_GET
 def poll(request, public_id):
-    """Cheap: one lookup of the board's token (version and pause); 204, nothing to swap,
-    while it has not changed."""
-    key = request.session.get("player_key", "")
-    row = (
-        Seat.objects.filter(match__public_id=public_id)
-        .owned_by_key_or_user(key, request.user, request.session.get("student_id"))
-        .values_list("match__version", "match__paused_at")
-        .first()
-    )
+    """Cheap: one lookup of the board's token (version, seating and pause); 204, nothing to
+    swap, while it has not changed. The seats' last_seen_at is written at most every
+    SEEN_EVERY seconds (one UPDATE; the lookup reads it)."""
+    keys, student_id = player_keys(request), request.session.get("student_id")
+    row = Seat.objects.poll_row(public_id, keys, request.user, student_id)
     spectator = False
     if row is None:
         match = Match.objects.filter(public_id=public_id).first()
-        if match is None or not match.can_spectate(request.user):
+        if match is None:
             raise Http404
-        row, spectator = (match.version, match.paused_at), True
-    if request.GET.get("v") == Match.board_token(*row):
+        if not match.can_spectate(request.user):
+            seat = taken_over_seat(match, request)
+            if seat is not None:
+                return render_taken_over(request, match, seat)
+            raise Http404
+        row, spectator = (match.version, match.paused_at, match.seating), True
+    elif not seen_lately(row[3]):
+        Seat.objects.filter(match__public_id=public_id).owned_by_key_or_user(
+            keys, request.user, student_id
+        ).mark_seen()
+    if request.GET.get("v") == Match.board_token(*row[:3]):
         return HttpResponse(status=204)
     match, mine = load_match(request, public_id)
     return render_board(request, match, mine, spectator=spectator)
@@ -202,25 +355,140 @@ def join(request, public_id):
         return redirect(match)
     if not any(s.kind == Seat.Kind.OPEN for s in match.seats.all()):
         raise Http404
-    form = JoinForm(request.POST or None)
+    taken = [s.name for s in match.seats.all() if s.kind in {Seat.Kind.GUEST, Seat.Kind.USER}]
+    taken += [s.name for s in match.seats.all() if s.kind == Seat.Kind.STUDENT]
+    form = JoinForm(request.POST or None, taken_names=taken if match.family else ())
+    ctx = {"form": form, "match": match, "host": presenters.host_name(match)}
     if request.method == "POST":
         if not form.is_valid():
-            return render(request, "games/join.html", {"form": form, "match": match}, status=422)
+            return render(request, "games/join.html", ctx, status=422)
+        key = player_key(request)
         with transaction.atomic():
             locked = Match.objects.select_for_update().get(pk=match.pk)
             seat = locked.seats.filter(kind=Seat.Kind.OPEN).order_by("number").first()
             if seat is None:
                 messages.error(request, _("Sorry, somebody else took that seat."))
-                return redirect("games:new")
+                return redirect("games:family" if match.family else "games:new")
             seat.kind, seat.name, seat.owner_key = (
                 Seat.Kind.GUEST,
                 form.cleaned_data["name"],
-                player_key(request),
+                key,
             )
-            seat.save(update_fields=["kind", "name", "owner_key"])
+            seat.last_seen_at = timezone.now()
+            seat.save(update_fields=["kind", "name", "owner_key", "last_seen_at"])
             locked.seat_filled()
-        return redirect(match)
-    return render(request, "games/join.html", {"form": form, "match": match})
+        return remember_player(redirect(match), key)
+    return render(request, "games/join.html", ctx)
+
+
+@never_cache
+@require_GET
+def room(request, public_id):
+    """The room card of a family game (code, QR code, who has joined; for the host the
+    start button and the quiet seats), polled by the host every few seconds. It swaps in
+    out of band (``hx-swap-oob``)."""
+    match, mine = load_match(request, public_id)
+    if not mine:
+        raise Http404
+    ctx = {"match": match, **presenters.room_context(request, match, mine, player_keys(request))}
+    return render(request, "games/play.html#room", ctx)
+
+
+def host_only(request, public_id):
+    """(match, mine, is the host) for a family game's host actions: 404 for a browser with
+    no seat; the other seats get a 403 from the caller."""
+    match, mine = load_match(request, public_id)
+    if not mine:
+        raise Http404
+    return match, mine, match.is_host(player_keys(request))
+
+
+def chosen_level(request, match) -> str | None:
+    levels = [lv for lv, _label in bot_levels(match.engine)]
+    level = request.POST.get("level") or (
+        match.engine.BEST_LEVEL if match.engine.BEST_LEVEL in levels else levels[0]
+    )
+    return level if level in levels else None
+
+
+def board_or_redirect(request, match, mine, *, notice="", status=200):
+    if request.htmx or status != 200:
+        return render_board(request, match, mine, notice=notice, status=status)
+    if notice:
+        messages.success(request, notice)
+    return redirect(match)
+
+
+@require_POST
+def start_room(request, public_id):
+    """The host starts now: computer players take the seats nobody has joined."""
+    match, mine, host = host_only(request, public_id)
+    if not host:
+        return render_board(
+            request,
+            match,
+            mine,
+            notice=_("Only the person who set up the game can start it."),
+            status=403,
+        )
+    level = chosen_level(request, match)
+    if level is None:
+        return render_board(
+            request, match, mine, notice=_("Choose a level for the computer."), status=422
+        )
+    if match.status != Match.Status.WAITING:
+        return render_board(
+            request, match, mine, notice=_("The game has already started."), status=409
+        )
+    match.start_with_computers(level)
+    match = Match.objects.get_with_seats(public_id)
+    mine = [s for s in match.seats.all() if s.pk in {m.pk for m in mine}]
+    return board_or_redirect(request, match, mine)
+
+
+@require_POST
+def take_over(request, public_id):
+    """The host hands a quiet person's seat to a computer player."""
+    match, mine, host = host_only(request, public_id)
+    if not host:
+        return render_board(
+            request,
+            match,
+            mine,
+            notice=_("Only the person who set up the game can do that."),
+            status=403,
+        )
+    if match.status != Match.Status.ACTIVE:
+        return render_board(
+            request, match, mine, notice=_("The game is not being played now."), status=409
+        )
+    try:
+        number = int(request.POST.get("seat", ""))
+    except ValueError:
+        number = -1
+    seat = next((s for s in match.seats.all() if s.number == number), None)
+    level = chosen_level(request, match)
+    if seat is None or level is None or seat.kind not in Seat.TAKEOVER_KINDS or seat in mine:
+        return render_board(
+            request, match, mine, notice=_("A computer player cannot take that seat."), status=422
+        )
+    taken = match.hand_to_computer(number, level)
+    match = Match.objects.get_with_seats(public_id)
+    mine = [s for s in match.seats.all() if s.pk in {m.pk for m in mine}]
+    if taken is None:
+        return render_board(
+            request,
+            match,
+            mine,
+            notice=_("%(name)s is playing again: the seat stays theirs.") % {"name": seat.name},
+            status=409,
+        )
+    return board_or_redirect(
+        request,
+        match,
+        mine,
+        notice=_("A computer player now plays for %(name)s.") % {"name": seat.name},
+    )
 
 
 @never_cache
@@ -240,9 +508,6 @@ def replay(request, public_id):
     match, mine = load_match(request, public_id)
     if not mine and not match.can_spectate(request.user):
         raise Http404
-    if match.game != "multiplipotion":
-        messages.info(request, _("Replays of this game are not ready yet."))
-        return redirect(reverse("games:play", args=[public_id]) if mine else "home")
     if not match.is_over:
         messages.info(request, _("You can replay a game once it is finished."))
         return redirect(reverse("games:play", args=[public_id]) if mine else "home")

@@ -1,0 +1,89 @@
+"""Replays for every game: a finished Muertoons match replays move by move without hands;
+a game without its own replay board shows the public log."""
+
+import pytest
+from django.urls import reverse
+
+from games import presenters
+from games.models import Match, Seat
+
+from .conftest import guest_client
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+pytestmark = pytest.mark.django_db
+
+
+def finished_muertoons():
+    match = Match.create(
+        "muertoons",
+        [
+            {"kind": Seat.Kind.BOT, "name": "Ana", "bot_level": "heuristic", "owner_key": "ana"},
+            {"kind": Seat.Kind.BOT, "name": "Coco", "bot_level": "heuristic"},
+            {"kind": Seat.Kind.BOT, "name": "Memo", "bot_level": "random"},
+        ],
+        seed=11,
+        family=True,
+    )
+    match.play_bot_turns(max_moves=3000)
+    match.refresh_from_db()
+    assert match.is_over
+    return match
+
+
+def test_a_finished_muertoons_match_replays_move_by_move_without_hands():
+    match = finished_muertoons()
+    ana = guest_client("ana")
+    url = reverse("games:replay", args=[match.public_id])
+    total = match.moves.count()
+    states = {move.ply if move else 0: state for move, state in match.replay_states()}
+    engine = match.engine
+    for ply in (0, 1, 2, total // 2, total):
+        response = ana.get(f"{url}?ply={ply}", **(HTMX if ply % 2 else {}))
+        assert response.status_code == 200
+        body = response.content.decode()
+        assert f"Move {ply} of {total}" in body
+        assert "Top of the pile" in body
+        # No hand of that moment, not even a card id in an attribute.
+        hands = {c for seat in range(3) for c in engine.private(states[ply], seat)}
+        assert not [c for c in hands if c in body], ply
+    body = ana.get(f"{url}?ply=1").content.decode()
+    first = match.moves.get(ply=1)
+    line = presenters.mu_event_line(first.events[0], {0: "Ana", 1: "Coco", 2: "Memo"})
+    assert line and line.replace("'", "&#x27;") in body
+
+
+def test_the_finished_muertoons_board_links_to_the_replay():
+    match = finished_muertoons()
+    body = guest_client("ana").get(match.get_absolute_url()).content.decode()
+    assert reverse("games:replay", args=[match.public_id]) in body
+
+
+def test_a_game_without_a_replay_board_shows_the_public_log(monkeypatch):
+    match = finished_muertoons()
+    monkeypatch.delitem(presenters.REPLAY_CONTEXTS, "muertoons")
+    monkeypatch.delitem(presenters.EVENT_LINES, "muertoons")
+    body = (
+        guest_client("ana")
+        .get(reverse("games:replay", args=[match.public_id]) + "?ply=3")
+        .content.decode()
+    )
+    assert "What happened so far" in body and "Move 3 of" in body
+    # The engine's plain sentences (describe) stand in for the game's own log lines.
+    assert "Top of the pile" not in body and "<li>" in body
+
+
+def test_an_unfinished_family_game_does_not_replay_yet():
+    match = Match.create(
+        "muertoons",
+        [
+            {"kind": Seat.Kind.GUEST, "name": "Ana", "owner_key": "ana"},
+            {"kind": Seat.Kind.BOT, "name": "Coco", "bot_level": "heuristic"},
+            {"kind": Seat.Kind.BOT, "name": "Memo", "bot_level": "heuristic"},
+        ],
+        family=True,
+    )
+    response = guest_client("ana").get(reverse("games:replay", args=[match.public_id]))
+    assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
+    assert (
+        guest_client("zed").get(reverse("games:replay", args=[match.public_id])).status_code == 404
+    )
