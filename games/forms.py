@@ -133,6 +133,8 @@ FAMILY_GAMES = {
     "trono": {
         "age": 8,
         "minutes": 30,
+        # The rulebook's game; with 2 it is a variant decided by guessing roles.
+        "players": 4,
         "summary": _("Roll the dice, collect tokens and keep your secret role to take the throne."),
     },
     "mortadelo": {
@@ -228,7 +230,7 @@ class FamilyGameForm(forms.Form):
             label=_("How many players?"),
             choices=[(n, str(n)) for n in range(lo, hi + 1)],
             coerce=int,
-            initial=lo,
+            initial=FAMILY_GAMES.get(module.SLUG, {}).get("players", lo),
             widget=forms.RadioSelect,
         )
         for name, spec in module.OPTIONS.items():

@@ -1,6 +1,8 @@
 """Family night: the list of games and the new-game form for any game (people on this device
 and computer players)."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -45,6 +47,13 @@ def test_new_family_form_for_each_game_and_404_for_an_unknown_one(client):
     body = client.get(reverse("games:new_family", args=["multiplipotion"])).content.decode()
     assert "Which tables?" in body and "Grand wizard" in body
     assert client.get(reverse("games:new_family", args=["chess"])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_il_trono_starts_with_the_rulebooks_four_players_not_the_two_player_variant(client):
+    body = client.get(reverse("games:new_family", args=["trono"])).content.decode()
+    checked = re.search(r'<input[^>]*name="players"[^>]*checked[^>]*>', body).group(0)
+    assert 'value="4"' in checked
 
 
 @pytest.mark.django_db
