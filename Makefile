@@ -45,6 +45,12 @@ lock:
 	var/lock-venv/bin/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
 	rm -rf var/lock-venv
 
+# The long reliability tests (docs/reliability.md); set DATABASE_URL and REDIS_URL for all of
+# them. Counts: LEAK_GAMES per game, RACE_TRIALS, FUZZ_EXAMPLES per endpoint.
+soak: install
+	LEAK_GAMES=$${LEAK_GAMES:-1000} RACE_TRIALS=$${RACE_TRIALS:-1000} \
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest tests/reliability -q -s -rA
+
 # Benchmarks (not timed tests): writes bench/results/latest.json and latest.md.
 bench: install
 	$(BIN)/python bench/run.py

@@ -1,12 +1,15 @@
 """Grown-ups' accounts: sign-up (a school of one's own), joining a school by invite link,
 log-in by e-mail, and the teacher's home page with their classes."""
 
+import hashlib
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login, password_validation
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
@@ -67,7 +70,20 @@ class EmailLoginForm(AuthenticationForm):
         ),
     )
 
+    # Set by LoginView while this username has failed too often from this address: the
+    # password is then not even checked.
+    locked_out = False
+
     def clean(self):
+        if self.locked_out:
+            raise ValidationError(
+                _(
+                    "Too many wrong passwords for this account. Wait %(minutes)s minutes and "
+                    "try again, or reset your password."
+                ),
+                code="locked_out",
+                params={"minutes": LOGIN_LOCKOUT_SECONDS // 60},
+            )
         raw = (self.cleaned_data.get("username") or "").strip()
         if "@" in raw:
             user = User.objects.filter(username__iexact=raw).first()
@@ -167,8 +183,40 @@ class Unprocessable:
         return self.render_to_response(self.get_context_data(form=form), status=422)
 
 
+# Log-in lockout: LOGIN_FAILURE_LIMIT wrong passwords for one username from one address, each
+# within LOGIN_LOCKOUT_SECONDS of the previous one, lock that pair out for LOGIN_LOCKOUT_SECONDS
+# (429 with a message). Counted in the cache (Redis in production: every web node shares it).
+LOGIN_FAILURE_LIMIT = 10
+LOGIN_LOCKOUT_SECONDS = 15 * 60
+
+
+def login_failure_key(request, username: str) -> str:
+    who = f"{username.strip().lower()}|{request.META.get('REMOTE_ADDR', '')}"
+    return "login-failures:" + hashlib.sha256(who.encode()).hexdigest()
+
+
 class LoginView(Unprocessable, auth_views.LoginView):
     authentication_form = EmailLoginForm
+
+    def failure_key(self) -> str:
+        return login_failure_key(self.request, str(self.request.POST.get("username", ""))[:254])
+
+    def get_form(self, form_class=None):
+        form = super().get_form(form_class)
+        if self.request.method == "POST":
+            form.locked_out = cache.get(self.failure_key(), 0) >= LOGIN_FAILURE_LIMIT
+        return form
+
+    def form_invalid(self, form):
+        if form.locked_out:
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        key = self.failure_key()
+        cache.set(key, cache.get(key, 0) + 1, LOGIN_LOCKOUT_SECONDS)
+        return super().form_invalid(form)
+
+    def form_valid(self, form):
+        cache.delete(self.failure_key())
+        return super().form_valid(form)
 
 
 class PasswordChangeView(Unprocessable, auth_views.PasswordChangeView):

@@ -1,0 +1,519 @@
+"""Faults, with real processes:
+
+(a) a Celery worker SIGKILLed in the middle of a bot turn: the task is redelivered to another
+    worker and the turn is played exactly once (the moves are exactly the ones the bot's
+    seeded choice gives, and a sweep afterwards plays nothing);
+(b) Redis (broker and cache) stopped mid-game (our own redis-server on a spare port, never
+    the shared one): every request answers without a 5xx, every accepted move is stored, the
+    computer player catches up through the sweep and the child's statistics through the
+    roll-up once Redis is back;
+(c) the web server (gunicorn) killed and started again mid-game: the game resumes where it
+    was, with the same browser cookies.
+"""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from django.db import connection, transaction
+
+from classroom.models import Attempt, Classroom, FactStat, School, Student
+from games import engine
+from games.models import Match, Seat
+
+from .conftest import move_data
+
+BASE_DIR = Path(__file__).absolute().parent.parent.parent
+
+
+# --- processes --------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(predicate, timeout=60.0, every=0.1, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def database_url() -> str:
+    """This run's test database, for the processes we start."""
+    name = connection.settings_dict["NAME"]
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{name}"
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def process_env(tmp_path: Path, **extra) -> dict:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "VAR_DIR": str(tmp_path),
+        "LOG_LEVEL": "WARNING",
+    }
+    env.update({k: v for k, v in extra.items() if v is not None})
+    for k, v in extra.items():
+        if v is None:
+            env.pop(k, None)
+    return env
+
+
+def start(cmd, env, log: Path) -> subprocess.Popen:
+    """A process in a process group of its own (so a crash can take its children too)."""
+    out = log.open("a")
+    proc = subprocess.Popen(
+        cmd, cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    out.close()
+    return proc
+
+
+def crash(proc: subprocess.Popen):
+    """SIGKILL the process and its children (its own process group), as a power cut would."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=20)
+
+
+def stop(proc: subprocess.Popen, sig=signal.SIGTERM):
+    if proc.poll() is None:
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def start_worker(env, log: Path, queue: str) -> subprocess.Popen:
+    proc = start(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-Q", queue,
+         "-n", f"{queue}-{uuid.uuid4().hex[:4]}@%h", "--without-gossip", "--without-mingle",
+         "-l", "INFO"],
+        env, log,
+    )  # fmt: skip
+    wait_for(lambda: "ready." in log.read_text() or proc.poll() is not None, what="the worker")
+    assert proc.poll() is None, log.read_text()[-3000:]
+    return proc
+
+
+def start_web(env, log: Path, port: int) -> subprocess.Popen:
+    proc = start(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", "1", "--threads", "4", "--timeout", "60"],
+        env, log,
+    )  # fmt: skip
+
+    def up():
+        assert proc.poll() is None, log.read_text()[-3000:]
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+            return True
+        except urllib.error.HTTPError:
+            return True  # 503: up, with something unhealthy
+        except OSError:
+            return False
+
+    wait_for(up, timeout=60, what="the web server")
+    return proc
+
+
+class RedisServer:
+    """Our own redis-server on a spare port (the shared one on 6379 is never touched)."""
+
+    def __init__(self, tmp_path: Path):
+        self.port = free_port()
+        self.dir = tmp_path
+        self.proc = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.dir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        wait_for(self.ping, timeout=20, what="redis-server")
+
+    def ping(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self):
+        if self.proc is not None:
+            stop(self.proc, signal.SIGKILL)  # no save, no goodbye: a crash
+            self.proc = None
+
+
+class Browser:
+    """A browser's cookies and a form post, over real HTTP."""
+
+    def __init__(self, base: str, player_key: str):
+        from django.contrib.sessions.backends.db import SessionStore
+
+        session = SessionStore()
+        session["player_key"] = player_key
+        session.create()
+        self.base = base
+        self.cookies = {"sessionid": session.session_key}
+
+    def request(self, method: str, path: str, data=None, htmx=True):
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if htmx:
+            headers["HX-Request"] = "true"
+        payload = None
+        if method == "POST":
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            payload = urlencode(data or {}, doseq=True).encode()
+        request = urllib.request.Request(  # noqa: S310 (our own http://127.0.0.1 server)
+            self.base + path, data=payload, headers=headers, method=method
+        )
+        try:
+            response = urllib.request.urlopen(request, timeout=30)  # noqa: S310
+        except urllib.error.HTTPError as error:
+            response = error
+        for header in response.headers.get_all("Set-Cookie") or []:
+            cookie = SimpleCookie(header)
+            for name, morsel in cookie.items():
+                self.cookies[name] = morsel.value
+        return response.status, response.read().decode("utf-8", "replace")
+
+    def get(self, path, **kw):
+        return self.request("GET", path, **kw)
+
+    def post(self, path, data, **kw):
+        return self.request("POST", path, data, **kw)
+
+
+def acting_human(match: Match, humans: set[int]):
+    state = match.engine.load(match.state)
+    acting = [s for s in match.engine.to_act(state) if s in humans]
+    return (acting[0], state) if acting else (None, state)
+
+
+def first_legal(match: Match, seat: int, state) -> dict:
+    """A sensible move for a person: the best computer level's choice (seeded: repeatable)."""
+    import random
+
+    module = match.engine
+    level = getattr(module, "BEST_LEVEL", module.LEVELS[-1])
+    rng = random.Random(f"person:{seat}:{match.version}")
+    return module.bot_action(
+        module.view(state, seat), module.legal_actions(state, seat), level, rng
+    )
+
+
+def expected_bot_moves(match: Match, state, version: int, seat_levels: dict) -> list[dict]:
+    """The moves the bots make from ``state`` at ``version`` (their seeded choices)."""
+    import random
+
+    module = match.engine
+    actions = []
+    while module.outcome(state) is None:
+        bots = [s for s in module.to_act(state) if s in seat_levels]
+        if not bots:
+            break
+        seat = bots[0]
+        rng = random.Random(f"{match.seed}:bot:{seat}:{version}")
+        action = module.bot_action(
+            module.view(state, seat), module.legal_actions(state, seat), seat_levels[seat], rng
+        )
+        state, _ = module.apply(state, seat, action)
+        actions.append(action)
+        version += 1
+    return actions
+
+
+# --- (a) a worker killed in the middle of a bot turn ------------------------------------------
+@pytest.mark.slow
+@pytest.mark.services
+@pytest.mark.parametrize("slug", sorted(engine.GAMES))
+def test_a_bot_turn_survives_a_worker_killed_mid_task(slug, redis_url, transactional_db, tmp_path):
+    from config.celery import app
+    from games.tasks import play_bots, sweep_stalled_bots
+
+    module = engine.get(slug)
+    players = module.MIN_PLAYERS
+    seats = [{"kind": Seat.Kind.GUEST, "name": "Ana", "owner_key": "ana"}] + [
+        {"kind": Seat.Kind.BOT, "name": f"Bot {i}", "bot_level": module.LEVELS[-1]}
+        for i in range(1, players)
+    ]
+    levels = {i: module.LEVELS[-1] for i in range(1, players)}
+    match = Match.create(slug, seats, seed=11)
+    # People play until a bot must act (bots' turns at the start are played in-process).
+    for _ in range(50):
+        match.refresh_from_db()
+        if match.bot_to_act():
+            break
+        seat, state = acting_human(match, {0})
+        assert seat is not None
+        match.play(seat, first_legal(match, seat, state), version=match.version, follow_ups=False)
+    match.refresh_from_db()
+    assert match.bot_to_act(), "no bot turn to kill"
+    version, state = match.version, module.load(match.state)
+    expected = expected_bot_moves(match, state, version, levels)
+    assert expected
+
+    queue = f"test-kill-{uuid.uuid4().hex[:8]}"
+    log = tmp_path / "worker.log"
+    env = process_env(tmp_path, CELERY_VISIBILITY_TIMEOUT="2")
+    first = start_worker(env, log, queue)
+    second = None
+    try:
+        # Hold the match row: the worker's bot turn blocks inside Match.play, mid-task.
+        with transaction.atomic():
+            Match.objects.select_for_update().get(pk=match.pk)
+            play_bots.apply_async(args=[match.pk, version], queue=queue)
+            wait_for(lambda: "play_bots" in log.read_text(), what="the task to arrive")
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cur:
+
+                    def waiting():
+                        # (inside a transaction the statistics views keep one snapshot)
+                        cur.execute("SELECT pg_stat_clear_snapshot()")
+                        cur.execute(
+                            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = "
+                            "'Lock' AND datname = current_database()"
+                        )
+                        return cur.fetchone()[0] > 0
+
+                    wait_for(waiting, what="the worker to wait on the match row")
+            else:
+                time.sleep(1.5)
+            first.send_signal(signal.SIGKILL)
+            first.wait(timeout=20)
+        match.refresh_from_db()
+        assert match.version == version, "the killed worker's turn was committed"
+        # Another worker gets the unacknowledged task once its visibility timeout is over.
+        time.sleep(2.5)
+        second = start_worker(env, log, queue)
+        wait_for(
+            lambda: Match.objects.get(pk=match.pk).version >= version + len(expected),
+            timeout=90,
+            what="the redelivered bot turn",
+        )
+        time.sleep(1.0)  # anything extra would show now
+    finally:
+        stop(first)
+        if second is not None:
+            stop(second)
+        app.amqp.__dict__.pop("router", None)
+    match.refresh_from_db()
+    stored = [m.action for m in match.moves.filter(ply__gt=version).order_by("ply")]
+    assert stored == expected, "the bot turn was not played exactly once"
+    assert match.version == version + len(expected)
+    # The beat sweep finds nothing left to do.
+    assert sweep_stalled_bots() == 0
+    match.refresh_from_db()
+    assert match.version == version + len(expected)
+
+
+# --- a game over real HTTP ------------------------------------------------------------------
+def child_match(bot: bool) -> tuple[Match, Student]:
+    from django.contrib.auth import get_user_model
+
+    school = School.objects.create(name="Fault School")
+    teacher = get_user_model().objects.create_user(f"t-{uuid.uuid4().hex[:8]}")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="4F")
+    child = Student.objects.create(classroom=classroom, name="Ada")
+    other = (
+        {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "wizard"}
+        if bot
+        else {"kind": Seat.Kind.GUEST, "name": "Ben", "owner_key": f"ben-{uuid.uuid4().hex}"}
+    )
+    seats = [
+        {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": child, "owner_key": "ada-key"},
+        other,
+    ]
+    return Match.create("multiplipotion", seats, options={"tier": "green"}, seed=21), child
+
+
+def play_over_http(match, browsers, *, moves=None, stop_before_last=False, allow_refusal=False):
+    """Post moves of the people (browsers: seat -> Browser) until the game is over, ``moves``
+    were posted, or (``stop_before_last``) the next move would end it. Returns the answers."""
+    answers = []
+    while len(answers) < (moves or 500):
+        match.refresh_from_db()
+        if match.is_over:
+            break
+        seat, state = acting_human(match, set(browsers))
+        if seat is None:
+            break  # a bot's turn
+        action = first_legal(match, seat, state)
+        new_state, _ = match.engine.apply(state, seat, action)
+        if stop_before_last and match.engine.outcome(new_state) is not None:
+            break
+        before = match.version
+        status, text = browsers[seat].post(
+            f"/play/{match.public_id}/move/", move_data(action, before)
+        )
+        assert status < 500, text[:2000]
+        match.refresh_from_db()
+        if status == 200:
+            assert match.version == before + 1, "an accepted move was not stored"
+        else:
+            assert allow_refusal, (status, text[:500])
+            assert match.version == before and text.strip()
+        answers.append(status)
+    return answers
+
+
+# --- (b) Redis stopped mid-game -------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.services
+def test_redis_stopped_mid_game(transactional_db, tmp_path):
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs redis-server (apt-get install redis-server)")
+    from config.celery import app
+    from games.tasks import sweep_stalled_bots  # noqa: F401 (its name is sent below)
+
+    redis = RedisServer(tmp_path)
+    redis.start()
+    port = free_port()
+    env = process_env(tmp_path, REDIS_URL=redis.url, CELERY_VISIBILITY_TIMEOUT="5")
+    web_log, worker_log = tmp_path / "web.log", tmp_path / "worker.log"
+    web = worker = None
+    try:
+        web = start_web(env, web_log, port)
+        worker = start_worker(env, worker_log, "celery")
+        base = f"http://127.0.0.1:{port}"
+        # Match A: a child against the computer. Match B: a child against a friend.
+        match_a, _ = child_match(bot=True)
+        match_b, child = child_match(bot=False)
+        ben = match_b.seats.get(number=1).owner_key
+        ada = Browser(base, "ada-key")
+        friend = Browser(base, ben)
+        for b, m in ((ada, match_a), (ada, match_b), (friend, match_b)):
+            assert b.get(f"/play/{m.public_id}/", htmx=False)[0] == 200
+        # With Redis up: the computer answers through the worker.
+        played = play_over_http(match_a, {0: ada}, moves=1)
+        assert played == [200]
+        wait_for(lambda: acting_human(Match.objects.get(pk=match_a.pk), {0})[0] is not None,
+                 timeout=60, what="the computer's reply")  # fmt: skip
+        play_over_http(match_b, {0: ada, 1: friend}, stop_before_last=True)
+
+        redis.stop()
+        # Redis down: every request answers (no 5xx), every accepted move is stored.
+        outage = play_over_http(match_a, {0: ada}, moves=1, allow_refusal=True)
+        outage += play_over_http(match_b, {0: ada, 1: friend}, allow_refusal=True)
+        match_b.refresh_from_db()
+        assert match_b.is_over, "the last move of match B did not go through"
+        for b, m in ((ada, match_a), (ada, match_b)):
+            status, _ = b.get(f"/play/{m.public_id}/", htmx=False)
+            assert status == 200
+            status, _ = b.get(f"/play/{m.public_id}/poll/?v=0")
+            assert status in (200, 204)
+        attempts_b = Attempt.objects.filter(match=match_b).count()
+        assert attempts_b > 0  # recorded with the moves, whatever the broker
+        assert not FactStat.objects.filter(student=child).exists()  # the task was lost
+        match_a.refresh_from_db()
+        stalled_version = match_a.version
+
+        redis.start()
+        # Back: beat's sweeps (sent as beat sends them) let the computer play its lost turn
+        # and build the statistics of the game whose task was lost.
+        time.sleep(10.5)  # both sweeps take what has waited for over 10 s
+        with app.connection_for_write(redis.url) as conn:
+            app.send_task("games.tasks.sweep_stalled_bots", connection=conn, queue="celery")
+            app.send_task("classroom.tasks.sweep_missed_stats", connection=conn, queue="celery")
+        wait_for(
+            lambda: Match.objects.get(pk=match_a.pk).version > stalled_version,
+            timeout=90,
+            what="the swept bot turn",
+        )
+        wait_for(lambda: FactStat.objects.filter(student=child).exists(), timeout=90,
+                 what="the statistics sweep")  # fmt: skip
+        counted = sum(FactStat.objects.filter(student=child).values_list("attempts", flat=True))
+        facts = Attempt.objects.filter(student=child).count()
+        assert counted == facts, (counted, facts)
+        assert "Internal Server Error" not in web_log.read_text()
+        print(f"\nRedis outage: answers {outage}; {facts} attempts counted after it returned")
+    finally:
+        for proc in (web, worker):
+            if proc is not None:
+                stop(proc)
+        redis.stop()
+
+
+# --- (c) the web server restarted mid-game ---------------------------------------------------
+@pytest.mark.slow
+def test_web_server_restarted_mid_game(transactional_db, tmp_path):
+    port = free_port()
+    env = process_env(tmp_path)
+    log = tmp_path / "web.log"
+    match, _ = child_match(bot=False)
+    ben = match.seats.get(number=1).owner_key
+    web = start_web(env, log, port)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        ada, friend = Browser(base, "ada-key"), Browser(base, ben)
+        for b in (ada, friend):
+            assert b.get(f"/play/{match.public_id}/", htmx=False)[0] == 200
+        assert play_over_http(match, {0: ada, 1: friend}, moves=6) == [200] * 6
+        match.refresh_from_db()
+        version = match.version
+        crash(web)  # not a graceful stop
+        web = start_web(env, log, port)
+        # The same cookies find the same board: the version the forms carry is the stored one.
+        status, page = ada.get(f"/play/{match.public_id}/", htmx=False)
+        assert status == 200 and f'name="version" value="{version}"' in page
+        status, _ = friend.get(f"/play/{match.public_id}/poll/?v={version}")
+        assert status == 204  # nothing changed while the server was away
+        play_over_http(match, {0: ada, 1: friend})
+        match.refresh_from_db()
+        assert match.is_over
+        *_, (_m, replayed) = match.replay_states()
+        assert match.engine.dump(replayed) == match.state
+    finally:
+        stop(web)
+
+
+# --- the cache while Redis is down -------------------------------------------------------------
+def test_a_dead_redis_cache_is_a_miss_and_healthz_still_sees_it(client, db, settings):
+    from django.core.cache import caches
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+    cache = caches["default"]
+    assert cache.get("k", "miss") == "miss"
+    cache.set("k", 1)
+    assert cache.add("k", 1) is False and cache.incr("k") == 1 and cache.get_many(["k"]) == {}
+    # a page that uses the cached session still answers
+    assert client.get("/play/new/").status_code == 200
+    response = client.get("/healthz")
+    assert response.status_code == 503 and "cache" in response.json()["failing"]

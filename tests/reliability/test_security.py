@@ -1,0 +1,191 @@
+"""Security: production settings pass `check --deploy`; the CSP forbids inline scripts and
+eval; CSRF is enforced on every POST endpoint; sign-in changes the session key (teachers and
+children) and sign-out ends the session; both sign-ins lock out after too many failures.
+(The browser walk that records every request is in test_browser_walk.py.)"""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from classroom.models import Student
+from classroom.models.signin import LOCKOUT_AFTER
+from classroom.views.accounts import LOGIN_FAILURE_LIMIT, login_failure_key
+
+from .conftest import body, visible_text
+from .test_bad_input import TARGETS, choose_role
+
+BASE_DIR = Path(__file__).absolute().parent.parent.parent
+
+
+# --- production settings ------------------------------------------------------------------
+def production_env(tmp_path) -> dict:
+    """What a production deploy sets (README, "Running it in production")."""
+    # (DJANGO_ALLOW_ASYNC_UNSAFE is the test run's own, for Playwright: never a deploy's)
+    unset = {"DEBUG", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE", "REDIS_URL"}
+    env = {k: v for k, v in os.environ.items() if k not in unset}
+    env.update(
+        DJANGO_ENV="production",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        ALLOWED_HOSTS="maths.example.org",
+        CSRF_TRUSTED_ORIGINS="https://maths.example.org",
+        VAR_DIR=str(tmp_path),
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    )
+    return env
+
+
+def test_production_settings_pass_check_deploy(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=BASE_DIR, env=production_env(tmp_path), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "no issues" in run.stdout
+
+
+def test_production_refuses_a_weak_secret(tmp_path):
+    env = production_env(tmp_path) | {"SECRET_KEY": "short"}
+    run = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode != 0 and "SECRET_KEY" in run.stderr
+
+
+@pytest.mark.parametrize("url", ["/", "/accounts/login/", "/join/", "/play/new/", "/family/"])
+def test_csp_has_no_unsafe_inline_or_eval(client, db, url):
+    response = client.get(url)
+    csp = response.headers.get("Content-Security-Policy", "")
+    assert "script-src 'self'" in csp and "default-src 'self'" in csp, csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp, csp
+    # and no inline script or handler slips into the page (the CSP would block it)
+    html = body(response)
+    assert "<script>" not in html and " onclick=" not in html
+
+
+# --- CSRF ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_every_post_endpoint_enforces_csrf(world, name):
+    entry = TARGETS[name]
+    url = entry["url"](world)
+    data = entry["data"](world) if "data" in entry else {}
+    score, role = choose_role(world, url, data)
+    if score == 9:
+        return  # GET only
+    checked = Client(enforce_csrf_checks=True)
+    checked.cookies = world.client(role).cookies
+    with transaction.atomic():
+        response = checked.post(url, data)
+        transaction.set_rollback(True)
+    assert response.status_code == 403, f"POST {url} as {role} without a CSRF token: {response}"
+    assert "CSRF" in body(response), f"POST {url} as {role}: a 403, but not the CSRF check's"
+
+
+# --- sessions: fixation and sign-out --------------------------------------------------------
+def set_password(user, password):
+    """(The module's world was made before the tests' fast hasher was set: hash again.)"""
+    user.set_password(password)
+    user.save(update_fields=["password"])
+
+
+def test_teacher_login_changes_the_session_key_and_logout_ends_it(world):
+    set_password(world.teacher_a, world.password)
+    client = Client()
+    client.get(reverse("login"))
+    session = client.session
+    session["planted"] = "by an attacker"
+    session.save()
+    client.cookies["sessionid"] = session.session_key
+    before = session.session_key
+    response = client.post(
+        reverse("login"), {"username": "teacher_a@example.com", "password": world.password}
+    )
+    assert response.status_code == 302, visible_text(body(response))
+    after = client.cookies["sessionid"].value
+    # A new key (Django's login cycles it; the anonymous session's data may follow, as
+    # Django keeps it: a guest's practice game stays theirs).
+    assert after and after != before
+    old = Client()
+    old.cookies["sessionid"] = before
+    assert old.get(reverse("teacher_home")).status_code == 302  # the planted key is nobody
+    assert client.get(reverse("teacher_home")).status_code == 200
+    assert client.post(reverse("logout")).status_code == 302
+    assert client.get(reverse("teacher_home")).status_code == 302  # to log in
+    # the old cookie is dead too
+    replay = Client()
+    replay.cookies["sessionid"] = after
+    assert replay.get(reverse("teacher_home")).status_code == 302
+
+
+def test_child_signin_changes_the_session_key_and_sign_out_ends_it(world):
+    child = Student.objects.get(pk=world.child_a.pk)
+    client = Client()
+    client.get(reverse("join_pictures", args=[child.classroom.code, child.pk]))
+    session = client.session
+    session["planted"] = "by an attacker"
+    session.save()
+    client.cookies["sessionid"] = session.session_key
+    before = session.session_key
+    url = reverse("join_pictures", args=[child.classroom.code, child.pk])
+    response = client.post(url, {"pictures": child.pictures.split(",")})
+    assert response.status_code == 302, visible_text(body(response))
+    after = client.cookies["sessionid"].value
+    assert after != before and "planted" not in client.session
+    assert client.get(reverse("child_home")).status_code == 200
+    client.post(reverse("child_switch"))
+    assert client.get(reverse("child_home")).status_code == 302
+    replay = Client()
+    replay.cookies["sessionid"] = after
+    assert replay.get(reverse("child_home")).status_code == 302
+
+
+# --- lockouts ----------------------------------------------------------------------------------
+def test_teacher_login_locks_out_after_repeated_failures(world):
+    username = "teacher_b@example.com"
+    set_password(world.teacher_b, world.password)
+    key = login_failure_key(
+        type("R", (), {"META": {"REMOTE_ADDR": "127.0.0.1"}})(), "teacher_b@example.com"
+    )
+    cache.delete(key)
+    client = Client()
+    for _ in range(LOGIN_FAILURE_LIMIT):
+        wrong = client.post(reverse("login"), {"username": username, "password": "nope-nope"})
+        assert wrong.status_code == 422
+    # Now even the right password is refused, with a clear message, and nobody is logged in.
+    locked = client.post(reverse("login"), {"username": username, "password": world.password})
+    assert locked.status_code == 429
+    assert "Too many wrong passwords" in visible_text(body(locked))
+    assert "_auth_user_id" not in client.session
+    # The same account from another address is not locked (the pair is).
+    other = Client(REMOTE_ADDR="10.1.2.3")
+    ok = other.post(reverse("login"), {"username": username, "password": world.password})
+    assert ok.status_code == 302
+    # Once the window has passed (the cache entry expired), the right password works.
+    cache.delete(key)
+    assert (
+        client.post(
+            reverse("login"), {"username": username, "password": world.password}
+        ).status_code
+        == 302
+    )
+
+
+def test_child_picture_signin_locks_out_after_repeated_failures(world):
+    child = Student.objects.get(pk=world.child_a2.pk)
+    url = reverse("join_pictures", args=[child.classroom.code, child.pk])
+    right = child.pictures.split(",")
+    wrong = [str(i) for i in range(9) if str(i) not in right][:3]
+    client = Client()
+    codes = [client.post(url, {"pictures": wrong}).status_code for _ in range(LOCKOUT_AFTER)]
+    assert codes == [422] * (LOCKOUT_AFTER - 1) + [403], codes
+    locked = client.post(url, {"pictures": right})
+    assert locked.status_code == 403 and visible_text(body(locked))
+    assert "student_id" not in client.session
