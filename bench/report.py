@@ -22,6 +22,13 @@ GOALS = {
     "move_response_kib": ("<=", 4, "KiB", "board partial after a place, gzip 6"),
     "analytics_vs_sql": ("<=", 1.5, "×", "full recompute ÷ one SQL GROUP BY, same attempts"),
     "heatmap_after_game_p95_ms": ("<=", 2000, "ms", "game end → FactStat/ClassFactStat, p95"),
+    "students_at_p95_100ms": (
+        ">=",
+        1000,
+        "children",
+        "children sustained with p95 < 100 ms, no error",
+    ),
+    "update_latency_p95_ms": ("<=", 1000, "ms", "a move → the other seat's poll shows it, p95"),
 }
 INFO_KEYS = {
     "move_median_ms": ("ms", "move, median"),

@@ -10,6 +10,7 @@ must contain "bench"). See docs/performance.md.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -18,7 +19,9 @@ if __package__ in {None, ""}:  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
-def run_all(quick: bool = False, *, setup_db: bool = True, out_dir=None, verbose=False):
+def run_all(
+    quick: bool = False, *, setup_db: bool = True, out_dir=None, verbose=False, load="skip"
+):
     """Run every benchmark; return (figures, paths of the written files).
 
     ``setup_db=False``: Django is set up and a database is ready (pytest-django); the
@@ -30,6 +33,7 @@ def run_all(quick: bool = False, *, setup_db: bool = True, out_dir=None, verbose
     from bench import report
     from bench.analytics import bench_analytics
     from bench.engine import bench_engine
+    from bench.load.run import bench_load  # load: full, quick or skip (BENCH_LOAD)
     from bench.moves import bench_moves
     from bench.page import bench_play_page
 
@@ -39,6 +43,7 @@ def run_all(quick: bool = False, *, setup_db: bool = True, out_dir=None, verbose
         ("moves", lambda: bench_moves(quick, keep_connection=not setup_db)),
         ("page", lambda: bench_play_page(quick, keep_connection=not setup_db)),
         ("analytics", lambda: bench_analytics(quick)),
+        ("load", lambda: bench_load(load)),
     ]
     for name, step in steps:
         start = time.perf_counter()
@@ -50,6 +55,7 @@ def run_all(quick: bool = False, *, setup_db: bool = True, out_dir=None, verbose
     flat_details = {**details["moves"], **details["page"], "engine": details["engine"]["engine"]}
     flat_details["moves"] = details["moves"]
     flat_details["analytics"] = details["analytics"]
+    flat_details["load"] = details["load"]
     paths = report.write_results(figures, flat_details, out_dir)
     return figures, paths
 
@@ -58,9 +64,16 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="tiny iteration counts")
     parser.add_argument("--out", type=Path, default=None, help="results folder")
+    parser.add_argument(
+        "--load",
+        choices=["full", "quick", "skip"],
+        default=os.environ.get("BENCH_LOAD") or None,
+        help="the load test (bench/load/): default full, quick with --quick; env BENCH_LOAD",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    figures, paths = run_all(args.quick, out_dir=args.out, verbose=True)
+    load = args.load or ("quick" if args.quick else "full")
+    figures, paths = run_all(args.quick, out_dir=args.out, verbose=True, load=load)
     from bench import report
 
     print(report.text_table(figures))

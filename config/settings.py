@@ -114,8 +114,12 @@ SQLITE_OPTIONS = {
     ),
 }
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
+# CONN_MAX_AGE: seconds a PostgreSQL connection is kept between requests (docs/deploy.md).
 _db = dj_database_url.parse(
-    DATABASE_URL, conn_max_age=0 if DATABASE_URL.startswith("sqlite") else 60
+    DATABASE_URL,
+    conn_max_age=0
+    if DATABASE_URL.startswith("sqlite")
+    else int(os.environ.get("CONN_MAX_AGE", "60")),
 )
 if _db["ENGINE"] == "django.db.backends.sqlite3":
     _db["OPTIONS"] = {**SQLITE_OPTIONS, **_db.get("OPTIONS", {})}
@@ -123,6 +127,9 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
     _db["TEST"] = {"NAME": str(VAR_DIR / f"test-{Path(_db['NAME']).stem}.sqlite3")}
 else:
     _db["CONN_HEALTH_CHECKS"] = True
+    # Behind PgBouncer in transaction pooling mode (docs/deploy.md): a server-side cursor
+    # (QuerySet.iterator()) cannot outlive its transaction's server connection.
+    _db["DISABLE_SERVER_SIDE_CURSORS"] = env_bool("DISABLE_SERVER_SIDE_CURSORS", False)
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USING_POSTGRES = _db["ENGINE"].endswith("postgresql")
@@ -132,7 +139,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, answering a miss while Redis is down (config/cache.py).
+            "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "mpc"),
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
@@ -175,6 +183,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Seconds after which /healthz calls the worker dead.
 WORKER_HEARTBEAT_MAX_AGE = int(os.environ.get("WORKER_HEARTBEAT_MAX_AGE", "90"))
+# Family night: a room nobody touched for this long expires (its guests' names go with it);
+# a person quiet for this many minutes may be replaced by a computer player by the host.
+FAMILY_ROOM_TTL_HOURS = int(os.environ.get("FAMILY_ROOM_TTL_HOURS", "12"))
+FAMILY_QUIET_MINUTES = int(os.environ.get("FAMILY_QUIET_MINUTES", "2"))
 
 # --- Auth ---------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
