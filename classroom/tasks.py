@@ -42,6 +42,15 @@ def update_match_trends(match_id: int):
 
 
 @shared_task(ignore_result=True, acks_late=True)
+def sweep_missed_stats():
+    """Beat, every minute: matches that ended in the last hours whose statistics were never
+    rebuilt (the broker was down when they ended, so ``update_match_stats`` was lost) get them
+    now, with their trends. Idempotent: a rebuilt match is not found again."""
+    for match_id in FactStat.objects.matches_missing_stats():
+        FactStat.objects.update_for_match(match_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
 def nightly_rollups():
     """Beat, once a night: the facts of children who played since yesterday (matches that
     were abandoned never sent update_match_stats), every active class's roll-up, and the

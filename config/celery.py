@@ -18,6 +18,8 @@ app.conf.beat_schedule = {
     "worker-heartbeat": {"task": "classroom.tasks.heartbeat", "schedule": 30.0},
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 20.0},
     "expire-family-rooms": {"task": "games.tasks.expire_family_rooms", "schedule": 600.0},
+    # Statistics of games that ended while the broker was down (their task was lost).
+    "sweep-missed-stats": {"task": "classroom.tasks.sweep_missed_stats", "schedule": 60.0},
     # Once a night (UTC): class roll-ups and yesterday's and today's trends.
     "analytics-nightly-rollups": {
         "task": "classroom.tasks.nightly_rollups",

@@ -243,6 +243,30 @@ class FactStatQuerySet(models.QuerySet):
         if trends:
             DailyTrend.objects.update_for_match(match, children)
 
+    def matches_missing_stats(self, now=None, *, within=timedelta(hours=6), limit=50) -> list:
+        """Matches that ended lately with a child's attempts whose statistics were never
+        rebuilt after the end (their ``update_match_stats`` was lost, e.g. the broker was down
+        when the game ended): the ids, oldest first."""
+        from games.models import Match
+
+        now = now or timezone.now()
+        newest_stat = (
+            self.filter(student__attempts__match=models.OuterRef("pk"))
+            .order_by("-updated_at")
+            .values("updated_at")[:1]
+        )
+        return list(
+            Match.objects.filter(
+                finished_at__gte=now - within,
+                finished_at__lte=now - timedelta(seconds=10),  # its own task has had its chance
+            )
+            .filter(models.Exists(Attempt.objects.filter(match=models.OuterRef("pk"))))
+            .annotate(stats_at=models.Subquery(newest_stat))
+            .filter(Q(stats_at__isnull=True) | Q(stats_at__lt=models.F("finished_at")))
+            .order_by("finished_at")
+            .values_list("pk", flat=True)[:limit]
+        )
+
     def rebuild_recent_players(self, now=None) -> int:
         """Rebuild the children who made an attempt in the last two days (in batches)."""
         since = (now or timezone.now()) - timedelta(days=2)

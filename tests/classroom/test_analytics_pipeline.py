@@ -26,6 +26,7 @@ from classroom.models import (
 from classroom.tasks import (
     nightly_rollups,
     recompute_job,
+    sweep_missed_stats,
     update_match_stats,
     update_match_trends,
 )
@@ -433,6 +434,31 @@ def test_nightly_rollups_rebuild_yesterday_and_today_only(people):
     assert ClassFactStat.objects.get(classroom=people.classroom, a=5, b=5).attempts == 2
     # Children who played recently get their facts rebuilt too (e.g. an abandoned match).
     assert FactStat.objects.get(student=people.ada, a=5, b=5).attempts == 2
+
+
+def test_a_sweep_rebuilds_the_statistics_of_games_whose_task_was_lost(people):
+    """The broker was down when Ada's and Ben's games ended: no update_match_stats ran. The
+    minute sweep finds those games (and not one whose statistics are fresh, nor one still
+    being played) and rebuilds them once."""
+    now = timezone.now()
+    lost, fresh = Evidence(), Evidence()
+    lost.add(people.ada, 6, 7, 42, at=now - timedelta(minutes=20))
+    fresh.add(people.ben, 6, 7, 41, at=now - timedelta(minutes=20))
+    playing = Evidence()
+    playing.add(people.cat, 3, 3, 9, at=now - timedelta(minutes=20))
+    for ev in (lost, fresh):
+        match = next(iter(ev.matches.values()))[0]
+        Match.objects.filter(pk=match.pk).update(
+            status=Match.Status.FINISHED, finished_at=now - timedelta(minutes=10)
+        )
+    FactStat.objects.rebuild_for([people.ben.pk])  # Ben's task did run
+    ada_match = next(iter(lost.matches.values()))[0]
+    assert FactStat.objects.matches_missing_stats(now) == [ada_match.pk]
+    sweep_missed_stats.apply()
+    assert FactStat.objects.get(student=people.ada, a=6, b=7).attempts == 1
+    assert ClassFactStat.objects.get(classroom=people.classroom, a=6, b=7).attempts == 2
+    assert FactStat.objects.matches_missing_stats() == []  # nothing left: idempotent
+    assert not FactStat.objects.filter(student=people.cat).exists()
 
 
 # --- tasks, jobs and the command -------------------------------------------------------------
