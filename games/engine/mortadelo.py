@@ -989,6 +989,11 @@ def bot_action(
 # --------------------------------------------------------------------------------------------
 # Balance: win rates per Mortadelo (docs/rules/mortadelo-multiverso.md records them)
 # --------------------------------------------------------------------------------------------
+def win_labels(state: State) -> list[str]:
+    """Each seat's Mortadelo (``simulate`` reports wins by character with it)."""
+    return [str(key) for key in state["characters"]]
+
+
 def character_win_rates(
     games: int, seed: int = 0, level: str = "odds", counts: tuple[int, ...] = (2, 3, 4, 5, 6)
 ) -> dict[str, dict[str, float]]:

@@ -1,6 +1,10 @@
 """Bot-versus-bot games in process, for tuning and benchmarks.
 
 From the command line: python manage.py simulate multiplipotion --games 1000 --bots wizard,wizard
+
+A game whose seats play different parts (a secret role, a character) may define
+``win_labels(state) -> list[str]``, each seat's part at the end of a game; the result then also
+has ``wins_by_label``: for each part, the games it was played, its wins and its win rate.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ def run(slug: str, games: int, seed: int, options: dict, bots: list[str]) -> dic
     apply, bot_action, outcome = mod.apply, mod.bot_action, mod.outcome
     finished = draws = total_plies = 0
     wins = [0] * players
+    win_labels = getattr(mod, "win_labels", None)
+    by_label: dict[str, dict] = {}
     start = time.perf_counter()
     for i in range(games):
         game_seed = seed + i
@@ -45,7 +51,15 @@ def run(slug: str, games: int, seed: int, options: dict, bots: list[str]) -> dic
                 draws += 1
             for w in result["winners"]:
                 wins[w] += 1
+            if win_labels is not None:
+                for s, label in enumerate(win_labels(state)):
+                    tally = by_label.setdefault(label, {"games": 0, "wins": 0})
+                    tally["games"] += 1
+                    tally["wins"] += s in result["winners"]
     elapsed = time.perf_counter() - start
+    for tally in by_label.values():
+        tally["rate"] = round(tally["wins"] / tally["games"], 3)
+    extra = {"wins_by_label": dict(sorted(by_label.items()))} if win_labels is not None else {}
     return {
         "games": games,
         "finished": finished,
@@ -53,4 +67,5 @@ def run(slug: str, games: int, seed: int, options: dict, bots: list[str]) -> dic
         "mean_plies": total_plies / games if games else 0.0,
         "wins_by_seat": wins,
         "games_per_s": games / elapsed if elapsed > 0 else float("inf"),
+        **extra,
     }

@@ -1413,6 +1413,11 @@ def _bot_guess(view, guesses, beliefs, my_tokens) -> Action | None:
     return best if best_p >= 0.45 or (best_p >= 0.3 and danger >= 2.0) else None
 
 
+def win_labels(state: State) -> list[str]:
+    """Each seat's role at the end (``simulate`` reports wins by role with it)."""
+    return [str(role) for role in state["roles"]]
+
+
 def role_win_rates(
     players: int, games: int, seed: int = 0, options: dict | None = None, level: str = "heuristic"
 ) -> dict:
