@@ -48,7 +48,7 @@ lock:
 # The long reliability tests (docs/reliability.md); set DATABASE_URL and REDIS_URL for all of
 # them. Counts: LEAK_GAMES per game, RACE_TRIALS, FUZZ_EXAMPLES per endpoint.
 soak: install
-	LEAK_GAMES=$${LEAK_GAMES:-1000} RACE_TRIALS=$${RACE_TRIALS:-1000} \
+	LEAK_GAMES=$${LEAK_GAMES:-1000} LEAK_PLIES=$${LEAK_PLIES:-0} RACE_TRIALS=$${RACE_TRIALS:-1000} \
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest tests/reliability -q -s -rA
 
 # Benchmarks (not timed tests): writes bench/results/latest.json and latest.md.

@@ -8,6 +8,8 @@ from django.urls import reverse
 
 from games.models import Match
 
+from .browser_helpers import assert_page_hides_the_others
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 # The person's controls, in the order they are tried: a Mortadelo, an opponent or a duellist to
@@ -35,12 +37,7 @@ def act(page, click):
 
 
 def assert_no_hidden_cards(page, match):
-    match.refresh_from_db()
-    html = page.content()
-    state = match.engine.load(match.state)
-    for other in (1, 2):
-        hidden = match.engine.private(state, other)
-        assert not [card for card in hidden if card in html]
+    assert_page_hides_the_others(page, match)
 
 
 def test_one_person_and_two_computers_play_mortadelo_to_the_end(

@@ -6,6 +6,8 @@ from django.urls import reverse
 
 from games.models import Match
 
+from .browser_helpers import assert_page_hides_the_others
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 # What the person taps, in this order of preference, when it is their move.
@@ -41,12 +43,7 @@ def act(page, click):
 
 
 def assert_no_hidden_cards(page, match):
-    match.refresh_from_db()
-    html = page.content()
-    state = match.engine.load(match.state)
-    for other in (1, 2):
-        hidden = match.engine.private(state, other)
-        assert not [card for card in hidden if card in html]
+    html, state = assert_page_hides_the_others(page, match)
     assert all(card in html for card in match.engine.private(state, 0))
 
 

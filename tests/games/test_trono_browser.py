@@ -6,6 +6,8 @@ from django.urls import reverse
 
 from games.models import Match
 
+from .browser_helpers import assert_page_hides_the_others
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
@@ -24,14 +26,8 @@ def act(page, click):
 
 
 def assert_no_hidden_roles(page, match):
-    match.refresh_from_db()
-    html = page.content()
-    state = match.engine.load(match.state)
-    for other in (1, 2):
-        hidden = match.engine.private(state, other)
-        assert not [token for token in hidden if token in html]
-    mine = match.engine.private(state, 0)
-    assert all(token in html for token in mine)  # my own role is on my screen
+    html, state = assert_page_hides_the_others(page, match)
+    assert all(token in html for token in match.engine.private(state, 0))  # my own role
 
 
 def test_one_person_and_two_computers_play_trono_to_the_end(
