@@ -257,6 +257,17 @@ class Match(models.Model):
     def is_over(self) -> bool:
         return self.status in {self.Status.FINISHED, self.Status.ABANDONED}
 
+    def recent_lines(self, line_of, names, limit: int) -> list[str]:
+        """The last ``limit`` sentences of the recent public events: ``line_of(event, names)``
+        is the game's presenter (None: an event it does not tell)."""
+        lines = [
+            line
+            for _seat, events in self.recent_events
+            for event in events
+            if (line := line_of(event, names))
+        ]
+        return lines[-limit:]
+
     # --- creation ---------------------------------------------------------------------
     @classmethod
     def create(cls, game: str, seats: list[dict], options: dict | None = None, seed=None, **fields):

@@ -327,14 +327,7 @@ def event_line(event, names) -> str | None:
 
 def log_lines(match, names) -> list[str]:
     """The last public events of the match as sentences, in the game's own words."""
-    line_of = EVENT_LINES.get(match.game, event_line)
-    lines = []
-    for _seat, events in match.recent_events:
-        for event in events:
-            line = line_of(event, names)
-            if line:
-                lines.append(line)
-    return lines[-6:]
+    return match.recent_lines(EVENT_LINES.get(match.game, event_line), names, 6)
 
 
 def replay_context(request, match, ply_param) -> dict:
@@ -543,7 +536,7 @@ def muertoons_context(view, ctx) -> dict:
         "straight_cards": [mu_card(c) for c in straight["cards"]] if straight else [],
         "last_contest": last_contest,
         "step": mu_next_step(view, ctx, my_turn, waiting_for),
-        "log": mu_log_lines(match, names),
+        "log": match.recent_lines(mu_event_line, names, 8),
         "result": mu_result_text(view, names, me),
         "ranking": mu_ranking(view, names),
     }
@@ -685,16 +678,6 @@ def mu_event_line(event, names) -> str | None:
             "names": mu_join([names.get(w, "") for w in winners])
         }
     return None
-
-
-def mu_log_lines(match, names) -> list[str]:
-    lines = []
-    for _seat, events in match.recent_events:
-        for event in events:
-            line = mu_event_line(event, names)
-            if line:
-                lines.append(line)
-    return lines[-8:]
 
 
 def muertoons_replay(view, ctx) -> dict:

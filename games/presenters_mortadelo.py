@@ -289,7 +289,7 @@ def mortadelo_context(view, ctx) -> dict:
         "last_duel": last,
         "task": task,
         "step": mm_next_step(view, ctx, my_turn, waiting_for),
-        "log": mm_log_lines(match, names),
+        "log": match.recent_lines(mm_event_line, names, 10),
         "result": mm_result_text(view, names, me),
         "ranking": mm_ranking(view, names),
         "turn_text": _("Turn %(n)s of at most %(cap)s")
@@ -471,13 +471,3 @@ def mm_event_line(event, names) -> str | None:
     if kind == "time_up":
         return _("Time is up for the multiverse: the fewest wounds win.")
     return None
-
-
-def mm_log_lines(match, names) -> list[str]:
-    lines = []
-    for _seat, events in match.recent_events:
-        for event in events:
-            line = mm_event_line(event, names)
-            if line:
-                lines.append(line)
-    return lines[-10:]

@@ -243,7 +243,7 @@ def trono_context(view, ctx) -> dict:
         "lombard_holder": names.get(view["lombard"], "") if view["lombard"] is not None else "",
         "current_name": names.get(view["current"], ""),
         "step": tr_next_step(view, ctx, my_turn),
-        "log": tr_log_lines(match, names),
+        "log": match.recent_lines(tr_event_line, names, 10),
         "result": tr_result_text(view, names, me),
     }
 
@@ -379,13 +379,3 @@ def tr_event_line(event, names) -> str | None:
             return _("The game is over: nobody took the throne.")
         return _("%(who)s takes the throne!") % {"who": names.get(winners[0], "")}
     return None
-
-
-def tr_log_lines(match, names) -> list[str]:
-    lines = []
-    for _seat, events in match.recent_events:
-        for event in events:
-            line = tr_event_line(event, names)
-            if line:
-                lines.append(line)
-    return lines[-10:]
