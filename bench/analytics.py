@@ -380,5 +380,6 @@ def bench_analytics(quick: bool = False, *, attempts=None, games=None):
         "games": k,
         "broker": settings.CELERY_BROKER_URL.split(":", 1)[0],
         "baseline_median": connection.vendor == "postgresql",
+        "recompute_connections": RecomputeJob.connections(),
     }
     return figures, details

@@ -187,6 +187,9 @@ WORKER_HEARTBEAT_MAX_AGE = int(os.environ.get("WORKER_HEARTBEAT_MAX_AGE", "90"))
 # a person quiet for this many minutes may be replaced by a computer player by the host.
 FAMILY_ROOM_TTL_HOURS = int(os.environ.get("FAMILY_ROOM_TTL_HOURS", "12"))
 FAMILY_QUIET_MINUTES = int(os.environ.get("FAMILY_QUIET_MINUTES", "2"))
+# A full statistics recompute on PostgreSQL rebuilds on this many database connections at
+# once (docs/analytics.md, "How the numbers are rebuilt"); 1 turns it off. SQLite: always 1.
+RECOMPUTE_CONNECTIONS = max(1, int(os.environ.get("RECOMPUTE_CONNECTIONS", "2")))
 
 # --- Auth ---------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
