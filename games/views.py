@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.child_session import current_student
+from config.throttle import count_wrong_code, too_many_wrong_codes
 from games import engine, presenters
 from games.forms import (
     BOT_NAMES,
@@ -173,6 +174,15 @@ def join_room(request):
     """Join a family game from another device by its room code."""
     form = RoomCodeForm(request.POST or None)
     if request.method == "POST":
+        if too_many_wrong_codes(request, "room"):
+            ctx = {
+                "form": RoomCodeForm(initial={"code": request.POST.get("code", "")[:20]}),
+                "too_many": _("Too many wrong room codes were typed here. Wait ten minutes."),
+            }
+            template = "games/join_room.html#form" if request.htmx else "games/join_room.html"
+            return render(request, template, ctx, status=429)
+        if not form.is_valid() and "code" in form.errors:
+            count_wrong_code(request, "room")
         if form.is_valid():
             match = form.match
             _match, mine = load_match(request, match.public_id)

@@ -33,6 +33,14 @@ CHROMIUM_FLAGS = [
 
 
 @pytest.fixture(autouse=True)
+def _no_wrong_codes_counted():
+    """Every test types codes from 127.0.0.1 with a clean count (config/throttle.py)."""
+    from config import throttle
+
+    throttle.forget("127.0.0.1")
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     """Hashing a password the production way takes ~0.3 s; tests make many users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
