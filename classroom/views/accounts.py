@@ -216,6 +216,10 @@ class LoginView(Unprocessable, auth_views.LoginView):
 
     def form_valid(self, form):
         cache.delete(self.failure_key())
+        if "student_id" in self.request.session:
+            # A child was signed in on this device: the teacher starts a session of their own,
+            # without the child's identity or the child's games.
+            self.request.session.flush()
         return super().form_valid(form)
 
 

@@ -125,6 +125,24 @@ def test_teacher_login_changes_the_session_key_and_logout_ends_it(world):
     assert replay.get(reverse("teacher_home")).status_code == 302
 
 
+def test_a_teacher_logging_in_after_a_child_on_one_device_does_not_keep_the_child(world):
+    set_password(world.teacher_a, world.password)
+    child = Student.objects.get(pk=world.child_a.pk)
+    client = Client()
+    url = reverse("join_pictures", args=[child.classroom.code, child.pk])
+    assert client.post(url, {"pictures": child.pictures.split(",")}).status_code == 302
+    assert client.session.get("student_id") == child.pk
+    child_key = client.session["player_key"]
+    response = client.post(
+        reverse("login"), {"username": "teacher_a@example.com", "password": world.password}
+    )
+    assert response.status_code == 302, visible_text(body(response))
+    assert "student_id" not in client.session
+    assert client.session.get("player_key") != child_key
+    assert client.get(reverse("teacher_home")).status_code == 200
+    assert client.get(reverse("child_home")).status_code == 302  # not the child any more
+
+
 def test_child_signin_changes_the_session_key_and_sign_out_ends_it(world):
     child = Student.objects.get(pk=world.child_a.pk)
     client = Client()
