@@ -257,7 +257,7 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz(/web)?$"]
 
 # --- E-mail -------------------------------------------------------------------------
 # Console in development (password-reset links appear in the terminal), SMTP in production.

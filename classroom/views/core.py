@@ -15,7 +15,20 @@ def home(request):
 @never_cache
 @require_GET
 def healthz(request):
-    checks = health.run_checks()
+    """Everything the site needs (for monitoring): database, cache, broker, a live worker."""
+    return health_response(health.run_checks())
+
+
+@never_cache
+@require_GET
+def healthz_web(request):
+    """What this web node needs to serve pages (for the load balancer): the database. A
+    Redis outage only slows pages down (the cache answers misses) and a stopped worker only
+    delays computer players and statistics, so neither takes a node out of service."""
+    return health_response(health.run_checks(["database"]))
+
+
+def health_response(checks):
     healthy = all(check["ok"] for check in checks.values())
     body = {
         "status": "ok" if healthy else "fail",
@@ -28,4 +41,5 @@ def healthz(request):
 urlpatterns = [
     path("", home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("healthz/web", healthz_web, name="healthz_web"),
 ]

@@ -69,3 +69,33 @@ def test_redis_is_the_cache_when_configured(settings, redis_url):
     assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
     cache.set("healthz-redis-probe", 42, 5)
     assert cache.get("healthz-redis-probe") == 42
+
+
+def test_the_web_check_ignores_the_worker_and_the_cache(client, settings):
+    """No worker at all and Redis unreachable: /healthz fails, the node's own check passes."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+    assert client.get("/healthz").status_code == 503
+    response = client.get("/healthz/web")
+    assert response.status_code == 200
+    assert response.json() == {
+        "status": "ok",
+        "failing": [],
+        "checks": {
+            "database": {"ok": True, "detail": response.json()["checks"]["database"]["detail"]}
+        },
+    }
+
+
+def test_the_web_check_fails_without_the_database(client, monkeypatch):
+    from classroom import health
+
+    monkeypatch.setitem(health.CHECKS, "database", lambda: (False, "OperationalError: gone"))
+    response = client.get("/healthz/web")
+    assert response.status_code == 503
+    assert response.json()["failing"] == ["database"]

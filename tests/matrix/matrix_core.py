@@ -32,6 +32,7 @@ ENTRIES = [
     {"name": "home", "url": lambda w: reverse("home"), "expect": everyone(200)},
     # /healthz: 200 or 503 depending on the worker; never a 5xx other than 503, never 404.
     {"name": "healthz", "url": lambda w: reverse("healthz"), "expect": everyone((200, 503))},
+    {"name": "healthz_web", "url": lambda w: reverse("healthz_web"), "expect": everyone(200)},
     {"name": "login", "url": lambda w: reverse("login"), "expect": everyone(200)},
     {
         "name": "logout",
