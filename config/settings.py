@@ -187,6 +187,10 @@ WORKER_HEARTBEAT_MAX_AGE = int(os.environ.get("WORKER_HEARTBEAT_MAX_AGE", "90"))
 # a person quiet for this many minutes may be replaced by a computer player by the host.
 FAMILY_ROOM_TTL_HOURS = int(os.environ.get("FAMILY_ROOM_TTL_HOURS", "12"))
 FAMILY_QUIET_MINUTES = int(os.environ.get("FAMILY_QUIET_MINUTES", "2"))
+# How many proxies of our own stand in front of the web nodes (a load balancer: 1). The
+# log-in lockout and the room-code throttle then read the device's address from
+# X-Forwarded-For (config/throttle.py); 0 (default): REMOTE_ADDR.
+FORWARDED_HOPS = max(0, int(os.environ.get("FORWARDED_HOPS", "0")))
 # A full statistics recompute on PostgreSQL rebuilds on this many database connections at
 # once (docs/analytics.md, "How the numbers are rebuilt"); 1 turns it off. SQLite: always 1.
 RECOMPUTE_CONNECTIONS = max(1, int(os.environ.get("RECOMPUTE_CONNECTIONS", "2")))

@@ -13,6 +13,7 @@ change it.
 import hashlib
 import time
 
+from django.conf import settings
 from django.core.cache import cache
 
 WRONG_CODE_LIMIT = 100
@@ -27,8 +28,25 @@ def _address_key(address: str, kind: str) -> str:
     return f"wrong-codes:{kind}:{window}:" + hashlib.sha256(address.encode()).hexdigest()[:32]
 
 
+def client_address(request) -> str:
+    """The address of the device's network. Behind ``settings.FORWARDED_HOPS`` proxies of our
+    own (a load balancer: docs/deploy.md) that is the entry of ``X-Forwarded-For`` the first
+    of them added, counted from the right (entries further left are whatever the client
+    sent); with no proxy (the default), ``REMOTE_ADDR``."""
+    hops = settings.FORWARDED_HOPS
+    if hops > 0:
+        forwarded = [
+            part.strip()
+            for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+            if part.strip()
+        ]
+        if len(forwarded) >= hops:
+            return forwarded[-hops]
+    return request.META.get("REMOTE_ADDR", "")
+
+
 def _key(request, kind: str) -> str:
-    return _address_key(request.META.get("REMOTE_ADDR", ""), kind)
+    return _address_key(client_address(request), kind)
 
 
 def too_many_wrong_codes(request, kind: str) -> bool:

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.models import Classroom, Invite, Membership, School
+from config.throttle import client_address
 
 User = get_user_model()
 
@@ -191,7 +192,7 @@ LOGIN_LOCKOUT_SECONDS = 15 * 60
 
 
 def login_failure_key(request, username: str) -> str:
-    who = f"{username.strip().lower()}|{request.META.get('REMOTE_ADDR', '')}"
+    who = f"{username.strip().lower()}|{client_address(request)}"
     return "login-failures:" + hashlib.sha256(who.encode()).hexdigest()
 
 

@@ -66,3 +66,23 @@ def test_wrong_room_codes_lock_out_the_address():
     response = elsewhere.post(reverse("games:join_room"), {"code": code})
     assert response.status_code == 302
     assert response["Location"] == reverse("games:join", args=[match.public_id])
+
+
+def test_behind_our_load_balancer_the_address_comes_from_x_forwarded_for(db, settings):
+    """FORWARDED_HOPS=1: two devices behind one load balancer are counted apart, and a client
+    cannot pick its own address by sending X-Forwarded-For (the balancer appends the real one)."""
+    settings.FORWARDED_HOPS = 1
+    guesser = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="1.2.3.4, 198.51.100.7")
+    for _ in range(LIMIT):
+        assert guesser.post(reverse("games:join_room"), {"code": "AAAAAA"}).status_code == 422
+    assert guesser.post(reverse("games:join_room"), {"code": "AAAAAA"}).status_code == 429
+    # The same device claiming another address to the left: still 198.51.100.7.
+    spoofer = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="5.6.7.8, 198.51.100.7")
+    assert spoofer.post(reverse("games:join_room"), {"code": "AAAAAA"}).status_code == 429
+    neighbour = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.9")
+    assert neighbour.post(reverse("games:join_room"), {"code": "AAAAAA"}).status_code == 422
+    throttle.forget("198.51.100.7")
+    throttle.forget("203.0.113.9")
+    settings.FORWARDED_HOPS = 0
+    # Without hops the balancer's own address is all there is: everyone shares it.
+    assert throttle.client_address(guesser.get("/").wsgi_request) == "10.0.0.1"
