@@ -73,7 +73,9 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
         "my_name": names.get(bottom, ""),
         "their_name": names.get(top, ""),
         "my_turn": my_turn,
-        "notice": notice,
+        # A refused move's notice may be an engine sentence (IllegalAction: English, marked with
+        # gettext_noop in the engine): translated here. Django's own notices are already.
+        "notice": _(str(notice)) if notice else "",
         "move_id": uuid.uuid4().hex,
         "open_seat": next((s for s in seats if s.kind == Seat.Kind.OPEN), None),
         "log": log_lines(match, names),

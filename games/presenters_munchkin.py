@@ -1,12 +1,16 @@
 """Munchkin: turn an engine view into template context.
 
 Templates see only ``view(state, seat)`` and the viewing seat's own legal actions (which cards of
-its own hand and table are buttons now). Card names and texts are the engine's (English game data,
-like the engine's sentences); every other word goes through gettext.
+its own hand and table are buttons now). Every word goes through gettext: the engine's card names
+and flavours are English literals marked with ``gettext_noop`` (translated here with ``tr``), and
+a card's text is rebuilt from its numbers by ``munchkin_cards.card_text`` with Django's
+``gettext``/``ngettext``. Seat names are typed by people and are never translated.
 """
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from games.engine.munchkin_cards import card_text
 
 WINDOW_SECONDS = 20  # the "anyone?" window of a person: then the board passes for them
 
@@ -24,6 +28,19 @@ KIND_SIGNS = {
     "item": "◆",
 }
 SLOT_ORDER = ("head", "armour", "foot", "hand1", "hand2", "none")
+
+
+def tr(text: str | None) -> str:
+    """An engine text (a card name, a flavour) in the reader's language ("" stays "": gettext("")
+    would be the catalogue's header)."""
+    return _(text) if text else ""
+
+
+def mk_card_text(card: dict) -> str:
+    """The sentence printed on a card of a view, in the reader's language."""
+    if not card.get("text"):
+        return ""
+    return card_text(card, _, ngettext)
 
 
 def mk_kind_name(kind: str) -> str:
@@ -69,12 +86,12 @@ def mk_card(card: dict) -> dict:
     """A card of a view, ready for the template (its id only for cards the viewer may see)."""
     return {
         "id": card["id"],
-        "name": card["name"],
+        "name": tr(card["name"]),
         "kind": card["kind"],
         "kind_name": mk_kind_name(card["kind"]),
         "sign": KIND_SIGNS.get(card["kind"], "•"),
-        "text": card.get("text", ""),
-        "flavour": card.get("flavour", ""),
+        "text": mk_card_text(card),
+        "flavour": tr(card.get("flavour")),
         "slot": mk_slot_name(card["slot"]) if card.get("slot") else "",
         "used": card.get("used"),
         "valid": card.get("valid", True),
@@ -93,7 +110,7 @@ def mk_action_label(action: dict, names: dict, view: dict, kinds: dict | None = 
     monsters = (combat.get("strengths") or {}).get("monsters") or []
 
     def monster_name(i):
-        return monsters[i]["card"]["name"] if 0 <= i < len(monsters) else ""
+        return tr(monsters[i]["card"]["name"]) if 0 <= i < len(monsters) else ""
 
     if t == "play":
         if (kinds or {}).get(action["card"]) in ("item", "oneshot"):
@@ -169,12 +186,12 @@ def mk_general_label(action: dict, names: dict, view: dict) -> str:
     if t == "roll":
         monsters = (view.get("combat") or {}).get("strengths", {}).get("monsters") or []
         i = action["monster"]
-        name = monsters[i]["card"]["name"] if i < len(monsters) else ""
+        name = tr(monsters[i]["card"]["name"]) if i < len(monsters) else ""
         return _("Roll the die to run from %(monster)s") % {"monster": name}
     if t == "lullaby":
         monsters = (view.get("combat") or {}).get("strengths", {}).get("monsters") or []
         i = action["monster"]
-        name = monsters[i]["card"]["name"] if i < len(monsters) else ""
+        name = tr(monsters[i]["card"]["name"]) if i < len(monsters) else ""
         return _("Lullaby: discard your whole hand to sing %(monster)s to sleep") % {
             "monster": name
         }
@@ -195,11 +212,11 @@ def mk_part_label(part: dict, names: dict) -> str:
     if k == "level":
         if "seat" in part:
             return _("%(name)s's level") % {"name": _seat_name(names, part["seat"])}
-        return _("%(monster)s's level") % {"monster": part["name"]}
+        return _("%(monster)s's level") % {"monster": tr(part["name"])}
     if k == "item":
-        return part["name"]
+        return tr(part["name"])
     if k == "curse":
-        return _("Curse: %(curse)s") % {"curse": part["name"]}
+        return _("Curse: %(curse)s") % {"curse": tr(part["name"])}
     if k == "fury":
         return _("Pillow Fury (%(name)s)") % {"name": _seat_name(names, part["seat"])}
     if k == "shoo":
@@ -207,11 +224,11 @@ def mk_part_label(part: dict, names: dict) -> str:
     if k == "poke":
         return _("Sneaky poke by %(name)s") % {"name": _seat_name(names, part["by"])}
     if k == "enhancer":
-        return part["name"]
+        return tr(part["name"])
     if k == "against":
         return _("Against a %(who)s") % {"who": mk_who_name(part["who"])}
     if k == "oneshot":
-        return part["name"]
+        return tr(part["name"])
     return k
 
 
@@ -226,9 +243,9 @@ def mk_character(ch: dict, names: dict, view: dict) -> dict:
         "seat": ch["seat"],
         "name": _seat_name(names, ch["seat"]),
         "level": ch["level"],
-        "races": ", ".join(r["name"] for r in ch["races"]) or _("Human"),
-        "classes": ", ".join(c["name"] for c in ch["classes"]) or _("No class"),
-        "extras": [x["name"] for x in (ch["mixed"], ch["double"]) if x],
+        "races": ", ".join(tr(r["name"]) for r in ch["races"]) or _("Human"),
+        "classes": ", ".join(tr(c["name"]) for c in ch["classes"]) or _("No class"),
+        "extras": [tr(x["name"]) for x in (ch["mixed"], ch["double"]) if x],
         "used": [i for i in items if i["used"]],
         "carried": [i for i in items if not i["used"]],
         "curses": [mk_card(c) for c in ch["curses"]],
@@ -338,7 +355,7 @@ def munchkin_context(view, ctx) -> dict:
         "log": [line for e in view["log"] if (line := mk_event_line(e, names))][-10:],
         "result": mk_result_text(view, names, me),
         "ranking": mk_ranking(view, names),
-        "door": view["door"],
+        "door": dict(view["door"], name=tr(view["door"]["name"])) if view["door"] else None,
         "last_roll": mk_roll_text(view, names),
         "charity": view["charity"],
         "focus": "actions" if my_turn else "",
@@ -373,7 +390,7 @@ def mk_combat(view, names) -> dict | None:
         "winning": st["winning"],
         "ties_win": st["ties_win"],
         "treasures": c["treasures"],
-        "removed": c["removed"],
+        "removed": [tr(name) for name in c["removed"]],
         "turn": _seat_name(names, c["turn"]),
         "passes": c["passes"],
         "players_count": view["players"],
@@ -384,7 +401,7 @@ def mk_bribe_text(bribe) -> str:
     if not bribe:
         return ""
     if bribe.get("item"):
-        return _("the item %(item)s") % {"item": bribe["item"]["name"]}
+        return _("the item %(item)s") % {"item": tr(bribe["item"]["name"])}
     n = bribe.get("treasures", 0)
     if not n:
         return _("nothing")
@@ -400,13 +417,13 @@ def mk_roll_text(view, names) -> str:
             "name": _seat_name(names, r["seat"]),
             "die": r["die"],
             "bonus": r["bonus"],
-            "monster": r["name"],
+            "monster": tr(r["name"]),
         }
     return _("%(name)s rolled %(die)s (%(bonus)+d): caught by %(monster)s.") % {
         "name": _seat_name(names, r["seat"]),
         "die": r["die"],
         "bonus": r["bonus"],
-        "monster": r["name"],
+        "monster": tr(r["name"]),
     }
 
 
@@ -500,7 +517,7 @@ def mk_ranking(view, names) -> list[dict]:
 def mk_event_line(e, names) -> str | None:
     k = e.get("kind")
     who = _seat_name(names, e.get("seat"))
-    name = e.get("name") or ""
+    name = tr(e.get("name"))
     to = _seat_name(names, e.get("to"))
     if k == "turn":
         return _("%(who)s's turn.") % {"who": who}
@@ -562,7 +579,7 @@ def mk_event_line(e, names) -> str | None:
         return _("%(who)s traded %(card)s for %(got)s.") % {
             "who": who,
             "card": name,
-            "got": e["got"],
+            "got": tr(e["got"]),
         }
     if k == "trade_declined":
         return _("%(who)s said no to the trade.") % {"who": who}
@@ -595,13 +612,13 @@ def mk_event_line(e, names) -> str | None:
         return _("%(who)s used %(card)s: %(monster)s leaves the fight.") % {
             "who": who,
             "card": name,
-            "monster": e["monster"],
+            "monster": tr(e["monster"]),
         }
     if k == "enhanced":
         return _("%(who)s played %(card)s on %(monster)s.") % {
             "who": who,
             "card": name,
-            "monster": e["monster"],
+            "monster": tr(e["monster"]),
         }
     if k == "wandered":
         return _("%(who)s sent %(card)s into the fight!") % {"who": who, "card": name}
@@ -615,7 +632,7 @@ def mk_event_line(e, names) -> str | None:
             "victim": _seat_name(names, e["victim"]),
         }
     if k == "lullaby":
-        return _("%(who)s sang %(monster)s to sleep.") % {"who": who, "monster": e["monster"]}
+        return _("%(who)s sang %(monster)s to sleep.") % {"who": who, "monster": tr(e["monster"])}
     if k == "ask_help":
         bribe = mk_bribe_text(
             {
@@ -673,7 +690,7 @@ def mk_event_line(e, names) -> str | None:
         return _("%(who)s used %(card)s and got away from %(monster)s.") % {
             "who": who,
             "card": name,
-            "monster": e["monster"],
+            "monster": tr(e["monster"]),
         }
     if k == "flutter":
         return _("%(who)s used Flutter Spell.") % {"who": who}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .base import IllegalAction
+from .base import IllegalAction, gettext_noop
 
 SLUG = "muertoons"
 NAME = "Muertoons"
@@ -60,17 +60,21 @@ ORDER[SPIRIT] = 99  # the Spirit sorts last in a hand
 PHASES = ("play", "contest", "give", "straight", "over")
 
 # Child-friendly messages.
-MSG_OVER = "The game is over."
-MSG_NOT_TURN = "It is not your turn yet."
-MSG_CHOSEN = "You already chose your card. Wait for the others."
-MSG_UNKNOWN = "I do not understand that move."
-MSG_NOT_IN_HAND = "That card is not in your hand."
-MSG_MUST_LEAD = "You must play a card now. Any card you like!"
-MSG_NOT_NOW = "You cannot do that now."
-MSG_STRAIGHT_SPIRIT = "The Spirit has no number, so it cannot be in a straight."
-MSG_STRAIGHT_NEXT = "Add a card whose number comes just before or just after your straight."
-MSG_STRAIGHT_EMPTY = "Put down at least one card first, or say no straight."
-MSG_STRAIGHT_STARTED = "You already started your straight. Add a card or say you are done."
+MSG_OVER = gettext_noop("The game is over.")
+MSG_NOT_TURN = gettext_noop("It is not your turn yet.")
+MSG_CHOSEN = gettext_noop("You already chose your card. Wait for the others.")
+MSG_UNKNOWN = gettext_noop("I do not understand that move.")
+MSG_NOT_IN_HAND = gettext_noop("That card is not in your hand.")
+MSG_MUST_LEAD = gettext_noop("You must play a card now. Any card you like!")
+MSG_NOT_NOW = gettext_noop("You cannot do that now.")
+MSG_STRAIGHT_SPIRIT = gettext_noop("The Spirit has no number, so it cannot be in a straight.")
+MSG_STRAIGHT_NEXT = gettext_noop(
+    "Add a card whose number comes just before or just after your straight."
+)
+MSG_STRAIGHT_EMPTY = gettext_noop("Put down at least one card first, or say no straight.")
+MSG_STRAIGHT_STARTED = gettext_noop(
+    "You already started your straight. Add a card or say you are done."
+)
 
 
 def _sorted(cards: list[str]) -> list[str]:

@@ -12,7 +12,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from .base import IllegalAction
+from .base import IllegalAction, gettext_noop
 
 SLUG = "multiplipotion"
 NAME = "MultipliPotion"
@@ -66,22 +66,24 @@ TIER_IDS: dict[str, tuple[str, ...]] = {
 PHASES = ("place", "capture_or_end", "end", "forced_capture", "over")
 
 # Child-friendly messages.
-MSG_OVER = "The game is over."
-MSG_NOT_TURN = "It is not your turn yet."
-MSG_UNKNOWN = "I do not understand that move."
-MSG_NOT_IN_HAND = "That card is not in your hand."
-MSG_ALREADY_PLACED = "You already placed a card this turn."
-MSG_PLACE_FIRST = "Place a card first, then capture."
-MSG_PLACE_BEFORE_END = "Place a card first, then end your turn."
-MSG_ONE_CAPTURE = "You can capture only one monster in a turn."
-MSG_TWO_POTIONS = "Use exactly two potions."
-MSG_SAME_CARD = "Pick two different potion cards."
-MSG_OWN_POTIONS = "Use two potions from your own play area."
-MSG_OPP_MONSTER = "Pick a monster in your opponent's play area."
-MSG_NO_CHALLENGE = "You can only check your opponent's turn at the start of your turn."
-MSG_CH_POTIONS = "Pick two potions in your opponent's play area."
-MSG_CH_MONSTER = "Pick one of your own monsters."
-MSG_MUST_CAPTURE = "You were caught! Capture a monster now."
+MSG_OVER = gettext_noop("The game is over.")
+MSG_NOT_TURN = gettext_noop("It is not your turn yet.")
+MSG_UNKNOWN = gettext_noop("I do not understand that move.")
+MSG_NOT_IN_HAND = gettext_noop("That card is not in your hand.")
+MSG_ALREADY_PLACED = gettext_noop("You already placed a card this turn.")
+MSG_PLACE_FIRST = gettext_noop("Place a card first, then capture.")
+MSG_PLACE_BEFORE_END = gettext_noop("Place a card first, then end your turn.")
+MSG_ONE_CAPTURE = gettext_noop("You can capture only one monster in a turn.")
+MSG_TWO_POTIONS = gettext_noop("Use exactly two potions.")
+MSG_SAME_CARD = gettext_noop("Pick two different potion cards.")
+MSG_OWN_POTIONS = gettext_noop("Use two potions from your own play area.")
+MSG_OPP_MONSTER = gettext_noop("Pick a monster in your opponent's play area.")
+MSG_NO_CHALLENGE = gettext_noop(
+    "You can only check your opponent's turn at the start of your turn."
+)
+MSG_CH_POTIONS = gettext_noop("Pick two potions in your opponent's play area.")
+MSG_CH_MONSTER = gettext_noop("Pick one of your own monsters.")
+MSG_MUST_CAPTURE = gettext_noop("You were caught! Capture a monster now.")
 
 
 # --------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import json
 import random
 from typing import Any
 
-from .base import IllegalAction
+from .base import IllegalAction, gettext_noop
 from .munchkin_cards import ALL_IDS, CARDS, CLASSES, DOORS, RACES, TREASURES
 
 SLUG = "munchkin"
@@ -65,11 +65,11 @@ INT_KEYS = ("to", "target", "monster", "treasures", "victim")
 LOG_SIZE = 16  # the public log of the last events (every event is public: no hand card in it)
 QUIET_EVENTS = ("passed", "ready", "turn_over", "reshuffled")
 
-MSG_OVER = "The game is over."
-MSG_NOT_TURN = "It is not your turn yet."
-MSG_UNKNOWN = "I do not understand that move."
-MSG_ILLEGAL = "You cannot do that now."
-MSG_NOT_IN_HAND = "That card is not in your hand."
+MSG_OVER = gettext_noop("The game is over.")
+MSG_NOT_TURN = gettext_noop("It is not your turn yet.")
+MSG_UNKNOWN = gettext_noop("I do not understand that move.")
+MSG_ILLEGAL = gettext_noop("You cannot do that now.")
+MSG_NOT_IN_HAND = gettext_noop("That card is not in your hand.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -702,32 +702,34 @@ def _why_not(s: State, seat: int, action: Action) -> str:
     card = action.get("card")
     if kind == "levelup":
         if s["phase"] in ("combat", "run", "help"):
-            return "You cannot go up a level in the middle of a combat."
-        return "You can only reach level 10 by killing a monster."
+            return gettext_noop("You cannot go up a level in the middle of a combat.")
+        return gettext_noop("You can only reach level 10 by killing a monster.")
     if kind == "sell":
         if s["phase"] not in TURN_PHASES:
-            return "You can only sell items on your own turn, outside a combat."
-        return "You cannot buy level 10: you must kill a monster to win."
+            return gettext_noop("You can only sell items on your own turn, outside a combat.")
+        return gettext_noop("You cannot buy level 10: you must kill a monster to win.")
     if kind == "play" and isinstance(card, str) and card in CARDS:
         k = _kind(card)
         if k in ("item", "oneshot"):
-            return "You can carry only one Big item (unless you are a Stoutling)."
+            return gettext_noop("You can carry only one Big item (unless you are a Stoutling).")
         if k == "race":
-            return "You already are that race."
+            return gettext_noop("You already are that race.")
         if k == "class":
-            return "You already have that class."
+            return gettext_noop("You already have that class.")
         if k == "mixed":
-            return "Play a race first, then Half-and-Half."
+            return gettext_noop("Play a race first, then Half-and-Half.")
         if k == "double":
-            return "Play a class first, then Double Major."
+            return gettext_noop("Play a class first, then Double Major.")
     if kind == "use":
-        return "That item does not fit: that slot is full, or you may not use it."
+        return gettext_noop("That item does not fit: that slot is full, or you may not use it.")
     if kind == "kick" and s["phase"] != "prep":
-        return "You already opened the door this turn."
+        return gettext_noop("You already opened the door this turn.")
     if kind == "ask_help":
-        return "Only the fighter may ask for help, once per player, and only one can help."
+        return gettext_noop(
+            "Only the fighter may ask for help, once per player, and only one can help."
+        )
     if kind == "end_turn" and s["phase"] != "charity":
-        return "Finish this part of your turn first."
+        return gettext_noop("Finish this part of your turn first.")
     return MSG_ILLEGAL
 
 

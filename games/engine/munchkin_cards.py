@@ -5,41 +5,59 @@ Every card is a plain dict with an ``id`` (``mk-d-NNN`` for doors, ``mk-t-NNN`` 
 a ``deck`` ("door" or "treasure"), a ``kind`` and a ``name``; ``text`` is the sentence printed on
 the card (made from its numbers so that the text and the rules can never disagree) and ``flavour``
 a joke. The engine reads the numbers, never the text.
+
+Every word for the screen is an English literal marked for translation: names and flavours with
+``gettext_noop`` (extracted by ``makemessages``), and the text by ``card_text``, which builds it
+with the ``gettext``/``ngettext`` it is given (the English defaults here, Django's in a
+presenter). The cards themselves keep the English.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from .base import english_ngettext, gettext_noop
 
 Card = dict[str, Any]
 
 RACES = {
-    "sprite": "Sprite",
-    "stoutling": "Stoutling",
-    "pocketkin": "Pocketkin",
+    "sprite": gettext_noop("Sprite"),
+    "stoutling": gettext_noop("Stoutling"),
+    "pocketkin": gettext_noop("Pocketkin"),
 }
 CLASSES = {
-    "brawler": "Brawler",
-    "spellsinger": "Spellsinger",
-    "sneak": "Sneak",
-    "healer": "Healer",
+    "brawler": gettext_noop("Brawler"),
+    "spellsinger": gettext_noop("Spellsinger"),
+    "sneak": gettext_noop("Sneak"),
+    "healer": gettext_noop("Healer"),
 }
 RACE_TEXT = {
-    "sprite": "+1 to Run Away. When you help someone kill monsters, you go up a level for each "
-    "monster killed.",
-    "stoutling": "You may carry any number of Big items. Your hand limit is 6 cards.",
-    "pocketkin": "Once on each of your turns you may sell one item for double its value.",
+    "sprite": gettext_noop(
+        "+1 to Run Away. When you help someone kill monsters, you go up a level for each "
+        "monster killed."
+    ),
+    "stoutling": gettext_noop("You may carry any number of Big items. Your hand limit is 6 cards."),
+    "pocketkin": gettext_noop(
+        "Once on each of your turns you may sell one item for double its value."
+    ),
 }
 CLASS_TEXT = {
-    "brawler": "Pillow Fury: in combat, discard up to 3 cards, +1 for each. You win ties with "
-    "monsters.",
-    "spellsinger": "Flutter Spell: when you Run Away, discard up to 3 cards, +1 to the roll for "
-    "each. Lullaby: discard your whole hand (3 cards or more) to sing one monster to sleep: it "
-    "leaves the fight, you keep its treasure but gain no level.",
-    "sneak": "Sneaky Poke: discard a card to give a player in a combat -2 (once for each player "
-    "in each combat). Also +1 to Run Away: nobody notices you leave.",
-    "healer": "Shoo, Spooks!: in combat, discard up to 3 cards, +3 for each against Spooky "
-    "monsters.",
+    "brawler": gettext_noop(
+        "Pillow Fury: in combat, discard up to 3 cards, +1 for each. You win ties with monsters."
+    ),
+    "spellsinger": gettext_noop(
+        "Flutter Spell: when you Run Away, discard up to 3 cards, +1 to the roll for each. "
+        "Lullaby: discard your whole hand (3 cards or more) to sing one monster to sleep: it "
+        "leaves the fight, you keep its treasure but gain no level."
+    ),
+    "sneak": gettext_noop(
+        "Sneaky Poke: discard a card to give a player in a combat -2 (once for each player in "
+        "each combat). Also +1 to Run Away: nobody notices you leave."
+    ),
+    "healer": gettext_noop(
+        "Shoo, Spooks!: in combat, discard up to 3 cards, +3 for each against Spooky monsters."
+    ),
 }
 
 # --------------------------------------------------------------------------------------------
@@ -49,220 +67,448 @@ CLASS_TEXT = {
 #   bad stuff: ("levels", n) | ("slot", "head"/"armour"/"foot") | ("small",) | ("big",)
 #              | ("hand",) | ("cards", n) | ("race",) | ("class",) | ("death",)
 # --------------------------------------------------------------------------------------------
+# fmt: off
 MONSTERS: list[tuple] = [
-    ("Dust Bunny", 1, 1, 1, {}, ("slot", "head"), "It sneezes on your hat."),
-    ("Grumpy Garden Gnome", 1, 1, 1, {}, ("slot", "foot"), "He wants your shoes for his boat."),
-    ("Sock Puppet Goblin", 1, 1, 1, {"run": 1}, ("levels", 1), "Slow, because it has no legs."),
-    ("Overdue Library Book", 2, 1, 1, {"undead": True}, ("small",), "Pay the fine!"),
-    ("Lint Golem", 2, 1, 1, {}, ("levels", 1), "Made entirely of pocket fluff."),
-    ("Hungry Homework", 2, 1, 1, {}, ("cards", 2), "The dog did not eat it. It ate you."),
-    ("Wobbly Jelly", 2, 1, 1, {"bonus": ("sprite", 3)}, ("levels", 1), "Sprites find it rude."),
-    ("Squeaky Floorboard", 3, 1, 1, {}, ("hand",), "Everybody heard you. Everybody."),
-    ("Pillow Ghost", 3, 1, 1, {"undead": True}, ("slot", "head"), "Fluffy, spooky, sleepy."),
-    ("Crabby Crab", 3, 1, 1, {"run": -1}, ("slot", "foot"), "Pinches toes, sideways."),
-    ("Bossy Pigeon", 4, 2, 1, {}, ("levels", 1), "It wants your sandwich. Now."),
-    ("Tangled Kite", 4, 2, 1, {"bonus": ("pocketkin", 2)}, ("small",), "Stuck in every tree."),
-    ("Rubber Duck of Doom", 5, 2, 1, {}, ("levels", 2), "Squeak. SQUEAK."),
-    ("Spaghetti Monster Junior", 5, 2, 1, {}, ("slot", "armour"), "Saucy and proud of it."),
-    ("Moody Cloud", 5, 2, 1, {"nochase": 2}, ("cards", 2), "It rains only on you."),
-    ("Lost Left Sock", 6, 2, 1, {"bonus": ("stoutling", 3)}, ("slot", "foot"), "Very lonely."),
-    ("Snoring Troll", 6, 2, 1, {"run": 1}, ("levels", 1), "Easy to sneak past, if quiet."),
-    ("Skeleton Drummer", 6, 2, 1, {"undead": True}, ("small",), "Ba-dum-TSS."),
-    ("Cranky Cactus", 7, 2, 1, {}, ("slot", "armour"), "Don't hug it."),
-    ("Tornado in a Teacup", 7, 2, 1, {"run": -1}, ("hand",), "Small but VERY windy."),
-    ("Giant Hamster Wheel", 7, 2, 1, {"bonus": ("brawler", 3)}, ("levels", 1), "Round and round."),
-    ("Mummy's Boy", 8, 2, 1, {"undead": True}, ("levels", 2), "Wrapped in his own blanket."),
-    ("Haunted Vending Machine", 8, 2, 1, {}, ("big",), "It took your coin AND your item."),
-    ("Tickle Octopus", 8, 2, 1, {"bonus": ("spellsinger", 3)}, ("class",), "Eight tickly arms."),
-    ("Banshee Soprano", 9, 2, 1, {"undead": True}, ("cards", 3), "Hits a note that cracks cards."),
-    ("Mud Wrestler Walrus", 9, 2, 1, {}, ("slot", "armour"), "Slippery and whiskery."),
-    ("Bubble Gum Blob", 10, 3, 1, {"run": -1}, ("small",), "Sticks to everything you own."),
-    ("Mirror Mimic", 10, 3, 1, {"bonus": ("sneak", 3)}, ("levels", 2), "It copies your dance."),
-    ("Karaoke Kraken", 10, 3, 1, {}, ("race",), "Sings so badly you forget who you are."),
-    ("Vampire Llama", 11, 3, 1, {"undead": True}, ("levels", 2), "Vants to spit on you."),
-    ("Thunder Toad", 11, 3, 1, {"nochase": 3}, ("hand",), "Ribbit. BOOM."),
-    ("Whirling Laundry Djinn", 12, 3, 1, {}, ("big",), "Your favourite item shrinks in the wash."),
-    ("Sir Grumbles the Knight", 12, 3, 1, {"bonus": ("healer", 3)}, ("levels", 2), "Never happy."),
-    ("Zombie Lunch Lady", 13, 3, 1, {"undead": True}, ("death",), "Today's special: you."),
-    ("Marshmallow Giant", 14, 4, 1, {"run": 1}, ("levels", 3), "Soft, sweet, enormous."),
-    ("Crystal Spider Queen", 14, 4, 1, {"nochase": 4}, ("death",), "Spins glittery traps."),
-    ("Ghost Pirate Captain", 16, 4, 2, {"undead": True}, ("death",), "Arr-ooo-ooo!"),
-    ("Clockwork Dragonfly", 16, 4, 2, {"run": -1}, ("levels", 3), "Tick, tock, zoom."),
-    ("Lava Lamp Golem", 17, 4, 2, {"nochase": 5}, ("death",), "Groovy and very hot."),
-    ("King of All Pigeons", 18, 4, 2, {"bonus": ("sprite", 4)}, ("death",), "Coo. Bow down."),
-    ("The Homework Dragon", 20, 5, 2, {"run": -2}, ("death",), "Due tomorrow. Breathes essays."),
-    ("Great Grandmother Sphinx", 20, 5, 2, {"nochase": 5}, ("death",), "Riddles until bedtime."),
+    (gettext_noop("Dust Bunny"), 1, 1, 1, {}, ("slot", "head"),
+     gettext_noop("It sneezes on your hat.")),
+    (gettext_noop("Grumpy Garden Gnome"), 1, 1, 1, {}, ("slot", "foot"),
+     gettext_noop("He wants your shoes for his boat.")),
+    (gettext_noop("Sock Puppet Goblin"), 1, 1, 1, {"run": 1}, ("levels", 1),
+     gettext_noop("Slow, because it has no legs.")),
+    (gettext_noop("Overdue Library Book"), 2, 1, 1, {"undead": True}, ("small",),
+     gettext_noop("Pay the fine!")),
+    (gettext_noop("Lint Golem"), 2, 1, 1, {}, ("levels", 1),
+     gettext_noop("Made entirely of pocket fluff.")),
+    (gettext_noop("Hungry Homework"), 2, 1, 1, {}, ("cards", 2),
+     gettext_noop("The dog did not eat it. It ate you.")),
+    (gettext_noop("Wobbly Jelly"), 2, 1, 1, {"bonus": ("sprite", 3)}, ("levels", 1),
+     gettext_noop("Sprites find it rude.")),
+    (gettext_noop("Squeaky Floorboard"), 3, 1, 1, {}, ("hand",),
+     gettext_noop("Everybody heard you. Everybody.")),
+    (gettext_noop("Pillow Ghost"), 3, 1, 1, {"undead": True}, ("slot", "head"),
+     gettext_noop("Fluffy, spooky, sleepy.")),
+    (gettext_noop("Crabby Crab"), 3, 1, 1, {"run": -1}, ("slot", "foot"),
+     gettext_noop("Pinches toes, sideways.")),
+    (gettext_noop("Bossy Pigeon"), 4, 2, 1, {}, ("levels", 1),
+     gettext_noop("It wants your sandwich. Now.")),
+    (gettext_noop("Tangled Kite"), 4, 2, 1, {"bonus": ("pocketkin", 2)}, ("small",),
+     gettext_noop("Stuck in every tree.")),
+    (gettext_noop("Rubber Duck of Doom"), 5, 2, 1, {}, ("levels", 2),
+     gettext_noop("Squeak. SQUEAK.")),
+    (gettext_noop("Spaghetti Monster Junior"), 5, 2, 1, {}, ("slot", "armour"),
+     gettext_noop("Saucy and proud of it.")),
+    (gettext_noop("Moody Cloud"), 5, 2, 1, {"nochase": 2}, ("cards", 2),
+     gettext_noop("It rains only on you.")),
+    (gettext_noop("Lost Left Sock"), 6, 2, 1, {"bonus": ("stoutling", 3)}, ("slot", "foot"),
+     gettext_noop("Very lonely.")),
+    (gettext_noop("Snoring Troll"), 6, 2, 1, {"run": 1}, ("levels", 1),
+     gettext_noop("Easy to sneak past, if quiet.")),
+    (gettext_noop("Skeleton Drummer"), 6, 2, 1, {"undead": True}, ("small",),
+     gettext_noop("Ba-dum-TSS.")),
+    (gettext_noop("Cranky Cactus"), 7, 2, 1, {}, ("slot", "armour"), gettext_noop("Don't hug it.")),
+    (gettext_noop("Tornado in a Teacup"), 7, 2, 1, {"run": -1}, ("hand",),
+     gettext_noop("Small but VERY windy.")),
+    (gettext_noop("Giant Hamster Wheel"), 7, 2, 1, {"bonus": ("brawler", 3)}, ("levels", 1),
+     gettext_noop("Round and round.")),
+    (gettext_noop("Mummy's Boy"), 8, 2, 1, {"undead": True}, ("levels", 2),
+     gettext_noop("Wrapped in his own blanket.")),
+    (gettext_noop("Haunted Vending Machine"), 8, 2, 1, {}, ("big",),
+     gettext_noop("It took your coin AND your item.")),
+    (gettext_noop("Tickle Octopus"), 8, 2, 1, {"bonus": ("spellsinger", 3)}, ("class",),
+     gettext_noop("Eight tickly arms.")),
+    (gettext_noop("Banshee Soprano"), 9, 2, 1, {"undead": True}, ("cards", 3),
+     gettext_noop("Hits a note that cracks cards.")),
+    (gettext_noop("Mud Wrestler Walrus"), 9, 2, 1, {}, ("slot", "armour"),
+     gettext_noop("Slippery and whiskery.")),
+    (gettext_noop("Bubble Gum Blob"), 10, 3, 1, {"run": -1}, ("small",),
+     gettext_noop("Sticks to everything you own.")),
+    (gettext_noop("Mirror Mimic"), 10, 3, 1, {"bonus": ("sneak", 3)}, ("levels", 2),
+     gettext_noop("It copies your dance.")),
+    (gettext_noop("Karaoke Kraken"), 10, 3, 1, {}, ("race",),
+     gettext_noop("Sings so badly you forget who you are.")),
+    (gettext_noop("Vampire Llama"), 11, 3, 1, {"undead": True}, ("levels", 2),
+     gettext_noop("Vants to spit on you.")),
+    (gettext_noop("Thunder Toad"), 11, 3, 1, {"nochase": 3}, ("hand",),
+     gettext_noop("Ribbit. BOOM.")),
+    (gettext_noop("Whirling Laundry Djinn"), 12, 3, 1, {}, ("big",),
+     gettext_noop("Your favourite item shrinks in the wash.")),
+    (gettext_noop("Sir Grumbles the Knight"), 12, 3, 1, {"bonus": ("healer", 3)}, ("levels", 2),
+     gettext_noop("Never happy.")),
+    (gettext_noop("Zombie Lunch Lady"), 13, 3, 1, {"undead": True}, ("death",),
+     gettext_noop("Today's special: you.")),
+    (gettext_noop("Marshmallow Giant"), 14, 4, 1, {"run": 1}, ("levels", 3),
+     gettext_noop("Soft, sweet, enormous.")),
+    (gettext_noop("Crystal Spider Queen"), 14, 4, 1, {"nochase": 4}, ("death",),
+     gettext_noop("Spins glittery traps.")),
+    (gettext_noop("Ghost Pirate Captain"), 16, 4, 2, {"undead": True}, ("death",),
+     gettext_noop("Arr-ooo-ooo!")),
+    (gettext_noop("Clockwork Dragonfly"), 16, 4, 2, {"run": -1}, ("levels", 3),
+     gettext_noop("Tick, tock, zoom.")),
+    (gettext_noop("Lava Lamp Golem"), 17, 4, 2, {"nochase": 5}, ("death",),
+     gettext_noop("Groovy and very hot.")),
+    (gettext_noop("King of All Pigeons"), 18, 4, 2, {"bonus": ("sprite", 4)}, ("death",),
+     gettext_noop("Coo. Bow down.")),
+    (gettext_noop("The Homework Dragon"), 20, 5, 2, {"run": -2}, ("death",),
+     gettext_noop("Due tomorrow. Breathes essays.")),
+    (gettext_noop("Great Grandmother Sphinx"), 20, 5, 2, {"nochase": 5}, ("death",),
+     gettext_noop("Riddles until bedtime.")),
 ]
+# fmt: on
 
 # Curses: (name, effect, flavour). Effects: ("levels", n) | ("slot", s) | ("small",) | ("big",)
 # | ("race",) | ("class",) | ("cards", n) | ("next_combat", n) (kept until your next combat)
 # | ("chicken",) (kept: -1 on every Run Away roll until an Un-Curse Cookie removes it)
+# fmt: off
 CURSES: list[tuple] = [
-    ("Tickle Spell", ("levels", 1), "Hee hee hee... oops, there goes a level."),
-    ("Silly Hat Hex", ("slot", "head"), "Your hat flies off to join a circus."),
-    ("Itchy Sweater Jinx", ("slot", "armour"), "You just have to take it off."),
-    ("Untied Laces", ("slot", "foot"), "Trip, slip, and off they go."),
-    ("Butterfingers", ("small",), "Whoops! Something small slips away."),
-    ("Heavy Backpack Curse", ("big",), "Too heavy to carry. Leave it behind."),
-    ("Identity Crisis", ("race",), "Who are you again?"),
-    ("Career Change", ("class",), "You decide to become a baker instead."),
-    ("Paper Cut Curse", ("cards", 2), "Ouch. Two cards flutter away."),
-    ("Sleepy Yawn Curse", ("next_combat", 3), "You will be a bit sleepy in your next fight."),
-    ("Wet Sock Curse", ("next_combat", 2), "Squelch. Squelch. Squelch."),
-    ("Hiccup Hex", ("next_combat", 2), "Hic! It is hard to fight like this. Hic!"),
-    ("Chicken on Your Head", ("chicken",), "It clucks every time you try to run."),
-    ("Double Tickle Spell", ("levels", 2), "Twice the giggles, twice the trouble."),
+    (gettext_noop("Tickle Spell"), ("levels", 1),
+     gettext_noop("Hee hee hee... oops, there goes a level.")),
+    (gettext_noop("Silly Hat Hex"), ("slot", "head"),
+     gettext_noop("Your hat flies off to join a circus.")),
+    (gettext_noop("Itchy Sweater Jinx"), ("slot", "armour"),
+     gettext_noop("You just have to take it off.")),
+    (gettext_noop("Untied Laces"), ("slot", "foot"), gettext_noop("Trip, slip, and off they go.")),
+    (gettext_noop("Butterfingers"), ("small",),
+     gettext_noop("Whoops! Something small slips away.")),
+    (gettext_noop("Heavy Backpack Curse"), ("big",),
+     gettext_noop("Too heavy to carry. Leave it behind.")),
+    (gettext_noop("Identity Crisis"), ("race",), gettext_noop("Who are you again?")),
+    (gettext_noop("Career Change"), ("class",),
+     gettext_noop("You decide to become a baker instead.")),
+    (gettext_noop("Paper Cut Curse"), ("cards", 2), gettext_noop("Ouch. Two cards flutter away.")),
+    (gettext_noop("Sleepy Yawn Curse"), ("next_combat", 3),
+     gettext_noop("You will be a bit sleepy in your next fight.")),
+    (gettext_noop("Wet Sock Curse"), ("next_combat", 2),
+     gettext_noop("Squelch. Squelch. Squelch.")),
+    (gettext_noop("Hiccup Hex"), ("next_combat", 2),
+     gettext_noop("Hic! It is hard to fight like this. Hic!")),
+    (gettext_noop("Chicken on Your Head"), ("chicken",),
+     gettext_noop("It clucks every time you try to run.")),
+    (gettext_noop("Double Tickle Spell"), ("levels", 2),
+     gettext_noop("Twice the giggles, twice the trouble.")),
 ]
+# fmt: on
 
 # Monster enhancers: (name, strength, treasure change, copies, flavour)
+# fmt: off
 ENHANCERS: list[tuple] = [
-    ("Grumpy Great-Grandpa", 10, 2, 2, "Older, wiser, and much, much grumpier."),
-    ("Hangry", 5, 1, 3, "It skipped breakfast."),
-    ("Wearing a Tiny Crown", 5, 1, 2, "It feels very important today."),
-    ("Teeny-Tiny", -5, -1, 3, "Shrunk in the wash."),
+    (gettext_noop("Grumpy Great-Grandpa"), 10, 2, 2,
+     gettext_noop("Older, wiser, and much, much grumpier.")),
+    (gettext_noop("Hangry"), 5, 1, 3, gettext_noop("It skipped breakfast.")),
+    (gettext_noop("Wearing a Tiny Crown"), 5, 1, 2, gettext_noop("It feels very important today.")),
+    (gettext_noop("Teeny-Tiny"), -5, -1, 3, gettext_noop("Shrunk in the wash.")),
 ]
+# fmt: on
 
 # Treasure: go-up-a-level cards (name, flavour)
+# fmt: off
 LEVEL_UPS: list[tuple] = [
-    ("Won the Spelling Bee", "B-R-I-L-L-I-A-N-T."),
-    ("Ate All Your Vegetables", "Even the green ones."),
-    ("Tidied Your Room", "Under the bed too!"),
-    ("Invented a New Sandwich", "Banana and cheese. Genius."),
-    ("Beat the Boss at Tic-Tac-Toe", "X marks the level."),
-    ("It's Your Birthday!", "Everybody sings. You level up."),
-    ("Learned to Whistle", "Finally!"),
-    ("Gold Star Sticker", "Shiny and well earned."),
-    ("Found the TV Remote", "A true hero of the household."),
+    (gettext_noop("Won the Spelling Bee"), gettext_noop("B-R-I-L-L-I-A-N-T.")),
+    (gettext_noop("Ate All Your Vegetables"), gettext_noop("Even the green ones.")),
+    (gettext_noop("Tidied Your Room"), gettext_noop("Under the bed too!")),
+    (gettext_noop("Invented a New Sandwich"), gettext_noop("Banana and cheese. Genius.")),
+    (gettext_noop("Beat the Boss at Tic-Tac-Toe"), gettext_noop("X marks the level.")),
+    (gettext_noop("It's Your Birthday!"), gettext_noop("Everybody sings. You level up.")),
+    (gettext_noop("Learned to Whistle"), gettext_noop("Finally!")),
+    (gettext_noop("Gold Star Sticker"), gettext_noop("Shiny and well earned.")),
+    (gettext_noop("Found the TV Remote"), gettext_noop("A true hero of the household.")),
 ]
+# fmt: on
 
 # One-shot items: (name, effect, gold, flavour). Effects: ("bonus", n): +n to either side in a
 # combat | ("remove",): one monster floats out of the fight (no level; its treasure is lost)
 # | ("escape",): escape one monster automatically when you run | ("uncurse",): remove a kept
 # curse from yourself (any time on your turn or in a combat window)
+# fmt: off
 ONE_SHOTS: list[tuple] = [
-    ("Fizzy Pop Potion", ("bonus", 2), 100, "Burp!"),
-    ("Fizzy Pop Potion", ("bonus", 2), 100, "Burp! Burp!"),
-    ("Glitter Bomb", ("bonus", 3), 200, "Sparkly and confusing."),
-    ("Water Balloon", ("bonus", 2), 100, "Splash!"),
-    ("Whoopee Cushion", ("bonus", 3), 200, "Nobody can fight while laughing."),
-    ("Super Sour Sweet", ("bonus", 3), 200, "Makes your face do funny things."),
-    ("Thunder Clap Jar", ("bonus", 5), 300, "Open only in emergencies."),
-    ("Giant Foam Finger", ("bonus", 4), 300, "We're number one!"),
-    ("Rainbow Sprinkles Shaker", ("bonus", 2), 100, "Everything is better with sprinkles."),
-    ("Pocket Sandstorm", ("bonus", 4), 300, "Sand everywhere. Forever."),
-    ("Confetti Cannon", ("bonus", 3), 200, "Party time!"),
-    ("Stinky Cheese Wedge", ("bonus", 5), 400, "Monsters faint. So do friends."),
-    ("Cheerleader Pom-Poms", ("bonus", 2), 100, "Give me a W! Give me an I! Give me an N!"),
-    ("Bubble Wand", ("remove",), 400, "One monster floats gently away."),
-    ("Magic Eraser", ("remove",), 500, "Rub it out of the story."),
-    ("Smoke Puff", ("escape",), 200, "Cough, cough, gone."),
-    ("Banana Peel", ("escape",), 200, "Behind you, not in front."),
-    ("Roller Skates (one trip)", ("escape",), 300, "Wheee!"),
-    ("Un-Curse Cookie", ("uncurse",), 100, "Chocolate chip, anti-curse."),
-    ("Un-Curse Cookie", ("uncurse",), 100, "Oatmeal raisin, anti-curse."),
+    (gettext_noop("Fizzy Pop Potion"), ("bonus", 2), 100, gettext_noop("Burp!")),
+    (gettext_noop("Fizzy Pop Potion"), ("bonus", 2), 100, gettext_noop("Burp! Burp!")),
+    (gettext_noop("Glitter Bomb"), ("bonus", 3), 200, gettext_noop("Sparkly and confusing.")),
+    (gettext_noop("Water Balloon"), ("bonus", 2), 100, gettext_noop("Splash!")),
+    (gettext_noop("Whoopee Cushion"), ("bonus", 3), 200,
+     gettext_noop("Nobody can fight while laughing.")),
+    (gettext_noop("Super Sour Sweet"), ("bonus", 3), 200,
+     gettext_noop("Makes your face do funny things.")),
+    (gettext_noop("Thunder Clap Jar"), ("bonus", 5), 300,
+     gettext_noop("Open only in emergencies.")),
+    (gettext_noop("Giant Foam Finger"), ("bonus", 4), 300, gettext_noop("We're number one!")),
+    (gettext_noop("Rainbow Sprinkles Shaker"), ("bonus", 2), 100,
+     gettext_noop("Everything is better with sprinkles.")),
+    (gettext_noop("Pocket Sandstorm"), ("bonus", 4), 300,
+     gettext_noop("Sand everywhere. Forever.")),
+    (gettext_noop("Confetti Cannon"), ("bonus", 3), 200, gettext_noop("Party time!")),
+    (gettext_noop("Stinky Cheese Wedge"), ("bonus", 5), 400,
+     gettext_noop("Monsters faint. So do friends.")),
+    (gettext_noop("Cheerleader Pom-Poms"), ("bonus", 2), 100,
+     gettext_noop("Give me a W! Give me an I! Give me an N!")),
+    (gettext_noop("Bubble Wand"), ("remove",), 400,
+     gettext_noop("One monster floats gently away.")),
+    (gettext_noop("Magic Eraser"), ("remove",), 500, gettext_noop("Rub it out of the story.")),
+    (gettext_noop("Smoke Puff"), ("escape",), 200, gettext_noop("Cough, cough, gone.")),
+    (gettext_noop("Banana Peel"), ("escape",), 200, gettext_noop("Behind you, not in front.")),
+    (gettext_noop("Roller Skates (one trip)"), ("escape",), 300, gettext_noop("Wheee!")),
+    (gettext_noop("Un-Curse Cookie"), ("uncurse",), 100,
+     gettext_noop("Chocolate chip, anti-curse.")),
+    (gettext_noop("Un-Curse Cookie"), ("uncurse",), 100,
+     gettext_noop("Oatmeal raisin, anti-curse.")),
 ]
+# fmt: on
 
 # Items: (name, slot, bonus, gold, big, restriction, run bonus, flavour)
 #   slot: head | armour | foot | hand1 | hand2 | none
 #   restriction: None | ("only", race-or-class) | ("not", race-or-class)
+# fmt: off
 ITEMS: list[tuple] = [
     # headgear (6)
-    ("Colander Helmet", "head", 1, 200, False, None, 0, "Drains pasta and bad ideas."),
-    ("Wizard Hat with Stars", "head", 2, 400, False, ("only", "spellsinger"), 0, "Twinkly."),
-    ("Propeller Cap", "head", 1, 300, False, None, 1, "Whirr! Also +1 to Run Away."),
-    ("Knight's Bucket", "head", 2, 400, False, ("not", "sneak"), 0, "Clanky. Sneaks hate it."),
-    ("Thinking Cap", "head", 3, 600, False, None, 0, "You feel clever already."),
-    ("Crown of Bossiness", "head", 3, 600, False, ("only", "brawler"), 0, "Do as I say!"),
+    (gettext_noop("Colander Helmet"), "head", 1, 200, False, None, 0,
+     gettext_noop("Drains pasta and bad ideas.")),
+    (gettext_noop("Wizard Hat with Stars"), "head", 2, 400, False, ("only", "spellsinger"), 0,
+     gettext_noop("Twinkly.")),
+    (gettext_noop("Propeller Cap"), "head", 1, 300, False, None, 1,
+     gettext_noop("Whirr! Also +1 to Run Away.")),
+    (gettext_noop("Knight's Bucket"), "head", 2, 400, False, ("not", "sneak"), 0,
+     gettext_noop("Clanky. Sneaks hate it.")),
+    (gettext_noop("Thinking Cap"), "head", 3, 600, False, None, 0,
+     gettext_noop("You feel clever already.")),
+    (gettext_noop("Crown of Bossiness"), "head", 3, 600, False, ("only", "brawler"), 0,
+     gettext_noop("Do as I say!")),
     # armour (7)
-    ("Cardboard Box Armour", "armour", 1, 100, False, None, 0, "It says FRAGILE on the back."),
-    ("Puffy Jacket", "armour", 2, 400, False, None, 0, "Squishy and warm."),
-    ("Bubble Wrap Suit", "armour", 2, 300, False, None, 0, "Pop pop pop."),
-    ("Shiny Tinfoil Armour", "armour", 3, 600, True, None, 0, "Big: crinkles loudly."),
-    ("Superhero Cape", "armour", 2, 500, False, None, 1, "Swoosh! Also +1 to Run Away."),
-    ("Fluffy Dressing Gown", "armour", 3, 600, False, ("only", "healer"), 0, "Cosy healing."),
-    ("Armour of Many Pockets", "armour", 2, 400, False, ("only", "pocketkin"), 0, "For snacks."),
+    (gettext_noop("Cardboard Box Armour"), "armour", 1, 100, False, None, 0,
+     gettext_noop("It says FRAGILE on the back.")),
+    (gettext_noop("Puffy Jacket"), "armour", 2, 400, False, None, 0,
+     gettext_noop("Squishy and warm.")),
+    (gettext_noop("Bubble Wrap Suit"), "armour", 2, 300, False, None, 0,
+     gettext_noop("Pop pop pop.")),
+    (gettext_noop("Shiny Tinfoil Armour"), "armour", 3, 600, True, None, 0,
+     gettext_noop("Big: crinkles loudly.")),
+    (gettext_noop("Superhero Cape"), "armour", 2, 500, False, None, 1,
+     gettext_noop("Swoosh! Also +1 to Run Away.")),
+    (gettext_noop("Fluffy Dressing Gown"), "armour", 3, 600, False, ("only", "healer"), 0,
+     gettext_noop("Cosy healing.")),
+    (gettext_noop("Armour of Many Pockets"), "armour", 2, 400, False, ("only", "pocketkin"), 0,
+     gettext_noop("For snacks.")),
     # footgear (5)
-    ("Squeaky Trainers", "foot", 1, 200, False, None, 1, "Fast, but everybody hears you."),
-    ("Bunny Slippers", "foot", 2, 400, False, None, 0, "Deadly cute."),
-    ("Rocket Wellies", "foot", 0, 400, False, None, 2, "+2 to Run Away."),
-    ("Tap Dancing Shoes", "foot", 2, 300, False, ("not", "stoutling"), 0, "Click-clack."),
-    ("Mud-Proof Boots", "foot", 2, 400, False, None, 0, "Splash through anything."),
+    (gettext_noop("Squeaky Trainers"), "foot", 1, 200, False, None, 1,
+     gettext_noop("Fast, but everybody hears you.")),
+    (gettext_noop("Bunny Slippers"), "foot", 2, 400, False, None, 0, gettext_noop("Deadly cute.")),
+    (gettext_noop("Rocket Wellies"), "foot", 0, 400, False, None, 2,
+     gettext_noop("+2 to Run Away.")),
+    (gettext_noop("Tap Dancing Shoes"), "foot", 2, 300, False, ("not", "stoutling"), 0,
+     gettext_noop("Click-clack.")),
+    (gettext_noop("Mud-Proof Boots"), "foot", 2, 400, False, None, 0,
+     gettext_noop("Splash through anything.")),
     # one hand (13)
-    ("Wooden Spoon", "hand1", 1, 100, False, None, 0, "Grandma's favourite weapon."),
-    ("Pool Noodle Sword", "hand1", 2, 300, False, None, 0, "Bonk."),
-    ("Frying Pan of Justice", "hand1", 3, 400, False, None, 0, "CLANG."),
-    ("Rubber Chicken", "hand1", 2, 200, False, None, 0, "Squawk of doom."),
-    ("Feather Duster", "hand1", 1, 200, False, None, 0, "Tickles and tidies."),
-    ("Magic Wand (Slightly Bent)", "hand1", 3, 500, False, ("only", "spellsinger"), 0, "Oops."),
-    ("Slingshot of Peas", "hand1", 2, 300, False, None, 0, "Eat your greens, monster!"),
-    ("Trusty Umbrella", "hand1", 2, 400, False, None, 0, "Also good against Moody Clouds."),
-    ("Teddy Bear Shield", "hand1", 3, 500, False, ("only", "healer"), 0, "Hugs block hits."),
-    ("Sneaky Dagger (Made of Cake)", "hand1", 3, 500, False, ("only", "sneak"), 0, "Yummy."),
-    ("Pillow of Smacking", "hand1", 3, 400, False, ("only", "brawler"), 0, "Fwump!"),
-    ("Toy Lightsaber", "hand1", 2, 300, False, None, 0, "Vvvvmm."),
-    ("Sticky Hand", "hand1", 1, 100, False, ("only", "sprite"), 1, "Slap! Also +1 to Run."),
+    (gettext_noop("Wooden Spoon"), "hand1", 1, 100, False, None, 0,
+     gettext_noop("Grandma's favourite weapon.")),
+    (gettext_noop("Pool Noodle Sword"), "hand1", 2, 300, False, None, 0, gettext_noop("Bonk.")),
+    (gettext_noop("Frying Pan of Justice"), "hand1", 3, 400, False, None, 0,
+     gettext_noop("CLANG.")),
+    (gettext_noop("Rubber Chicken"), "hand1", 2, 200, False, None, 0,
+     gettext_noop("Squawk of doom.")),
+    (gettext_noop("Feather Duster"), "hand1", 1, 200, False, None, 0,
+     gettext_noop("Tickles and tidies.")),
+    (gettext_noop("Magic Wand (Slightly Bent)"), "hand1", 3, 500, False, ("only", "spellsinger"), 0,
+     gettext_noop("Oops.")),
+    (gettext_noop("Slingshot of Peas"), "hand1", 2, 300, False, None, 0,
+     gettext_noop("Eat your greens, monster!")),
+    (gettext_noop("Trusty Umbrella"), "hand1", 2, 400, False, None, 0,
+     gettext_noop("Also good against Moody Clouds.")),
+    (gettext_noop("Teddy Bear Shield"), "hand1", 3, 500, False, ("only", "healer"), 0,
+     gettext_noop("Hugs block hits.")),
+    (gettext_noop("Sneaky Dagger (Made of Cake)"), "hand1", 3, 500, False, ("only", "sneak"), 0,
+     gettext_noop("Yummy.")),
+    (gettext_noop("Pillow of Smacking"), "hand1", 3, 400, False, ("only", "brawler"), 0,
+     gettext_noop("Fwump!")),
+    (gettext_noop("Toy Lightsaber"), "hand1", 2, 300, False, None, 0, gettext_noop("Vvvvmm.")),
+    (gettext_noop("Sticky Hand"), "hand1", 1, 100, False, ("only", "sprite"), 1,
+     gettext_noop("Slap! Also +1 to Run.")),
     # two hands (6)
-    ("Giant Lollipop Mace", "hand2", 4, 600, True, None, 0, "Big and sticky."),
-    ("Garden Rake", "hand2", 3, 400, True, None, 0, "Step on it at your own risk."),
-    ("Bouncy Castle Hammer", "hand2", 4, 700, True, ("only", "brawler"), 0, "Boing! BOING!"),
-    ("Ladder of Climbing", "hand2", 3, 500, True, None, 1, "+1 to Run Away (up it goes)."),
-    ("Broomstick", "hand2", 2, 400, False, None, 1, "Sweeps and swoops."),
-    ("Mega Water Pistol", "hand2", 5, 800, True, None, 0, "The super-soaker of legend."),
+    (gettext_noop("Giant Lollipop Mace"), "hand2", 4, 600, True, None, 0,
+     gettext_noop("Big and sticky.")),
+    (gettext_noop("Garden Rake"), "hand2", 3, 400, True, None, 0,
+     gettext_noop("Step on it at your own risk.")),
+    (gettext_noop("Bouncy Castle Hammer"), "hand2", 4, 700, True, ("only", "brawler"), 0,
+     gettext_noop("Boing! BOING!")),
+    (gettext_noop("Ladder of Climbing"), "hand2", 3, 500, True, None, 1,
+     gettext_noop("+1 to Run Away (up it goes).")),
+    (gettext_noop("Broomstick"), "hand2", 2, 400, False, None, 1,
+     gettext_noop("Sweeps and swoops.")),
+    (gettext_noop("Mega Water Pistol"), "hand2", 5, 800, True, None, 0,
+     gettext_noop("The super-soaker of legend.")),
     # no slot (8)
-    ("Lucky Rabbit Slipper", "none", 1, 300, False, None, 0, "Lucky for you, not the rabbit."),
-    ("Friendship Bracelet", "none", 1, 200, False, None, 0, "Made with love and string."),
-    ("Glow-in-the-Dark Yo-Yo", "none", 2, 400, False, None, 0, "Walk the dog, walk the dungeon."),
-    ("Pet Rock", "none", 2, 300, True, None, 0, "Big: it is a very big rock."),
-    ("Backpack of Holding", "none", 0, 500, False, None, 1, "+1 to Run Away (so organised)."),
-    ("Grandpa's Hearing Horn", "none", 2, 400, True, None, 0, "WHAT? Big."),
-    ("Magic Marbles", "none", 1, 300, False, ("only", "sprite"), 0, "Never lose them."),
-    ("Trophy for Trying", "none", 3, 900, True, None, 0, "Big, heavy, and very shiny."),
+    (gettext_noop("Lucky Rabbit Slipper"), "none", 1, 300, False, None, 0,
+     gettext_noop("Lucky for you, not the rabbit.")),
+    (gettext_noop("Friendship Bracelet"), "none", 1, 200, False, None, 0,
+     gettext_noop("Made with love and string.")),
+    (gettext_noop("Glow-in-the-Dark Yo-Yo"), "none", 2, 400, False, None, 0,
+     gettext_noop("Walk the dog, walk the dungeon.")),
+    (gettext_noop("Pet Rock"), "none", 2, 300, True, None, 0,
+     gettext_noop("Big: it is a very big rock.")),
+    (gettext_noop("Backpack of Holding"), "none", 0, 500, False, None, 1,
+     gettext_noop("+1 to Run Away (so organised).")),
+    (gettext_noop("Grandpa's Hearing Horn"), "none", 2, 400, True, None, 0,
+     gettext_noop("WHAT? Big.")),
+    (gettext_noop("Magic Marbles"), "none", 1, 300, False, ("only", "sprite"), 0,
+     gettext_noop("Never lose them.")),
+    (gettext_noop("Trophy for Trying"), "none", 3, 900, True, None, 0,
+     gettext_noop("Big, heavy, and very shiny.")),
 ]
+# fmt: on
 
 
-def _restriction_text(restriction: tuple | None) -> str:
-    if restriction is None:
-        return ""
-    rule, who = restriction
-    name = RACES.get(who) or CLASSES.get(who)
-    if rule == "only":
-        return f" Usable by a {name} only."
-    return f" Not usable by a {name}."
+Gettext = Callable[[str], str]
+Ngettext = Callable[[str, str, int], str]
 
-
-SLOT_NAMES = {
-    "head": "Headgear",
-    "armour": "Armour",
-    "foot": "Footgear",
-    "hand1": "1 Hand",
-    "hand2": "2 Hands",
-    "none": "No slot",
+SLOT_TEXT = {
+    "head": gettext_noop("Headgear."),
+    "armour": gettext_noop("Armour."),
+    "foot": gettext_noop("Footgear."),
+    "hand1": gettext_noop("1 Hand."),
+    "hand2": gettext_noop("2 Hands."),
+    "none": gettext_noop("No slot."),
 }
 
 
-def _bad_text(bad: tuple) -> str:
+def _who_name(who: str, gettext: Gettext) -> str:
+    return gettext(RACES.get(who) or CLASSES[who])
+
+
+def _restriction_text(restriction: list | tuple | None, gettext: Gettext) -> str:
+    if restriction is None:
+        return ""
+    rule, who = restriction
+    if rule == "only":
+        return gettext("Usable by a %(who)s only.") % {"who": _who_name(who, gettext)}
+    return gettext("Not usable by a %(who)s.") % {"who": _who_name(who, gettext)}
+
+
+def _bad_text(bad: list | tuple, gettext: Gettext, ngettext: Ngettext) -> str:
     kind = bad[0]
     if kind == "levels":
-        return "lose a level." if bad[1] == 1 else f"lose {bad[1]} levels."
+        if bad[1] == 1:
+            return gettext("lose a level.")
+        return ngettext("lose %(n)s level.", "lose %(n)s levels.", bad[1]) % {"n": bad[1]}
     if kind == "slot":
-        return {
-            "head": "lose your headgear.",
-            "armour": "lose your armour.",
-            "foot": "lose your footgear.",
-        }[bad[1]]
+        if bad[1] == "head":
+            return gettext("lose your headgear.")
+        if bad[1] == "armour":
+            return gettext("lose your armour.")
+        return gettext("lose your footgear.")
     if kind == "small":
-        return "lose a small item."
+        return gettext("lose a small item.")
     if kind == "big":
-        return "lose a Big item."
+        return gettext("lose a Big item.")
     if kind == "hand":
-        return "discard your whole hand."
+        return gettext("discard your whole hand.")
     if kind == "cards":
-        return f"discard {bad[1]} cards from your hand."
+        return ngettext(
+            "discard %(n)s card from your hand.", "discard %(n)s cards from your hand.", bad[1]
+        ) % {"n": bad[1]}
     if kind == "race":
-        return "lose your race."
+        return gettext("lose your race.")
     if kind == "class":
-        return "lose your class."
-    return "you are knocked out cold (dead!)."
+        return gettext("lose your class.")
+    return gettext("you are knocked out cold (dead!).")
+
+
+def _monster_text(card: Card, gettext: Gettext, ngettext: Ngettext) -> list[str]:
+    bits = [gettext("Level %(level)s.") % {"level": card["level"]}]
+    if card["undead"]:
+        bits.append(gettext("Spooky."))
+    if card["bonus"]:
+        who, n = card["bonus"]
+        bits.append(gettext("+%(n)s against a %(who)s.") % {"n": n, "who": _who_name(who, gettext)})
+    if card["run"]:
+        bits.append(gettext("%(n)+d to Run Away from it.") % {"n": card["run"]})
+    if card["nochase"]:
+        bits.append(
+            gettext("Will not chase anyone of level %(level)s or lower.")
+            % {"level": card["nochase"]}
+        )
+    bits.append(gettext("Bad Stuff: %(bad)s") % {"bad": _bad_text(card["bad"], gettext, ngettext)})
+    n = card["treasures"]
+    bits.append(ngettext("%(n)s Treasure.", "%(n)s Treasures.", n) % {"n": n})
+    if card["levels"] > 1:
+        n = card["levels"]
+        bits.append(ngettext("%(n)s level.", "%(n)s levels.", n) % {"n": n})
+    return bits
+
+
+def _curse_text(card: Card, gettext: Gettext, ngettext: Ngettext) -> list[str]:
+    effect = card["effect"]
+    if effect[0] == "next_combat":
+        return [gettext("Curse! -%(n)s in your next combat (kept until then).") % {"n": effect[1]}]
+    if effect[0] == "chicken":
+        return [
+            gettext("Curse! -1 on every Run Away roll. Kept until an Un-Curse Cookie removes it.")
+        ]
+    bad = _bad_text(effect, gettext, ngettext)
+    return [gettext("Curse! %(effect)s") % {"effect": bad[:1].upper() + bad[1:]}]
+
+
+def _oneshot_text(card: Card, gettext: Gettext) -> list[str]:
+    effect = card["effect"]
+    if effect[0] == "bonus":
+        text = gettext("Use once in a combat: +%(n)s to either side.") % {"n": effect[1]}
+    elif effect[0] == "remove":
+        text = gettext(
+            "Use once in a combat: one monster floats away (no level, no Treasure for it)."
+        )
+    elif effect[0] == "escape":
+        text = gettext("Use once when you Run Away: you escape that monster automatically.")
+    else:
+        text = gettext("Use once: remove a curse you are keeping.")
+    return [text, gettext("%(gold)s Gold.") % {"gold": card["gold"]}]
+
+
+def _item_text(card: Card, gettext: Gettext) -> list[str]:
+    bits = [gettext(SLOT_TEXT[card["slot"]])]
+    if card["bonus"]:
+        bits.append(gettext("+%(n)s bonus.") % {"n": card["bonus"]})
+    if card["run"]:
+        bits.append(gettext("+%(n)s to Run Away.") % {"n": card["run"]})
+    if card["big"]:
+        bits.append(gettext("Big."))
+    if card["restriction"]:
+        bits.append(_restriction_text(card["restriction"], gettext))
+    bits.append(gettext("%(gold)s Gold.") % {"gold": card["gold"]})
+    return bits
+
+
+def card_text(
+    card: Card, gettext: Gettext = gettext_noop, ngettext: Ngettext = english_ngettext
+) -> str:
+    """The sentence printed on ``card``, made from its numbers.
+
+    With the defaults this is the English ``card["text"]`` of the engine; a presenter passes
+    Django's ``gettext``/``ngettext`` to get it in the reader's language (xgettext extracts the
+    literals of the ``gettext(...)``/``ngettext(...)`` calls below)."""
+    kind = card["kind"]
+    if kind == "race":
+        return gettext(RACE_TEXT[card["race"]])
+    if kind == "class":
+        return gettext(CLASS_TEXT[card["cls"]])
+    if kind == "mixed":
+        return gettext("Play it next to your race: you may have two races at once.")
+    if kind == "double":
+        return gettext("Play it next to your class: you may have two classes at once.")
+    if kind == "monster":
+        bits = _monster_text(card, gettext, ngettext)
+    elif kind == "curse":
+        bits = _curse_text(card, gettext, ngettext)
+    elif kind == "enhancer":
+        bits = [
+            gettext("Play on a monster in a combat: %(n)+d to it, %(treasure)+d Treasure.")
+            % {"n": card["bonus"], "treasure": card["treasure"]}
+        ]
+    elif kind == "wander":
+        bits = [gettext("Play with a monster from your hand: it joins any combat.")]
+    elif kind == "levelup":
+        bits = [gettext("Go up a level (never to level 10, and not during a combat).")]
+    elif kind == "oneshot":
+        bits = _oneshot_text(card, gettext)
+    else:
+        bits = _item_text(card, gettext)
+    return " ".join(bits)
 
 
 def _build() -> dict[str, Card]:
@@ -272,6 +518,7 @@ def _build() -> dict[str, Card]:
     def door(card: Card) -> None:
         nonlocal d
         d += 1
+        card["text"] = card_text(card)
         card["id"] = f"mk-d-{d:03d}"
         card["deck"] = "door"
         cards[card["id"]] = card
@@ -279,47 +526,23 @@ def _build() -> dict[str, Card]:
     def treasure(card: Card) -> None:
         nonlocal t
         t += 1
+        card["text"] = card_text(card)
         card["id"] = f"mk-t-{t:03d}"
         card["deck"] = "treasure"
         cards[card["id"]] = card
 
+    # "text" is a placeholder (filled in by card_text) that keeps the keys in their order.
     for race, name in RACES.items():
         for _ in range(3):
-            door({"kind": "race", "name": name, "race": race, "text": RACE_TEXT[race]})
+            door({"kind": "race", "name": name, "race": race, "text": ""})
     for cls, name in CLASSES.items():
         for _ in range(3):
-            door({"kind": "class", "name": name, "cls": cls, "text": CLASS_TEXT[cls]})
+            door({"kind": "class", "name": name, "cls": cls, "text": ""})
     for _ in range(2):
-        door(
-            {
-                "kind": "mixed",
-                "name": "Half-and-Half",
-                "text": "Play it next to your race: you may have two races at once.",
-            }
-        )
+        door({"kind": "mixed", "name": gettext_noop("Half-and-Half"), "text": ""})
     for _ in range(2):
-        door(
-            {
-                "kind": "double",
-                "name": "Double Major",
-                "text": "Play it next to your class: you may have two classes at once.",
-            }
-        )
+        door({"kind": "double", "name": gettext_noop("Double Major"), "text": ""})
     for name, level, treasures, levels, opts, bad, flavour in MONSTERS:
-        bits = [f"Level {level}."]
-        if opts.get("undead"):
-            bits.append("Spooky.")
-        if "bonus" in opts:
-            who, n = opts["bonus"]
-            bits.append(f"+{n} against a {RACES.get(who) or CLASSES.get(who)}.")
-        if opts.get("run"):
-            bits.append(f"{opts['run']:+d} to Run Away from it.")
-        if opts.get("nochase"):
-            bits.append(f"Will not chase anyone of level {opts['nochase']} or lower.")
-        bits.append("Bad Stuff: " + _bad_text(bad))
-        bits.append(f"{treasures} Treasure{'s' if treasures > 1 else ''}.")
-        if levels > 1:
-            bits.append(f"{levels} levels.")
         door(
             {
                 "kind": "monster",
@@ -332,24 +555,17 @@ def _build() -> dict[str, Card]:
                 "run": opts.get("run", 0),
                 "nochase": opts.get("nochase", 0),
                 "bad": list(bad),
-                "text": " ".join(bits),
+                "text": "",
                 "flavour": flavour,
             }
         )
     for name, effect, flavour in CURSES:
-        kind = effect[0]
-        if kind == "next_combat":
-            text = f"Curse! -{effect[1]} in your next combat (kept until then)."
-        elif kind == "chicken":
-            text = "Curse! -1 on every Run Away roll. Kept until an Un-Curse Cookie removes it."
-        else:
-            text = "Curse! " + _bad_text(effect)[0].upper() + _bad_text(effect)[1:]
         door(
             {
                 "kind": "curse",
                 "name": name,
                 "effect": list(effect),
-                "text": text,
+                "text": "",
                 "flavour": flavour,
             }
         )
@@ -361,8 +577,7 @@ def _build() -> dict[str, Card]:
                     "name": name,
                     "bonus": n,
                     "treasure": treasure_change,
-                    "text": f"Play on a monster in a combat: {n:+d} to it, "
-                    f"{treasure_change:+d} Treasure.",
+                    "text": "",
                     "flavour": flavour,
                 }
             )
@@ -370,49 +585,25 @@ def _build() -> dict[str, Card]:
         door(
             {
                 "kind": "wander",
-                "name": "Surprise Guest",
-                "text": "Play with a monster from your hand: it joins any combat.",
-                "flavour": "Ding dong! Who invited HIM?",
+                "name": gettext_noop("Surprise Guest"),
+                "text": "",
+                "flavour": gettext_noop("Ding dong! Who invited HIM?"),
             }
         )
     for name, flavour in LEVEL_UPS:
-        treasure(
-            {
-                "kind": "levelup",
-                "name": name,
-                "text": "Go up a level (never to level 10, and not during a combat).",
-                "flavour": flavour,
-            }
-        )
+        treasure({"kind": "levelup", "name": name, "text": "", "flavour": flavour})
     for name, effect, gold, flavour in ONE_SHOTS:
-        kind = effect[0]
-        if kind == "bonus":
-            text = f"Use once in a combat: +{effect[1]} to either side."
-        elif kind == "remove":
-            text = "Use once in a combat: one monster floats away (no level, no Treasure for it)."
-        elif kind == "escape":
-            text = "Use once when you Run Away: you escape that monster automatically."
-        else:
-            text = "Use once: remove a curse you are keeping."
         treasure(
             {
                 "kind": "oneshot",
                 "name": name,
                 "effect": list(effect),
                 "gold": gold,
-                "text": f"{text} {gold} Gold.",
+                "text": "",
                 "flavour": flavour,
             }
         )
     for name, slot, bonus, gold, big, restriction, run, flavour in ITEMS:
-        text = SLOT_NAMES[slot] + "."
-        if bonus:
-            text += f" +{bonus} bonus."
-        if run:
-            text += f" +{run} to Run Away."
-        if big:
-            text += " Big."
-        text += _restriction_text(restriction) + f" {gold} Gold."
         treasure(
             {
                 "kind": "item",
@@ -423,7 +614,7 @@ def _build() -> dict[str, Card]:
                 "big": big,
                 "restriction": list(restriction) if restriction else None,
                 "run": run,
-                "text": text,
+                "text": "",
                 "flavour": flavour,
             }
         )
