@@ -419,7 +419,8 @@ def _after_card_on_pile(s: State, seat: int, events: list[Event]) -> None:
 def _play(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     card = _card_arg(state, seat, action)
     if not state["lead"] and not _can_play(state["pile"][-1], card):
-        raise IllegalAction(f"That card cannot go there. {asks(state['pile'][-1])['text']}")
+        # What the pile asks for is on the board next to it (the presenter's words).
+        raise IllegalAction(gettext_noop("That card cannot go there."))
     s = dict(state)
     s["ply"] = state["ply"] + 1
     _without(state, s, seat, card)
