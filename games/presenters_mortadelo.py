@@ -114,7 +114,7 @@ def mm_blow_name(key: str) -> str:
     return {
         "pirate": _("Cannonball Clout"),
         "caveman": _("Big Club Bonk"),
-        "ninja": _("Shadow Slap"),
+        "ninja": _("Shadow Flurry"),
         "vampire": _("Midnight Nibble"),
         "wizard": _("Hat Trick"),
         "robot": _("Oil Change"),

@@ -131,6 +131,9 @@ def setup(players: int, seed: int, options: dict | None = None) -> State:
         "turn": 0,
         "phase": "pick",
         "current": 0,
+        # Who starts the duels: drawn from the seed (docs/rules/mortadelo-multiverso.md, "Seat
+        # order"); the Mortadelos are still picked from seat 0 on.
+        "first": random.Random(f"{seed}:first").randrange(players),
         "characters": [None] * players,
         "hands": hands,
         "decks": decks,  # the top card is the last one
@@ -253,7 +256,9 @@ def view(state: State, seat: int | None) -> dict:
         "deck_counts": [len(d) for d in state["decks"]],
         "discards": [[card(c) for c in d] for d in state["discards"]],
         "wound_counts": [len(w) for w in state["wounds"]],
-        "plus_counts": [sum(1 for c in _all_of(state, p) if c in PLUS) for p in range(n)],
+        # every card of the player, the secret duel choice included (leaving it out would tell
+        # the opponent whether that choice is a Plus card)
+        "plus_counts": [sum(1 for c in owned(state, p) if c in PLUS) for p in range(n)],
         "out": list(state["out"]),
         "market": [card(c) for c in state["market"]],
         "plus_deck_count": len(state["plus_deck"]),
@@ -275,10 +280,6 @@ def view(state: State, seat: int | None) -> dict:
         mine = duel["choices"][seat] if duel is not None else None
         v["my_choice"] = card(mine) if mine is not None else None
     return v
-
-
-def _all_of(s: State, p: int) -> list[str]:
-    return s["hands"][p] + s["decks"][p] + s["discards"][p] + s["wounds"][p]
 
 
 # --------------------------------------------------------------------------------------------
@@ -325,7 +326,7 @@ def _pick(s: State, seat: int, action: Action, events: list[Event]) -> None:
     if None in s["characters"]:
         s["current"] = s["characters"].index(None)
     else:
-        _start_turn(s, 0, events)
+        _start_turn(s, s.get("first", 0), events)
 
 
 def _start_turn(s: State, seat: int, events: list[Event]) -> None:
@@ -757,13 +758,16 @@ _KEYS = {
 def load(d: dict) -> State:
     if not isinstance(d, dict) or d.get("game") != SLUG:
         raise ValueError("not a Mortadelo Multiverso state")
-    if set(d) != _KEYS:
+    if set(d) - {"first"} != _KEYS:
         raise ValueError("bad Mortadelo Multiverso state")
     s = copy.deepcopy(d)
     try:
         n = s["players"]
+        s.setdefault("first", 0)  # a game stored before the first player was drawn
         ok = (
-            s["phase"] in PHASES
+            isinstance(s["first"], int)
+            and 0 <= s["first"] < n
+            and s["phase"] in PHASES
             and MIN_PLAYERS <= n <= MAX_PLAYERS
             and all(len(s[k]) == n for k in ("hands", "decks", "discards", "wounds", "out"))
         )

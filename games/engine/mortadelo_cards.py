@@ -63,27 +63,29 @@ PLUS_DESIGN: list[tuple[str, str, list[list[Any]], int]] = [
     ("Sidestep Surprise", "block_kick", [["upgrade", 1], ["combo", 1]], 1),
 ]
 
-# The 12 Mortadelos and their secret blows (Special Mamporro): effects in the same format.
-# A Tortazo hits the opponent of the player who activates it; Recover, Upgrade and Play
-# Another Card are for that player. (Meddling from the cloning machine: see the rules doc.)
+# The 12 Mortadelos and their secret blows (Special Mamporro): effects in the same format,
+# balanced per player count with bot games (docs: "Balance: win rates per Mortadelo"); two
+# Play Another Card icons give two extra cards, one after the other. A Tortazo hits the
+# opponent of the player who activates it; Recover, Upgrade and Play Another Card are for
+# that player. (Meddling from the cloning machine: see the rules doc.)
 CHARACTERS: dict[str, dict[str, Any]] = {}
 _CHARACTER_LIST: list[tuple[str, str, str, list[list[Any]]]] = [
     ("pirate", "Captain Mortadelo", "Cannonball Clout", [["tortazo", 4]]),
     ("caveman", "Caveman Mortadelo", "Big Club Bonk", [["tortazo", 3], ["upgrade", 1]]),
-    ("ninja", "Ninja Mortadelo", "Shadow Slap", [["tortazo", 1], ["recover", 2], ["combo", 1]]),
+    ("ninja", "Ninja Mortadelo", "Shadow Flurry", [["recover", 2], ["combo", 1], ["combo", 1]]),
     ("vampire", "Vampire Mortadelo", "Midnight Nibble", [["tortazo", 3], ["recover", 1]]),
-    ("wizard", "Wizard Mortadelo", "Hat Trick", [["tortazo", 1], ["combo", 1], ["upgrade", 1]]),
-    ("robot", "Robot Mortadelo", "Oil Change", [["tortazo", 2], ["recover", 1], ["combo", 1]]),
+    ("wizard", "Wizard Mortadelo", "Hat Trick", [["tortazo", 1], ["recover", 2], ["combo", 1]]),
+    ("robot", "Robot Mortadelo", "Oil Change", [["tortazo", 2], ["combo", 1]]),
     (
         "doctor",
         "Doctor Mortadelo",
         "Magic Plaster",
-        [["tortazo", 2], ["recover", 2], ["upgrade", 1]],
+        [["tortazo", 2], ["recover", 1], ["upgrade", 2]],
     ),
-    ("chef", "Chef Mortadelo", "Hot Soup Splash", [["tortazo", 3], ["recover", 1], ["upgrade", 1]]),
-    ("astronaut", "Astro Mortadelo", "Moon Jump", [["tortazo", 1], ["combo", 1], ["upgrade", 2]]),
-    ("mummy", "Mummy Mortadelo", "Bandage Whip", [["recover", 3], ["tortazo", 2]]),
-    ("king", "King Mortadelo", "Royal Treasury", [["tortazo", 2], ["combo", 1], ["upgrade", 1]]),
+    ("chef", "Chef Mortadelo", "Hot Soup Splash", [["tortazo", 3], ["upgrade", 2]]),
+    ("astronaut", "Astro Mortadelo", "Moon Jump", [["recover", 2], ["combo", 1], ["upgrade", 2]]),
+    ("mummy", "Mummy Mortadelo", "Bandage Whip", [["recover", 2], ["tortazo", 2], ["upgrade", 1]]),
+    ("king", "King Mortadelo", "Royal Treasury", [["tortazo", 2], ["recover", 1], ["upgrade", 3]]),
     (
         "cowboy",
         "Cowboy Mortadelo",

@@ -174,8 +174,31 @@ def test_setup_each_player_chooses_a_mortadelo_in_turn_each_only_once():
     assert {"type": "pick", "character": "ninja"} not in mm.legal_actions(s, 1)
     s, _ = act(s, 1, {"type": "pick", "character": "king"})
     s, ev = act(s, 2, {"type": "pick", "character": "chef"})
-    assert s["phase"] == "challenge" and mm.to_act(s) == (0,)
+    # The duels start with the first player drawn from the seed (seed 1, 3 players: seat 2).
+    assert s["first"] == 2
+    assert s["phase"] == "challenge" and mm.to_act(s) == (2,)
+    assert {"kind": "turn", "seat": 2, "turn": 1} in ev
     assert mm.view(s, 2)["characters"][0]["name"] == "Ninja Mortadelo"  # face up
+
+
+def test_the_first_player_is_drawn_from_the_seed():
+    """Seat order ruling: who starts the duels is drawn from the seed, not always seat 0."""
+    for players in (2, 3, 6):
+        firsts = [mm.setup(players, seed, {})["first"] for seed in range(120)]
+        assert set(firsts) == set(range(players)), players
+        counts = [firsts.count(p) for p in range(players)]
+        assert min(counts) >= 120 / players * 0.5, (players, counts)
+    assert mm.setup(4, 77, {})["first"] == mm.setup(4, 77, {})["first"]
+
+
+def test_a_game_stored_before_the_first_player_was_drawn_still_loads():
+    s = mm.setup(3, 1, {})
+    del s["first"]
+    loaded = mm.load(json.loads(json.dumps(s)))
+    assert loaded["first"] == 0
+    for seat, key in enumerate(("ninja", "king", "chef")):
+        loaded, _ = act(loaded, seat, {"type": "pick", "character": key})
+    assert mm.to_act(loaded) == (0,)
 
 
 def test_you_see_only_your_own_hand_deck_and_wounds_are_face_down():
@@ -234,6 +257,17 @@ def test_duel_both_choose_in_secret_and_reveal_together():
         CARDS[a_card]["name"],
         CARDS[b_card]["name"],
     ]
+
+
+def test_duel_secrecy_the_plus_counts_do_not_tell_whether_the_secret_card_is_a_plus():
+    s = picked(2)
+    plus = s["plus_deck"][0]
+    s = set_hand(s, 0, [JAB], plus=[plus])
+    assert mm.view(s, 1)["plus_counts"] == [1, 0]
+    s, _ = act(s, 0, {"type": "choose", "card": plus})
+    # the Plus card chosen face down still counts as player 1's
+    assert mm.view(s, 1)["plus_counts"] == [1, 0]
+    assert mm.view(s, None)["plus_counts"] == [1, 0]
 
 
 # ------------------------------------------------------------------------------------------
@@ -531,11 +565,12 @@ def test_ruling_a_meddling_blow_that_helps_helps_the_chosen_duellist():
     s = set_hand(s, 2, [STOMP, JAB2])
     s, ev = duel(s, B(0, MYSTERY_FIST), B(2, STOMP))
     assert len(s["wounds"][2]) == 3  # Midnight Nibble: three stars
-    # Magic Plaster on player 3: its Tortazo, its Recover and its Upgrade all go to player 3
+    # Magic Plaster on player 3: its Tortazo, its Recover and its two Upgrades all go to
+    # player 3
     s, ev = act(s, 1, {"type": "meddle", "target": 2})
     assert [e["kind"] for e in ev][:3] == ["meddle", "tortazo", "recovered"]
-    assert {"kind": "recovered", "seat": 2, "wounds": 2, "total": 3} in ev
-    assert s["queue"][0] == {"do": "upgrade", "seat": 2}  # and player 3 takes the Plus
+    assert {"kind": "recovered", "seat": 2, "wounds": 1, "total": 4} in ev
+    assert s["queue"][:2] == [{"do": "upgrade", "seat": 2}] * 2  # player 3 takes two Plus
 
 
 def test_ruling_a_meddler_who_eliminates_a_duellist_takes_no_plus():
@@ -547,7 +582,8 @@ def test_ruling_a_meddler_who_eliminates_a_duellist_takes_no_plus():
     s = set_hand(s, 0, [MYSTERY_FIST, JAB])
     s = set_hand(s, 2, [STOMP, JAB2])
     s, _ = duel(s, B(0, MYSTERY_FIST), B(2, STOMP))
-    assert len(s["wounds"][2]) == 4  # Bandage Whip: two stars
+    assert len(s["wounds"][2]) == 4  # Bandage Whip: two stars, then its Upgrade
+    s, _ = act(s, 0, {"type": "upgrade", "card": s["market"][0]})
     s, ev = act(s, 1, {"type": "meddle", "target": 2})
     assert {"kind": "eliminated", "seat": 2, "by": 1} in ev
     assert "upgrade" not in kinds(ev)
@@ -872,24 +908,27 @@ def test_ruling_a_duellist_knocked_out_in_this_duel_does_not_meddle_in_it():
     s = set_hand(s, 1, [MYSTERY_BOOT, JAB2])
     s, ev = duel(s, B(0, HAYMAKER), B(1, MYSTERY_BOOT))
     # player 2 is knocked out first (the turn player's effects come first); its secret blow
-    # still lands (Tortazo), its Recover is skipped, and it does not meddle with its own blow
+    # still lands (Tortazo), its two Upgrades are skipped, and it does not meddle with its own
+    # blow
     assert [e["kind"] for e in ev if e["kind"] in ("special", "meddle", "eliminated")] == [
         "eliminated",
         "special",
     ]
-    assert {"kind": "skipped", "seat": 1, "effect": "recover"} in ev
-    assert {"kind": "skipped", "seat": 1, "effect": "upgrade"} in ev
+    skipped = [e for e in ev if e["kind"] == "skipped"]
+    assert skipped == [{"kind": "skipped", "seat": 1, "effect": "upgrade"}] * 2
     assert len(s["wounds"][0]) == 3  # Hot Soup Splash: three stars
     assert "meddle" not in [t["do"] for t in s["queue"]] and s["phase"] == "effect"
     assert s["queue"][0] == {"do": "upgrade", "seat": 0, "why": "ko"}
 
 
 def test_balance_no_mortadelo_strays_far_from_the_rest():
-    """The 12 secret blows were balanced with bot games (docs: 6,000 and more). A short,
-    seeded run keeps an eye on it: every Mortadelo wins between half and one and a half times
-    its fair share (1 / players)."""
+    """The 12 secret blows were balanced per player count with bot games (docs: 6,000 games
+    per player count on fresh seeds). A short, seeded run keeps an eye on it: every
+    Mortadelo's index (wins per fair share) is within a quarter of the mean index (the mean is
+    under 1 because some games have no winner)."""
     rates = mm.character_win_rates(600, seed=7, counts=(2, 3, 4))
     assert set(rates) == set(CHARACTERS)
     assert sum(r["games"] for r in rates.values()) == 600 * 3
+    mean = sum(r["index"] for r in rates.values()) / len(rates)
     for key, r in rates.items():
-        assert 0.5 <= r["index"] <= 1.5, (key, r)
+        assert 0.75 * mean <= r["index"] <= 1.25 * mean, (key, r, mean)
