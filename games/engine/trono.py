@@ -87,11 +87,11 @@ ROLES: dict[str, dict[str, Any]] = {
     # Not in the rulebook's table: ruled and balanced with simulate (docs/rules).
     "cardinal": {
         "name": "The Cardinal",
-        "need": [("people", "min", 4), ("tower", "min", 4), ("mortadella", "min", 3)],
+        "need": [("people", "min", 4), ("tower", "min", 3), ("mortadella", "min", 3)],
     },
     "innkeeper": {
         "name": "Master of the Innkeepers",
-        "need": [("people", "min", 3), ("mortadella", "min", 3)],
+        "need": [("people", "min", 2), ("tower", "min", 2), ("mortadella", "min", 3)],
     },
     # The Brigand: at least 8 of one of People, Book, Mortadella and 0 of the other two.
     "brigand": {"name": "Brigand", "need": []},
@@ -1133,38 +1133,104 @@ def role_beliefs(view: dict) -> dict[int, dict[str, float]]:
             weights[r] = math.exp(0.8 * progress)
         total = sum(weights.values()) or 1.0
         out[p] = {r: w / total for r, w in weights.items()}
+    # Each role card is held by one player at most: a role two players seem to share is split
+    # between them, which makes the others' roles clearer (a few rounds of rescaling).
+    hidden = [p for p in out if not view["revealed"][p]]
+    for _ in range(6):
+        for r in {r for p in hidden for r in out[p]}:
+            col = sum(out[p].get(r, 0.0) for p in hidden)
+            if col > 1.0:
+                for p in hidden:
+                    if r in out[p]:
+                        out[p][r] /= col
+        for p in hidden:
+            total = sum(out[p].values()) or 1.0
+            out[p] = {r: w / total for r, w in out[p].items()}
     return out
 
 
 def _threat(beliefs: dict[str, float], tokens: list[int]) -> float:
     """How bad it is for the others that this player holds these tokens (high when near a win)."""
     key = tuple(tokens)
-    return sum(p * 4.0 / (1.0 + _dist(r, key)) for r, p in beliefs.items())
+    return sum(
+        p * 4.0 / (1.0 + THREAT_PACE * (_turns(r, key) + (INN_LATE if r == "innkeeper" else 0.0)))
+        for r, p in beliefs.items()
+    )
+
+
+# The heuristic bot's weights (issue #8: tuned with role_win_rates, docs/rules/trono-...md).
+THREAT_W = 1.2  # how much a bot cares about the others' progress against its own
+THREAT_PACE = 3.0  # a player n turns from a win is a threat of 4 / (1 + 3 n)
+PACE_SOFT = 1.0  # the softness (in turns) of the maximum over the groups of missing symbols
+MARGINS: dict[str, tuple[int, ...]] = {"rector": (1, 0, 0, 0)}  # tokens kept above the need
+INN_LATE = 1.0  # the Innkeeper still has his guess to make: he counts as a turn further away
+INN_MARGIN = (1, 2)  # the Innkeeper's margin of each symbol, at 3-6 players and at 7
+GUESS_SURE = 0.45  # the Innkeeper guesses when this sure of one role
+GUESS_RISK = 0.3  # or this sure when somebody looks about to win (threat GUESS_DANGER)
+GUESS_DANGER = 2.0
+# 0: a bot aiming a Wine assumes it works; 1: that a target with the Mortadella cancels it when
+# that suits him. 1 is shrewder but sends every Wine at the players without Mortadella (the Lord
+# of Silk, the Rector), which unbalanced the roles: measured 0, 0.25, 0.5 and 1, kept 0.
+CANCEL_GUESS = 0.0
+FACE_RATE = 5 / 6  # how many dice of one face a roll of five shows, on average
+EXCESS_TURNS = 1.0  # a token too many for an "exact" condition costs about a turn to lose
 
 
 @lru_cache(maxsize=65536)
-def _dist(role: str, tokens: tuple[int, ...]) -> float:
-    return distance(role, list(tokens))
+def _turns(role: str, tokens: tuple[int, ...]) -> float:
+    """About how many turns these tokens are from the role's condition (0 = met).
+
+    Each turn a player keeps three dice of five. A symbol comes from its own face or from a Book
+    used as a Joker, but a Book comes only from a Book face: so every group of missing symbols is
+    bounded by the dice that can fill it, and the slowest group sets the pace. The Rector's five
+    Books take about six turns however many People he already holds."""
+    if role == "brigand":
+        return distance(role, list(tokens)) / 2.0
+    deficit = [0, 0, 0, 0]
+    excess = 0
+    for i, op, n in NEED[role]:
+        if op == "min":
+            deficit[i] = max(0, n - tokens[i])
+        else:
+            deficit[i] = max(0, n - tokens[i])
+            excess += max(0, tokens[i] - n)
+    missing = [i for i in range(4) if deficit[i]]
+    total = sum(deficit)
+    paces = [total / 3.0]
+    for k in range(1, len(missing) + 1):
+        for group in combinations(missing, k):
+            faces = len(set(group) | {B})
+            paces.append(sum(deficit[i] for i in group) / (FACE_RATE * faces))
+    # The slowest group sets the pace, but luck decides which one is slowest: a soft maximum.
+    top = max(paces)
+    soft = top + PACE_SOFT * math.log(sum(math.exp((x - top) / PACE_SOFT) for x in paces))
+    return soft + 0.1 * total + EXCESS_TURNS * excess
 
 
 def _shortfall(role: str, tokens: list[int]) -> float:
-    """Like ``distance``, but a big gap counts more than several small ones, so a bot fills the
-    symbol it lacks most first (a Joker Book becomes that symbol)."""
-    if role == "brigand":
-        return distance(role, tokens) ** 1.2
-    d = 0.0
-    for i, op, n in NEED[role]:
-        if op == "min":
-            d += max(0, n - tokens[i]) ** 1.4
-        else:
-            d += 1.5 * abs(tokens[i] - n)
-    return d
+    """The turns still needed, in the units of the bots' scores (about one per token)."""
+    return 3.0 * _turns(role, tuple(tokens))
 
 
-def _my_value(role: str, tokens: list[int], sins: bool) -> float:
+def _margin(role: str, players: int) -> tuple[int, ...]:
+    """How many tokens of each symbol a bot collects above its condition, as the others take
+    some: the Innkeeper's tokens must still meet his condition when his turn comes round again."""
+    if role == "innkeeper":
+        m = INN_MARGIN[1] if players == 7 else INN_MARGIN[0]
+        return (m, m, m, m)
+    return MARGINS.get(role, (0, 0, 0, 0))
+
+
+def _my_value(role: str, tokens: list[int], sins: bool, players: int = 4) -> float:
     if sins and role != "brigand" and max(tokens) > SIN_LIMIT:
         return -1000.0
-    v = -_shortfall(role, tokens)
+    margin = _margin(role, players)
+    if any(margin):
+        need = {i for i, _op, _n in NEED[role]}
+        short = [max(0, t - margin[i]) if i in need else t for i, t in enumerate(tokens)]
+        v = -_shortfall(role, short) - 0.5 * _shortfall(role, tokens)
+    else:
+        v = -_shortfall(role, tokens)
     if meets(role, tokens):
         v += 50.0
     if sins and role != "brigand":
@@ -1176,9 +1242,9 @@ def _score(view: dict, tokens: list[list[int]], beliefs: dict, skips: dict | Non
     me = view["seat"]
     role = view["my_role"]["key"]
     sins = view["options"]["sins"] == "on"
-    v = _my_value(role, tokens[me], sins)
+    v = _my_value(role, tokens[me], sins, view["players"])
     for p, b in beliefs.items():
-        v -= 0.6 * _threat(b, tokens[p])
+        v -= THREAT_W * _threat(b, tokens[p])
     if skips:
         for p, flag in skips.items():
             if flag and p in beliefs:
@@ -1224,11 +1290,26 @@ def _simulate_effect(view: dict, tokens: list[list[int]], act: Action, kind: str
     return t, skip
 
 
+def _effect_value(view, tokens, beliefs, act, kind, steal) -> float:
+    """My score after an effect. Drunkenness or Inebriation on another player who holds the
+    Mortadella to cancel it: that player picks the outcome better for him (worse for me)."""
+    t, skip = _simulate_effect(view, tokens, act, kind, steal)
+    v = _score(view, t, beliefs, {skip: True} if skip is not None else None)
+    target = act.get("target")
+    if kind in ("wine", "wine2") and target != view["seat"]:
+        cost = 1 if kind == "wine" else 2
+        if tokens[target][M] >= cost and (kind == "wine2" or tokens[target][P] > 0):
+            paid = [list(x) for x in tokens]
+            paid[target][M] -= cost
+            paid_v = _score(view, paid, beliefs)
+            v = CANCEL_GUESS * min(v, paid_v) + (1 - CANCEL_GUESS) * v
+    return v
+
+
 def _best_effect_value(view, tokens, beliefs, kind, acts, steal) -> tuple[float, Action | None]:
     best, best_act = -1e9, None
     for a in acts:
-        t, skip = _simulate_effect(view, tokens, a, kind, steal)
-        v = _score(view, t, beliefs, {skip: True} if skip is not None else None)
+        v = _effect_value(view, tokens, beliefs, a, kind, steal)
         if v > best:
             best, best_act = v, a
     return best, best_act
@@ -1290,7 +1371,7 @@ def bot_action(
     tokens = _toklists(view)
     beliefs = role_beliefs(view)
     if phase == "pick_start":
-        return max(legal, key=lambda a: _my_value(role, _plus(tokens[me], a["symbol"]), True))
+        return max(legal, key=lambda a: _my_value(role, _plus(tokens[me], a["symbol"]), True, 7))
     if phase == "roll":
         guesses = [a for a in legal if a["type"] == "guess"]
         if guesses:
@@ -1315,8 +1396,7 @@ def bot_action(
         kinds = {e["id"]: e["kind"] for e in view["effects"]}
         best, best_act = -1e9, legal[0]
         for a in legal:
-            t, skip = _simulate_effect(view, tokens, a, kinds[a["effect"]], steal)
-            v = _score(view, t, beliefs, {skip: True} if skip is not None else None)
+            v = _effect_value(view, tokens, beliefs, a, kinds[a["effect"]], steal)
             if v > best:
                 best, best_act = v, a
         return best_act
@@ -1328,17 +1408,18 @@ def bot_action(
         after_accept = list(tokens[me])
         if pending["effect"] == "wine":
             after_accept[P] -= 1
-            v_accept = _my_value(role, after_accept, True)
+            v_accept = _my_value(role, after_accept, True, view["players"])
         else:
-            v_accept = _my_value(role, after_accept, True) - 2.0
-        v_cancel = _my_value(role, after_cancel, True)
+            v_accept = _my_value(role, after_accept, True, view["players"]) - 2.0
+        v_cancel = _my_value(role, after_cancel, True, view["players"])
         return legal[0] if v_cancel >= v_accept else legal[1]
     if phase == "plague":
         a = list(tokens[me])
         a[P] -= 1
         b = list(tokens[me])
         b[T] -= 1
-        return legal[0] if _my_value(role, a, True) >= _my_value(role, b, True) else legal[1]
+        n = view["players"]
+        return legal[0] if _my_value(role, a, True, n) >= _my_value(role, b, True, n) else legal[1]
     return legal[0]
 
 
@@ -1410,7 +1491,9 @@ def _bot_guess(view, guesses, beliefs, my_tokens) -> Action | None:
         return None
     # The Innkeeper: sure enough, or somebody looks close to winning (guess before it is late).
     danger = max((_threat(b, _toklists(view)[p]) for p, b in beliefs.items()), default=0.0)
-    return best if best_p >= 0.45 or (best_p >= 0.3 and danger >= 2.0) else None
+    return (
+        best if best_p >= GUESS_SURE or (best_p >= GUESS_RISK and danger >= GUESS_DANGER) else None
+    )
 
 
 def win_labels(state: State) -> list[str]:

@@ -206,7 +206,7 @@ def test_the_innkeeper_guess_form_reaches_the_engine():
     others = [r for r in TR.roles_for(3) if r != "innkeeper"][:2]
     state["roles"] = ["innkeeper", *others]
     state["revealed"] = [False] * 3
-    state["tokens"][0] = [3, 0, 0, 3]
+    state["tokens"][0] = [2, 2, 0, 3]  # People 2+, Tower 2+, Mortadella 3+
     state["reserve"] = [TR.RESERVE - sum(t[i] for t in state["tokens"]) for i in range(4)]
     state["current"] = inn
     match.state = TR.dump(state)
