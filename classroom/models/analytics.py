@@ -104,11 +104,14 @@ def _insert(queryset, sql: str, params) -> int:
 
 def _no_jit(queryset):
     """PostgreSQL compiles a statement this large to machine code first (JIT), which costs
-    more than it saves here (0.2–0.3 s of a 1,000-child rebuild): off for this transaction."""
+    more than it saves here (0.2–0.3 s of a 1,000-child rebuild): off for this transaction.
+    And a batch's sort (50,000 attempts of 50 children) fits in memory instead of spilling to
+    disk at the default 4 MB."""
     connection = connections[queryset.db]
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL jit = off")
+            cursor.execute("SET LOCAL work_mem = '32MB'")
 
 
 def _now(queryset):
@@ -236,7 +239,7 @@ class FactStatQuerySet(models.QuerySet):
             for i in range(0, len(student_ids), CHUNK):
                 chunk = student_ids[i : i + CHUNK]
                 sql = stats_sql.fact_stats(vendor, tables, len(chunk))
-                written += _insert(self, sql, [*chunk, *chunk, _now(self)])
+                written += _insert(self, sql, [*chunk, _now(self)])
         return written
 
     def update_for_match(self, match_id, *, trends=True) -> None:

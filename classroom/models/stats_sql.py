@@ -88,7 +88,8 @@ def state_case(n: str, right: str, median: str, recent_omissions: str, accuracy_
 def fact_stats(vendor: str, t: dict, students: int) -> str:
     """INSERT the FactStat rows of ``students`` children (their ids follow as parameters, then
     ``updated_at``). ``t``: the table names. Counts over all attempts; state and median over
-    the latest ``RECENT`` (ranked newest first, ties by id); wrong answers by answer."""
+    the latest ``RECENT`` (ranked newest first, ties by id); wrong answers by answer. The
+    children's attempts are read once (``batch``, materialised) for both passes."""
     d = dialect(vendor)
     ids = ", ".join(["%s"] * students)
     recent, no_omission_in = diagnosis.RECENT, diagnosis.MASTERED_NO_OMISSION_IN
@@ -102,7 +103,10 @@ def fact_stats(vendor: str, t: dict, students: int) -> str:
     return f"""
 INSERT INTO {t["fact"]} (student_id, a, b, attempts, correct, omissions, median_ms, state,
                          errors, wrong_answers, last_attempt_at, updated_at)
-WITH ranked AS (
+WITH batch AS MATERIALIZED (
+  SELECT id, student_id, match_id, a, b, answer, correct, kind, context, response_ms, created_at
+  FROM {t["attempt"]} WHERE student_id IN ({ids})
+), ranked AS (
   SELECT t.student_id, t.a, t.b, t.answer, t.correct, t.kind, t.context, t.response_ms,
          t.created_at,
          CASE WHEN t.match_id IN (
@@ -110,7 +114,7 @@ WITH ranked AS (
            WHERE g.accuracy_first) THEN 1 ELSE 0 END AS af,
          ROW_NUMBER() OVER (PARTITION BY t.student_id, t.a, t.b
                             ORDER BY t.created_at DESC, t.id DESC) AS rk
-  FROM {t["attempt"]} t WHERE t.student_id IN ({ids})
+  FROM batch t
 ), grouped AS (
   SELECT student_id, a, b, COUNT(*) AS n,
     COUNT(*) FILTER (WHERE correct) AS right_n,
@@ -125,8 +129,8 @@ WITH ranked AS (
   FROM ranked GROUP BY student_id, a, b
 ), wrong AS (
   SELECT student_id, a, b, {d.object_agg.format(d.text.format("answer"), "n")} AS answers
-  FROM (SELECT student_id, a, b, answer, COUNT(*) AS n FROM {t["attempt"]}
-        WHERE NOT correct AND answer IS NOT NULL AND student_id IN ({ids})
+  FROM (SELECT student_id, a, b, answer, COUNT(*) AS n FROM batch
+        WHERE NOT correct AND answer IS NOT NULL
         GROUP BY student_id, a, b, answer) w
   GROUP BY student_id, a, b
 )
