@@ -421,7 +421,7 @@ class DailyTrendQuerySet(models.QuerySet):
         (one GROUP BY); a class's and the school's from their children's rows of the same
         day: sums, and the median of the children's median times, so each child counts once
         however much they played. Three ``INSERT … SELECT``, nothing through Python."""
-        from classroom.models import Classroom, School, Student
+        from classroom.models import School, Student
 
         attempts = Attempt.objects.filter(student__classroom__school=school)
         existing = self.all()
@@ -440,11 +440,7 @@ class DailyTrendQuerySet(models.QuerySet):
                     scope=DailyTrend.Scope.STUDENT,
                     scope_id__in=Student.objects.filter(classroom__school=school).values("pk"),
                 )
-                | Q(
-                    scope=DailyTrend.Scope.CLASSROOM,
-                    scope_id__in=Classroom.objects.filter(school=school).values("pk"),
-                )
-                | Q(scope=DailyTrend.Scope.SCHOOL, scope_id=school.pk)
+                | self._rollup_rows(school)
             ).delete()
             written += self._insert_children(school, attempts)
             written += self._insert_rollups(school, first, last)
@@ -475,19 +471,23 @@ class DailyTrendQuerySet(models.QuerySet):
     def rebuild_rollups(self, school) -> int:
         """Every day's rows of a school's classes and of the school, from its children's
         rows (after ``rebuild_children``)."""
-        from classroom.models import Classroom, School
+        from classroom.models import School
 
         with transaction.atomic(using=self.db):
             _no_jit(self)
             _lock(School, [school.pk])
-            self.filter(
-                Q(
-                    scope=DailyTrend.Scope.CLASSROOM,
-                    scope_id__in=Classroom.objects.filter(school=school).values("pk"),
-                )
-                | Q(scope=DailyTrend.Scope.SCHOOL, scope_id=school.pk)
-            ).delete()
+            self.filter(self._rollup_rows(school)).delete()
             return self._insert_rollups(school, None, None)
+
+    @staticmethod
+    def _rollup_rows(school) -> Q:
+        """The rows of a school's classes and of the school itself."""
+        from classroom.models import Classroom
+
+        return Q(
+            scope=DailyTrend.Scope.CLASSROOM,
+            scope_id__in=Classroom.objects.filter(school=school).values("pk"),
+        ) | Q(scope=DailyTrend.Scope.SCHOOL, scope_id=school.pk)
 
     def _insert_children(self, school, attempts) -> int:
         """INSERT the children's rows of these attempts, grouped by child and local day."""

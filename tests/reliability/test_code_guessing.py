@@ -8,7 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from config import throttle
-from games.models import Match
+
+from ..games.test_rooms_views import host_room
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 LIMIT = 3
@@ -34,17 +35,7 @@ def test_class_codes_are_not_throttled_by_address(world, monkeypatch):
 
 @pytest.mark.django_db
 def test_wrong_room_codes_lock_out_the_address():
-    host = Client()
-    data = {
-        "players": "3",
-        "seat1_kind": "here",
-        "seat1_name": "Ana",
-        "seat2_kind": "remote",
-        "seat3_kind": "computer",
-        "seat3_level": "heuristic",
-    }
-    assert host.post(reverse("games:new_family", args=["muertoons"]), data).status_code == 302
-    match = Match.objects.latest("created_at")
+    _host, match = host_room()
     code = match.room_code
     wrong = "AAAAAA" if code != "AAAAAA" else "CCCCCC"
     guesser = Client()
