@@ -77,6 +77,8 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
         # gettext_noop in the engine): translated here. Django's own notices are already.
         "notice": _(str(notice)) if notice else "",
         "move_id": uuid.uuid4().hex,
+        # Every form of a board posts here (reversed once, not once per form).
+        "move_url": reverse("games:move", args=[match.public_id]),
         "open_seat": next((s for s in seats if s.kind == Seat.Kind.OPEN), None),
         "log": log_lines(match, names),
         "polling": not match.is_over,
