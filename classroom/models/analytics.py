@@ -219,16 +219,19 @@ class Attempt(models.Model):
 
 
 class FactStatQuerySet(models.QuerySet):
-    def rebuild_for(self, student_ids) -> int:
+    def rebuild_for(self, student_ids, *, trends=False) -> int:
         """Rebuild these children's rows from all their attempts (delete + insert in one
         transaction). Counts are all-time; the state and median time are those of
         ``diagnosis.mastery`` over the latest ten attempts, computed by the database
-        (``stats_sql.fact_stats``: one ``INSERT … SELECT`` per 500 children). Returns the
-        number of rows written."""
+        (``stats_sql.fact_stats``: one ``INSERT … SELECT`` per 500 children). ``trends``:
+        every day of these children's trend rows too, in the same transaction (what
+        ``DailyTrend.objects.rebuild_children`` does); on PostgreSQL in the same statements,
+        so the attempts are read once. Returns the number of FactStat rows written."""
         student_ids = sorted(set(student_ids))
         if not student_ids:
             return 0
         vendor, tables = connections[self.db].vendor, _tables()
+        fused = trends and vendor == "postgresql"
         written = 0
         with transaction.atomic(using=self.db):
             from classroom.models import Student
@@ -236,10 +239,19 @@ class FactStatQuerySet(models.QuerySet):
             _no_jit(self)
             _lock(Student, student_ids)
             self.filter(student_id__in=student_ids).delete()
-            for i in range(0, len(student_ids), CHUNK):
-                chunk = student_ids[i : i + CHUNK]
-                sql = stats_sql.fact_stats(vendor, tables, len(chunk))
-                written += _insert(self, sql, [*chunk, _now(self)])
+            groups = [(student_ids, [])]
+            if fused:  # each school's children with its time zone (a trend day is local)
+                groups = [
+                    (ids, [DailyTrend.Scope.STUDENT.value, school.zone.key])
+                    for school, ids in DailyTrend.objects.clear_children(student_ids)
+                ]
+            for ids, trend_params in groups:
+                for i in range(0, len(ids), CHUNK):
+                    chunk = ids[i : i + CHUNK]
+                    sql = stats_sql.fact_stats(vendor, tables, len(chunk), trends=fused)
+                    written += _insert(self, sql, [*chunk, *trend_params, _now(self)])
+            if trends and not fused:
+                DailyTrend.objects.rebuild_children(student_ids)
         return written
 
     def update_for_match(self, match_id, *, trends=True) -> None:
@@ -448,9 +460,20 @@ class DailyTrendQuerySet(models.QuerySet):
 
     def rebuild_children(self, student_ids) -> int:
         """Every day's rows of these children (a full recompute does them batch by batch, in
-        the batch's transaction, then each school's ``rebuild_rollups``). A share lock on
-        their schools: batches of one school run side by side, and a school's own rebuild
-        (a game's end) waits for them."""
+        the batch's transaction, then each school's ``rebuild_rollups``)."""
+        written = 0
+        with transaction.atomic(using=self.db):
+            _no_jit(self)
+            for school, ids in self.clear_children(student_ids):
+                attempts = Attempt.objects.filter(student_id__in=ids)
+                written += self._insert_children(school, attempts)
+        return written
+
+    def clear_children(self, student_ids) -> list:
+        """Delete every trend row of these children, in the caller's transaction, under a
+        share lock on their schools: batches of one school run side by side, and a school's
+        own rebuild (a game's end) waits for them. Returns (school, their children's ids)
+        for each school, in order."""
         from classroom.models import School, Student
 
         schools: dict[int, list[int]] = {}
@@ -458,15 +481,12 @@ class DailyTrendQuerySet(models.QuerySet):
             "pk", "classroom__school_id"
         ):
             schools.setdefault(school_id, []).append(pk)
-        written = 0
-        with transaction.atomic(using=self.db):
-            _no_jit(self)
-            _lock(School, sorted(schools), share=True)
-            self.filter(scope=DailyTrend.Scope.STUDENT, scope_id__in=student_ids).delete()
-            for school in School.objects.filter(pk__in=schools).order_by("pk"):
-                attempts = Attempt.objects.filter(student_id__in=schools[school.pk])
-                written += self._insert_children(school, attempts)
-        return written
+        _lock(School, sorted(schools), share=True)
+        self.filter(scope=DailyTrend.Scope.STUDENT, scope_id__in=student_ids).delete()
+        return [
+            (school, sorted(schools[school.pk]))
+            for school in School.objects.filter(pk__in=schools).order_by("pk")
+        ]
 
     def rebuild_rollups(self, school) -> int:
         """Every day's rows of a school's classes and of the school, from its children's
@@ -652,9 +672,7 @@ class RecomputeJob(models.Model):
     @staticmethod
     def rebuild_batch(student_ids) -> None:
         """One batch of children: their facts and every day of their trends, together."""
-        with transaction.atomic():
-            FactStat.objects.rebuild_for(student_ids)
-            DailyTrend.objects.rebuild_children(student_ids)
+        FactStat.objects.rebuild_for(student_ids, trends=True)
 
     @staticmethod
     def connections() -> int:

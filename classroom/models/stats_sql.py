@@ -85,12 +85,18 @@ def state_case(n: str, right: str, median: str, recent_omissions: str, accuracy_
     )
 
 
-def fact_stats(vendor: str, t: dict, students: int) -> str:
+def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> str:
     """INSERT the FactStat rows of ``students`` children (their ids follow as parameters, then
     ``updated_at``). ``t``: the table names. Counts over all attempts; state and median over
     the latest ``RECENT`` (ranked newest first, ties by id); wrong answers by answer. The
-    children's attempts are read once (``batch``, materialised) for both passes."""
+    children's attempts are read once (``batch``, materialised) for both passes.
+
+    ``trends`` (PostgreSQL only: a data-modifying CTE): the same statement also INSERTs the
+    children's DailyTrend rows of every day, as ``DailyTrend.objects.rebuild_children`` does;
+    two more parameters after the ids: the children's scope and their school's time zone."""
     d = dialect(vendor)
+    if trends and vendor != "postgresql":
+        raise ValueError("the trend rows ride along on PostgreSQL only")
     ids = ", ".join(["%s"] * students)
     recent, no_omission_in = diagnosis.RECENT, diagnosis.MASTERED_NO_OMISSION_IN
     kinds = ", ".join(
@@ -100,12 +106,24 @@ def fact_stats(vendor: str, t: dict, students: int) -> str:
     median = d.to_int.format(
         d.median.format(f"CASE WHEN rk <= {recent} AND correct THEN response_ms END")
     )
-    return f"""
-INSERT INTO {t["fact"]} (student_id, a, b, attempts, correct, omissions, median_ms, state,
-                         errors, wrong_answers, last_attempt_at, updated_at)
+    day_rows = ""
+    if trends:
+        day_median = d.to_int.format(d.median.format("CASE WHEN correct THEN response_ms END"))
+        day_rows = f"""
+), day_rows AS (
+  INSERT INTO {t["trend"]} (scope, scope_id, day, attempts, correct, median_ms)
+  SELECT %s, student_id, (created_at AT TIME ZONE %s)::date, COUNT(*),
+         COUNT(*) FILTER (WHERE correct), {day_median}
+  FROM batch GROUP BY 2, 3"""
+    insert = f"""INSERT INTO {t["fact"]} (student_id, a, b, attempts, correct, omissions,
+  median_ms, state, errors, wrong_answers, last_attempt_at, updated_at)"""
+    # With a data-modifying CTE the WITH must open the statement; otherwise the INSERT does
+    # (SQLite's cursor counts the rows written only of a statement that starts with INSERT).
+    head, tail = ("", insert) if trends else (insert, "")
+    return f"""{head}
 WITH batch AS MATERIALIZED (
   SELECT id, student_id, match_id, a, b, answer, correct, kind, context, response_ms, created_at
-  FROM {t["attempt"]} WHERE student_id IN ({ids})
+  FROM {t["attempt"]} WHERE student_id IN ({ids}){day_rows}
 ), ranked AS (
   SELECT t.student_id, t.a, t.b, t.answer, t.correct, t.kind, t.context, t.response_ms,
          t.created_at,
@@ -133,7 +151,7 @@ WITH batch AS MATERIALIZED (
         WHERE NOT correct AND answer IS NOT NULL
         GROUP BY student_id, a, b, answer) w
   GROUP BY student_id, a, b
-)
+){tail}
 SELECT g.student_id, g.a, g.b, g.n, g.right_n, g.missed, g.med,
        {state_case("g.rn", "g.rc", "g.med", "g.rom", "g.af_n")},
        g.errors, COALESCE(w.answers, {d.empty_object}), g.last_at, %s

@@ -541,7 +541,7 @@ def test_a_running_job_continues_after_the_children_it_counted(people):
 def test_a_job_that_fails_says_so(people, monkeypatch):
     Evidence().add(people.ada, 4, 6, 24)
 
-    def broken(self, ids):
+    def broken(self, ids, **kwargs):
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(type(FactStat.objects.all()), "rebuild_for", broken)

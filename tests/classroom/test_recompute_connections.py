@@ -10,7 +10,12 @@ import pytest
 from classroom.models import ClassFactStat, DailyTrend, FactStat, RecomputeJob
 from classroom.models.analytics import FactStatQuerySet
 
-from .test_analytics_pipeline_worker import everything, many_attempts, school_with_children
+from .test_analytics_pipeline_worker import (
+    everything,
+    many_attempts,
+    school_with_children,
+    stat_rows,
+)
 
 pytestmark = [pytest.mark.services]
 
@@ -32,9 +37,9 @@ def test_several_connections_write_the_same_rows_as_one(
     threads = set()
     original = FactStatQuerySet.rebuild_for
 
-    def spy(self, ids):
+    def spy(self, ids, **kwargs):
         threads.add(threading.current_thread().name)
-        return original(self, ids)
+        return original(self, ids, **kwargs)
 
     monkeypatch.setattr(FactStatQuerySet, "rebuild_for", spy)
     job = RecomputeJob.objects.create()
@@ -70,10 +75,10 @@ def test_a_failing_batch_fails_the_job_and_counts_only_committed_batches(
     ids = sorted(c.pk for c in children)
     original = FactStatQuerySet.rebuild_for
 
-    def broken(self, batch):
+    def broken(self, batch, **kwargs):
         if ids[20] in batch:
             raise RuntimeError("disk full")
-        return original(self, batch)
+        return original(self, batch, **kwargs)
 
     monkeypatch.setattr(FactStatQuerySet, "rebuild_for", broken)
     job = RecomputeJob.objects.create()
@@ -85,3 +90,27 @@ def test_a_failing_batch_fails_the_job_and_counts_only_committed_batches(
     assert job.done <= 20  # the batches before the broken one, at most
     counted = set(ids[: job.done])
     assert counted <= set(FactStat.objects.values_list("student_id", flat=True))
+
+
+def test_trend_rows_written_with_the_facts_equal_those_of_their_own_rebuild(postgres, db):
+    """On PostgreSQL a batch's trend rows ride in the facts' statement (a data-modifying
+    CTE): the same rows as ``DailyTrend.objects.rebuild_children``, each school's days in its
+    own time zone (two schools half a world apart, attempts at every hour of a fortnight)."""
+    _room, east = school_with_children(6)
+    _other, west = school_with_children(5)
+    for room, zone in ((_room, "Pacific/Auckland"), (_other, "America/Los_Angeles")):
+        room.school.timezone = zone
+        room.school.save(update_fields=["timezone"])
+    many_attempts([*east, *west], per_child=60)
+    ids = [c.pk for c in [*west, *east]]
+
+    DailyTrend.objects.rebuild_children(ids)
+    on_their_own = stat_rows(DailyTrend)
+    assert {row[0] for row in on_their_own} == {"student"} and len(on_their_own) > 11 * 5
+    DailyTrend.objects.all().delete()
+
+    assert FactStat.objects.rebuild_for(ids, trends=True) == FactStat.objects.count()
+    assert stat_rows(DailyTrend) == on_their_own
+    facts = stat_rows(FactStat)
+    FactStat.objects.rebuild_for(ids)  # without the trends: the same facts
+    assert stat_rows(FactStat) == facts
