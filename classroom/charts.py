@@ -233,7 +233,7 @@ def group_cell(a: int, b: int, children: int, struggling: int, href="", selected
 
 TREND_WEEKS = 12
 TREND_WIDTH, TREND_HEIGHT = 720, 240
-TREND_LEFT, TREND_RIGHT, TREND_TOP, TREND_BOTTOM = 52, 16, 24, 44
+TREND_LEFT, TREND_RIGHT, TREND_TOP, TREND_BOTTOM = 52, 30, 24, 44  # room for the last week label
 
 
 def week_of(day: date) -> date:

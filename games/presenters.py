@@ -57,9 +57,13 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
     anchor = seat or handoff or (mine[0] if mine else None)
     bottom = anchor.number if anchor else 0
     top = 1 - bottom
-    # Nobody acts before the game starts (a family room waits for its people).
+    # Nobody acts before the game starts (a family room waits for its people) or while the
+    # teacher has paused the class (the board says so and offers no move).
     my_turn = (
-        seat is not None and seat.number in view["to_act"] and match.status != Match.Status.WAITING
+        seat is not None
+        and seat.number in view["to_act"]
+        and match.status != Match.Status.WAITING
+        and match.paused_at is None
     )
     ctx = {
         "match": match,

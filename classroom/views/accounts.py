@@ -64,7 +64,7 @@ class EmailLoginForm(AuthenticationForm):
     plain username (the demo users "teacher" and "head")."""
 
     username = forms.CharField(
-        label=_("E-mail address"),
+        label=_("E-mail address or user name"),
         max_length=254,
         widget=forms.TextInput(
             attrs={"autofocus": True, "autocomplete": "username", "inputmode": "email"}
@@ -214,6 +214,20 @@ class LoginView(Unprocessable, auth_views.LoginView):
         key = self.failure_key()
         cache.set(key, cache.get(key, 0) + 1, LOGIN_LOCKOUT_SECONDS)
         return super().form_invalid(form)
+
+    def get_default_redirect_url(self):
+        """A school admin who teaches no class of a school that has classes lands on the
+        school's page, not on an empty "My classes" (a teacher who has just started a school
+        still lands there, to make the first class; a ``next`` address always wins)."""
+        membership = membership_of(self.request.user)
+        if (
+            membership is not None
+            and membership.is_admin
+            and not Classroom.objects.for_teacher(self.request.user).exists()
+            and Classroom.objects.filter(school=membership.school).exists()
+        ):
+            return reverse("school_dashboard")
+        return super().get_default_redirect_url()
 
     def form_valid(self, form):
         cache.delete(self.failure_key())

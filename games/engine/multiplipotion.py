@@ -74,7 +74,7 @@ MSG_ALREADY_PLACED = gettext_noop("You already placed a card this turn.")
 MSG_PLACE_FIRST = gettext_noop("Place a card first, then capture.")
 MSG_PLACE_BEFORE_END = gettext_noop("Place a card first, then end your turn.")
 MSG_ONE_CAPTURE = gettext_noop("You can capture only one monster in a turn.")
-MSG_TWO_POTIONS = gettext_noop("Use exactly two potions.")
+MSG_TWO_POTIONS = gettext_noop("Tap exactly two of your potions, then the monster they make.")
 MSG_SAME_CARD = gettext_noop("Pick two different potion cards.")
 MSG_OWN_POTIONS = gettext_noop("Use two potions from your own play area.")
 MSG_OPP_MONSTER = gettext_noop("Pick a monster in your opponent's play area.")
@@ -253,6 +253,8 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
 def _claim_ids(action: Action, how_many_msg: str = MSG_TWO_POTIONS) -> tuple[str, str, str]:
     potions = action.get("potions")
     monster = action.get("monster")
+    if potions is None and isinstance(monster, str):
+        potions = []  # a monster tapped before any potion was ticked: no box sends nothing
     if not isinstance(potions, (list, tuple)) or not isinstance(monster, str):
         raise IllegalAction(MSG_UNKNOWN)
     if len(potions) != 2:

@@ -34,3 +34,26 @@ def test_a_child_or_a_visitor_is_sent_to_log_in(world):
         response = world.client(role).get(reverse("teacher_home"))
         assert response.status_code == 302
         assert response["Location"].startswith(reverse("login"))
+
+
+def test_logging_in_lands_a_teacher_at_home_and_a_classless_head_on_the_school(world):
+    from django.test import Client
+
+    for user in (world.teacher_a, world.admin_a):
+        user.set_password("known-potion-31")
+        user.save()
+
+    def log_in(name, next_url=""):
+        form = {"username": name, "password": "known-potion-31"}
+        if next_url:
+            form["next"] = next_url
+        response = Client().post(reverse("login"), form)
+        assert response.status_code == 302, response.text[-1500:]
+        return response
+
+    assert log_in("teacher_a")["Location"] == reverse("teacher_home")
+    assert log_in("admin_a")["Location"] == reverse("school_dashboard")
+    assert log_in("admin_a", reverse("class_new"))["Location"] == reverse("class_new")
+    # A head who also teaches a class lands on their classes, like any teacher.
+    Classroom.objects.create(school=world.school_a, teacher=world.admin_a, name="Head's 6C")
+    assert log_in("admin_a")["Location"] == reverse("teacher_home")

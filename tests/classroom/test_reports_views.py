@@ -301,6 +301,8 @@ def test_weekly_totals_and_gaps_break_the_line():
     chart = charts.trend_chart(weeks)
     assert chart["lines"] == []  # two lone points, no line across the empty week
     assert [p.get("y") is not None for p in chart["points"]] == [True, False, True]
+    # The last week's label ("23/11", centred, 14 px digits ≈ 8 px wide) stays in the SVG.
+    assert chart["points"][-1]["x"] + len("23/11") * 8 / 2 <= chart["width"]
 
 
 # --- exports -----------------------------------------------------------------------------------
@@ -646,6 +648,11 @@ def test_recompute_progress_polls_until_done_then_answers_286(world):
     done = client.get(url, headers={"HX-Request": "true"})
     assert done.status_code == 286
     assert "hx-trigger" not in done.text and "Rebuilt." in done.text
+    # "Show the new numbers": the report, without yesterday's news; the job's own page keeps it.
+    report = reverse("class_report", args=[world.class_a.pk])
+    page = client.get(report).text
+    assert "Rebuilt." not in page and "Rebuild the statistics" in page
+    assert "Rebuilt." in client.get(f"{report}?job={job.pk}").text
     for role in OUTSIDERS:
         assert world.client(role).get(url, headers={"HX-Request": "true"}).status_code == 404
     assert (
@@ -700,3 +707,14 @@ def test_a_game_outside_any_session_is_timed(world):
     assert Assignment.objects.filter(matches=match).count() == 0
     html = world.client("teacher_a").get(reverse("child_fact", args=[ada.pk, 3, 3])).text
     assert "2.5 s" in html
+
+
+@pytest.mark.django_db
+def test_the_class_tabs_mark_the_page_you_are_on(world):
+    teacher = world.client("teacher_a")
+    pk = world.class_a.pk
+    for name in ("class_detail", "assignment_list", "class_report"):
+        html = teacher.get(reverse(name, args=[pk])).text
+        nav = html.split('class="class-nav"')[1].split("</nav>")[0]
+        current = re.findall(r'href="([^"]+)" aria-current="page"', nav)
+        assert current == [reverse(name, args=[pk])], (name, current)

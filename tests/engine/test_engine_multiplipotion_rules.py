@@ -344,8 +344,11 @@ def test_faq_only_2_potions_are_multiplied():
         hands=([C(5, 6)], [C(5, 9)]),
         phase="capture_or_end",
     )
-    with pytest.raises(IllegalAction, match="exactly two potions"):
+    with pytest.raises(IllegalAction, match="exactly two of your potions"):
         act(s, 0, {"type": "capture", "potions": [C(2, 4), C(3, 8), C(4, 6)], "monster": C(3, 21)})
+    # A monster tapped before any potion (the form sends no potions at all): the same advice.
+    with pytest.raises(IllegalAction, match="exactly two of your potions"):
+        act(s, 0, {"type": "capture", "monster": C(3, 21)})
     assert all(len(a.get("potions", [1, 2])) == 2 for a in mp.legal_actions(s, 0))
 
 

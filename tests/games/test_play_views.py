@@ -393,7 +393,14 @@ def test_a_pause_reaches_the_polling_board(make_match, ana):
     Match.objects.filter(pk=match.pk).update(paused_at=timezone.now())
     response = ana.get(url("poll", match) + "?v=0", **HTMX)
     assert response.status_code == 200
-    assert "paused the game" in response.content.decode()
+    paused = response.content.decode()
+    assert "paused the game" in paused
+    # Ana's turn, but the board offers no move while paused and does not say it is hers.
+    assert "Your turn" not in paused and 'name="card"' not in paused
+    Match.objects.filter(pk=match.pk).update(paused_at=None)
+    resumed = ana.get(url("play", match), **HTMX).content.decode()
+    assert "Your turn" in resumed and 'name="card"' in resumed
+    Match.objects.filter(pk=match.pk).update(paused_at=timezone.now())
     assert ana.get(url("poll", match) + "?v=0p", **HTMX).status_code == 204
     card = hand(match, 0)[0]
     refused = post_move(ana, match, type="place", card=card)
