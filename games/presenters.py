@@ -283,7 +283,17 @@ def result_text(view, names, ctx) -> str:
         return _("It's a tie! Nobody wins this time.")
     if ctx["seat"] is not None and winners == [ctx["me"]]:
         return _("You win! Brilliant multiplying.")
-    return _("%(name)s wins!") % {"name": names.get(winners[0], "")}
+    winner = _("%(name)s wins!") % {"name": names.get(winners[0], "")}
+    if ctx["seat"] is None:
+        return winner
+    # The player who lost hears what they did win, and is asked back.
+    n = len(view["trophies"][ctx["me"]])
+    cheer = ngettext(
+        "You won %(n)s trophy. Well played: have another go!",
+        "You won %(n)s trophies. Well played: have another go!",
+        n,
+    ) % {"n": n}
+    return f"{winner} {cheer}"
 
 
 def event_line(event, names) -> str | None:

@@ -10,4 +10,17 @@
       target.focus();
     }
   });
+  // Capturing: the monsters come before your potions on the page, so once the second
+  // potion is ticked from the keyboard, go up to the first monster to tap (not on to
+  // "End my turn", which would give the capture away).
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box.matches || !box.matches(".area-me input[name=potions]")) return;
+    if (document.querySelectorAll(".area-me input[name=potions]:checked").length !== 2) return;
+    var monster = document.querySelector(".area-them .slot-target");
+    var pointer = (box.closest("label") || box).matches(":hover");
+    if (monster && event.isTrusted && box === document.activeElement && !pointer) {
+      monster.focus();
+    }
+  });
 })();

@@ -353,6 +353,11 @@ def test_the_wall_shows_every_live_match_and_answers_204_when_unchanged(world):
     changed = teacher.get(board, {"v": version}, headers={"HX-Request": "true"})
     assert changed.status_code == 200
     assert "<html" not in changed.text and board_version(changed.text) != version
+    assert "No games yet" not in changed.text
+    # The session is open but every game has gone: the wall says what will appear, and when.
+    Match.objects.filter(assignment=world.assignment_a).update(status=Match.Status.ABANDONED)
+    empty = teacher.get(reverse("session_wall", args=[world.class_a.pk])).text
+    assert "No games yet" in empty and "Ada's turn" not in empty
 
 
 @pytest.mark.django_db

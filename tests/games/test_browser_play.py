@@ -192,3 +192,59 @@ def test_a_whole_turn_with_the_keyboard_only(browser, live_server):
     ben.wait_for_selector(".turn-banner.mine")
     for c in contexts:
         c.close()
+
+
+def capture_position(match):
+    """Ana (seat 0) to capture: two potions of hers make the monster in Ben's area."""
+    from itertools import permutations
+
+    from games.engine import multiplipotion as mp
+
+    state = mp.load(match.state)
+    ids = list(mp.cards(state))
+    for a, b, m in permutations(ids, 3):
+        if mp.CARDS[a]["potion"] * mp.CARDS[b]["potion"] == mp.CARDS[m]["monster"]:
+            break
+    rest = [c for c in ids if c not in (a, b, m)]
+    state.update(
+        areas=[[a, b], [m]], hands=[[rest[0]], [rest[1]]], pile=rest[2:], trophies=[[], []]
+    )
+    state.update(current=0, phase="capture_or_end")
+    Match.objects.filter(pk=match.pk).update(state=mp.dump(state), version=match.version + 1)
+    return a, b, m
+
+
+def test_ticking_two_potions_from_the_keyboard_goes_to_the_monsters(browser, live_server):
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
+    ana, ben = (c.new_page() for c in contexts)
+    for p in (ana, ben):
+        p.set_default_timeout(15_000)
+    match = start_game(ana, live_server, "another device")
+    ben.goto(ana.locator(".invite-link a").get_attribute("href"))
+    ben.get_by_label("Your name or nickname").fill("Ben")
+    ben.get_by_role("button", name="Join").click()
+    ana.wait_for_selector(".turn-banner.mine")
+    match.refresh_from_db()
+    a, b, monster = capture_position(match)
+    ana.reload()
+    ana.wait_for_selector(".area-me input[name=potions]")
+    ticked = 0
+    for _ in range(60):
+        ana.keyboard.press("Tab")
+        if ana.evaluate("document.activeElement.name === 'potions'"):
+            ana.keyboard.press("Space")
+            ticked += 1
+            if ticked == 2:
+                break
+    assert ticked == 2
+    checked = ana.eval_on_selector_all(
+        ".area-me input[name=potions]:checked", "boxes => boxes.map(b => b.value)"
+    )
+    assert sorted(checked) == sorted([a, b])
+    # Not on to "End my turn": up to the monster the two potions make.
+    assert ana.evaluate("document.activeElement.value") == monster
+    act(ana, lambda: ana.keyboard.press("Enter"))
+    match.refresh_from_db()
+    assert monster in match.state["trophies"][0]  # captured
+    for c in contexts:
+        c.close()
