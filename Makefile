@@ -26,6 +26,7 @@ run: install
 	@echo "Open http://127.0.0.1:$(APP_PORT)/  (Ctrl+C stops web, worker and beat)"
 	APP_PORT=$(APP_PORT) $(BIN)/honcho start -f Procfile
 
+# On every core (pytest-xdist, -n auto in pyproject.toml); `-n 0` runs in one process.
 test: install
 	$(BIN)/python -m pytest
 
@@ -46,10 +47,11 @@ lock:
 	rm -rf var/lock-venv
 
 # The long reliability tests (docs/reliability.md); set DATABASE_URL and REDIS_URL for all of
-# them. Counts: LEAK_GAMES per game, RACE_TRIALS, FUZZ_EXAMPLES per endpoint.
+# them. Counts: LEAK_GAMES per game, RACE_TRIALS, FUZZ_EXAMPLES per endpoint. In one process
+# (-n 0): -s prints every test's figures, which pytest-xdist workers would not show.
 soak: install
 	LEAK_GAMES=$${LEAK_GAMES:-1000} LEAK_PLIES=$${LEAK_PLIES:-0} RACE_TRIALS=$${RACE_TRIALS:-1000} \
-	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest tests/reliability -q -s -rA
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest tests/reliability -n 0 -q -s -rA
 
 # Benchmarks (not timed tests): writes bench/results/latest.json and latest.md.
 bench: install
