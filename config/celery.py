@@ -17,6 +17,8 @@ HEARTBEAT_EVERY = 15.0  # seconds
 app.conf.beat_schedule = {
     "worker-heartbeat": {"task": "classroom.tasks.heartbeat", "schedule": 30.0},
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 20.0},
+    # A Munchkin "anyone?" window left open by a closed page: the table passes for them.
+    "time-out-windows": {"task": "games.tasks.time_out_windows", "schedule": 20.0},
     "expire-family-rooms": {"task": "games.tasks.expire_family_rooms", "schedule": 600.0},
     # Statistics of games that ended while the broker was down (their task was lost).
     "sweep-missed-stats": {"task": "classroom.tasks.sweep_missed_stats", "schedule": 60.0},

@@ -30,6 +30,9 @@ ROOM_CODE_ALPHABET = "ACDEFGHJKMNPRTWXY"
 ROOM_CODE_LENGTH = 6
 # A seat's last_seen_at is written at most this often (seconds).
 SEEN_EVERY = 15
+# A person's "anyone?" window passes by itself on their open page after 20 s; with the page
+# closed, the worker passes for them this long after the last change (games.tasks).
+TIMEOUT_GRACE_SECONDS = 45
 
 
 def new_public_id() -> str:
@@ -152,6 +155,18 @@ class MatchQuerySet(models.QuerySet):
                 .get("games.Match", 0)
             )
         return deleted, len(keep)
+
+    def time_out_overdue(self, now=None) -> int:
+        """Play the timeout action (``engine.timeout_action``: Munchkin's pass in an "anyone?"
+        window) of every person whose window has been open for ``TIMEOUT_GRACE_SECONDS``
+        while their page is closed (an open page passes by itself after 20 s). Returns the
+        number of moves played."""
+        from games.engine import GAMES
+
+        timed = [slug for slug, module in GAMES.items() if hasattr(module, "timeout_action")]
+        cutoff = (now or timezone.now()) - timedelta(seconds=TIMEOUT_GRACE_SECONDS)
+        overdue = self.live().filter(game__in=timed, paused_at__isnull=True, changed_at__lt=cutoff)
+        return sum(match.time_out() for match in overdue.order_by("changed_at")[:200])
 
     def stalled_on_bots(self, seconds: int = 10):
         """Live matches with a computer player that have not changed for a while: if a bot
@@ -510,6 +525,27 @@ class Match(models.Model):
         return self.seats.filter(student__classroom__teacher=user).exists()
 
     # --- bots ---------------------------------------------------------------------------
+    def time_out(self) -> int:
+        """The people to act whose time is up get their engine's timeout action, through
+        ``play`` (the one code path; a bot's turn follows as after any move). A move that
+        lost a race (the person acted meanwhile) is skipped. Returns the moves played."""
+        module = self.engine
+        hook = getattr(module, "timeout_action", None)
+        if hook is None or self.status != Match.Status.ACTIVE or self.paused_at is not None:
+            return 0
+        people = {s.number for s in self.seats.all() if s.kind != Seat.Kind.BOT}
+        played = 0
+        for number in self.to_act():
+            action = hook(module.load(self.state), number) if number in people else None
+            if action is None:
+                continue
+            try:
+                self.play(number, action, version=self.version)
+            except MoveRejected:
+                continue
+            played += 1
+        return played
+
     def bot_to_act(self) -> list["Seat"]:
         if self.paused_at is not None:
             return []

@@ -23,6 +23,13 @@ def sweep_stalled_bots():
 
 
 @shared_task(ignore_result=True)
+def time_out_windows():
+    """Beat, every 20 s: pass for a person whose Munchkin "anyone?" window has been open for
+    TIMEOUT_GRACE_SECONDS with their page closed (idempotent: the move is version-checked)."""
+    return Match.objects.time_out_overdue()
+
+
+@shared_task(ignore_result=True)
 def expire_family_rooms():
     """Beat, every 10 minutes: expire family rooms inactive for FAMILY_ROOM_TTL_HOURS
     (idempotent; see MatchQuerySet.expire_rooms)."""

@@ -2,7 +2,9 @@
 
 Every game module follows the same protocol (see docs/rules/ and games/engine/multiplipotion.py):
 SLUG, NAME, MIN_PLAYERS, MAX_PLAYERS, OPTIONS, LEVELS, setup, to_act, legal_actions, apply, view,
-outcome, dump, load, private, bot_action, describe (and the test helper cards).
+outcome, dump, load, private, bot_action, describe (and the test helper cards). Optional:
+timeout_action(state, seat), the action the table takes for a person whose time ran out (only
+Munchkin's "anyone?" window has a clock; ``Match.time_out`` plays it).
 
 No module under games/engine imports Django, and no module uses the global ``random`` functions:
 all chance comes from ``random.Random`` instances derived from the seed kept in the state.

@@ -453,6 +453,14 @@ def _run_bonus(s: State, p: int) -> int:
     return b
 
 
+def timeout_action(state: State, seat: int) -> Action | None:
+    """What the table does for ``seat`` when its time is up (the optional protocol hook):
+    in a combat's "anyone?" window, pass. Nothing else in Munchkin has a clock."""
+    if state["phase"] == "combat" and seat in to_act(state):
+        return {"type": "pass"}
+    return None
+
+
 # --------------------------------------------------------------------------------------------
 # Legal actions
 # --------------------------------------------------------------------------------------------

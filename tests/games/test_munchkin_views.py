@@ -197,6 +197,39 @@ def test_combat_panel_lists_both_sides_and_the_anyone_window():
 
 
 @pytest.mark.django_db
+def test_a_window_left_open_by_a_closed_page_is_passed_by_the_table():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import TIMEOUT_GRACE_SECONDS
+    from games.tasks import time_out_windows
+
+    match = drive_until(lambda s: s["phase"] == "combat")
+    acting = MK.to_act(state_of(match))[0]
+    version = match.version
+    # A window opened just now, or a paused game: nobody's time is up yet.
+    assert Match.objects.time_out_overdue() == 0
+    long_ago = timezone.now() - timedelta(seconds=TIMEOUT_GRACE_SECONDS + 5)
+    Match.objects.filter(pk=match.pk).update(changed_at=long_ago, paused_at=timezone.now())
+    assert Match.objects.time_out_overdue() == 0
+    Match.objects.filter(pk=match.pk).update(paused_at=None)
+    assert time_out_windows() == 1  # the beat task: the person's pass, through Match.play
+    match.refresh_from_db()
+    move = match.moves.get(ply=version + 1)
+    assert (move.seat, move.action) == (acting, {"type": "pass"})
+    assert Match.objects.time_out_overdue() == 0  # the next window has only just opened
+
+
+@pytest.mark.django_db
+def test_outside_a_window_nobody_is_timed_out():
+    match = make_mk()
+    Match.objects.filter(pk=match.pk).update(changed_at=match.changed_at.replace(year=2000))
+    assert state_of(match)["phase"] == "create"
+    assert Match.objects.time_out_overdue() == 0 and state_of(match)["phase"] == "create"
+
+
+@pytest.mark.django_db
 def test_help_request_can_be_answered_over_http():
     def asked(s):
         return s["phase"] == "help"
