@@ -94,6 +94,9 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
         ctx["invite_qr"] = qr_svg(ctx["invite_url"], _("QR code of the invitation link"))
     game_context = GAME_CONTEXTS.get(match.game, multiplipotion_context)
     ctx.update(game_context(view, ctx))
+    if match.paused_at is not None and not match.is_over:
+        # The pause banner says it all: no "Ben is playing…" to the child whose turn it is.
+        ctx["step"], ctx["waiting_for"] = "", ""
     if match.family:
         # A family room shows its own card (code, QR code, who has joined) above the board.
         ctx["open_seat"] = None

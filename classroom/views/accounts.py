@@ -223,8 +223,8 @@ class LoginView(Unprocessable, auth_views.LoginView):
         if (
             membership is not None
             and membership.is_admin
-            and not Classroom.objects.for_teacher(self.request.user).exists()
-            and Classroom.objects.filter(school=membership.school).exists()
+            and not Classroom.objects.for_teacher(self.request.user).active().exists()
+            and Classroom.objects.filter(school=membership.school).active().exists()
         ):
             return reverse("school_dashboard")
         return super().get_default_redirect_url()

@@ -561,7 +561,7 @@ def class_context(request, classroom, selected=None) -> dict:
     )
     job_pk = request.GET.get("job", "")
     job = latest_job(classroom, int(job_pk) if job_pk.isdigit() else None)
-    if job is not None and not job_pk.isdigit() and job_context(job)["finished"]:
+    if job is not None and not job_pk.isdigit() and job.status == RecomputeJob.Status.DONE:
         job = None  # an old rebuild's "Rebuilt." is news only on the page that asked for it
     updated = ClassFactStat.objects.filter(classroom=classroom).aggregate(t=Max("updated_at"))["t"]
     return {

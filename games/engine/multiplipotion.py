@@ -75,6 +75,7 @@ MSG_PLACE_FIRST = gettext_noop("Place a card first, then capture.")
 MSG_PLACE_BEFORE_END = gettext_noop("Place a card first, then end your turn.")
 MSG_ONE_CAPTURE = gettext_noop("You can capture only one monster in a turn.")
 MSG_TWO_POTIONS = gettext_noop("Tap exactly two of your potions, then the monster they make.")
+MSG_CH_TWO_POTIONS = gettext_noop("Tap exactly two of their potions, then your monster they make.")
 MSG_SAME_CARD = gettext_noop("Pick two different potion cards.")
 MSG_OWN_POTIONS = gettext_noop("Use two potions from your own play area.")
 MSG_OPP_MONSTER = gettext_noop("Pick a monster in your opponent's play area.")
@@ -415,7 +416,7 @@ def _capture(state: State, seat: int, action: Action) -> tuple[State, list[Event
 def _challenge(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     if state["phase"] not in ("place", "capture_or_end") or not state["challenge"]:
         raise IllegalAction(MSG_NO_CHALLENGE)
-    a, b, m = _claim_ids(action)
+    a, b, m = _claim_ids(action, MSG_CH_TWO_POTIONS)
     prev = 1 - seat
     theirs = state["areas"][prev]
     if a not in theirs or b not in theirs:

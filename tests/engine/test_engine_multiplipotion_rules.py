@@ -349,6 +349,16 @@ def test_faq_only_2_potions_are_multiplied():
     # A monster tapped before any potion (the form sends no potions at all): the same advice.
     with pytest.raises(IllegalAction, match="exactly two of your potions"):
         act(s, 0, {"type": "capture", "monster": C(3, 21)})
+
+
+def test_a_challenge_without_two_potions_asks_for_two_of_theirs():
+    s = _missed_position()
+    s, _ = act(s, 0, END)
+    for potions in ([], [C(7, 14)]):
+        with pytest.raises(IllegalAction, match="exactly two of their potions"):
+            act(s, 1, {"type": "challenge", "potions": potions, "monster": C(2, 63)})
+    with pytest.raises(IllegalAction, match="exactly two of their potions"):
+        act(s, 1, {"type": "challenge", "monster": C(2, 63)})
     assert all(len(a.get("potions", [1, 2])) == 2 for a in mp.legal_actions(s, 0))
 
 

@@ -241,7 +241,7 @@ def test_ticking_two_potions_from_the_keyboard_goes_to_the_monsters(browser, liv
         ".area-me input[name=potions]:checked", "boxes => boxes.map(b => b.value)"
     )
     assert sorted(checked) == sorted([a, b])
-    # Not on to "End my turn": up to the monster the two potions make.
+    # Not on to "End my turn": up to the first monster (here the one the two potions make).
     assert ana.evaluate("document.activeElement.value") == monster
     act(ana, lambda: ana.keyboard.press("Enter"))
     match.refresh_from_db()

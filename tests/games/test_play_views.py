@@ -397,6 +397,7 @@ def test_a_pause_reaches_the_polling_board(make_match, ana):
     assert "paused the game" in paused
     # Ana's turn, but the board offers no move while paused and does not say it is hers.
     assert "Your turn" not in paused and 'name="card"' not in paused
+    assert "Ben is playing" not in paused  # nor that somebody else is
     Match.objects.filter(pk=match.pk).update(paused_at=None)
     resumed = ana.get(url("play", match), **HTMX).content.decode()
     assert "Your turn" in resumed and 'name="card"' in resumed

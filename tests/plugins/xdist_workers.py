@@ -16,7 +16,9 @@ processes a test starts (Celery workers, gunicorn servers) inherit the same sepa
 * ``LOAD_PORTS`` (bench/load/stack.py, 8100-8199) -> one slice of the range per worker, so two
   workers never pick the same free port for their gunicorn servers.
 
-Without xdist (``-n 0``, ``-p no:xdist``) nothing changes.
+With ``-n 0`` (one process) nothing changes. Redis has 16 databases unless configured
+otherwise: a run whose workers would go past database 15 stops with a message (set
+``-n`` lower, a lower database in ``REDIS_URL``, or start Redis with ``--databases``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import pytest
 
 BASE_DIR = Path(__file__).resolve().parents[2]
+REDIS_DATABASES = int(os.environ.get("REDIS_DATABASES", "16"))  # redis.conf's "databases"
 
 
 def worker_redis_url(url: str, index: int) -> str:
@@ -40,6 +43,15 @@ def worker_redis_url(url: str, index: int) -> str:
         return urlunsplit(parts._replace(query=urlencode(query)))
     db = int(parts.path.strip("/") or 0)
     return urlunsplit(parts._replace(path=f"/{db + index}"))
+
+
+def redis_db(url: str) -> int:
+    """The database number of a Redis URL (path ``/N`` or ``?db=N``, default 0)."""
+    parts = urlsplit(url)
+    for key, value in parse_qsl(parts.query):
+        if key == "db":
+            return int(value)
+    return int(parts.path.strip("/") or 0)
 
 
 def worker_ports(ports: str, index: int, count: int) -> str:
@@ -63,6 +75,12 @@ def pytest_load_initial_conftests(early_config, parser, args):
     var_dir = Path(os.environ.get("VAR_DIR") or BASE_DIR / "var") / f"xdist-{worker}"
     os.environ["VAR_DIR"] = str(var_dir)
     if os.environ.get("REDIS_URL"):
+        last = worker_redis_url(os.environ["REDIS_URL"], count - 1)
+        if redis_db(last) > REDIS_DATABASES - 1:
+            raise pytest.UsageError(
+                f"{count} xdist workers need Redis databases up to {last}; Redis has "
+                f"{REDIS_DATABASES} by default. Use fewer workers (-n) or a lower database."
+            )
         os.environ["REDIS_URL"] = worker_redis_url(os.environ["REDIS_URL"], index)
     os.environ["LOAD_PORTS"] = worker_ports(os.environ.get("LOAD_PORTS", "8100-8199"), index, count)
     os.environ["XDIST_WORKER_ENV"] = worker  # done once per worker process
