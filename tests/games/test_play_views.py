@@ -276,9 +276,11 @@ def test_pass_and_play_hides_the_hand_until_the_next_child_taps(make_match):
     body = device.get(url("play", match)).content.decode()
     assert "show my cards" in body
     assert not [c for c in seat0_hand if c in body]
+    assert "you can capture these" not in body  # nobody's "you" while the device waits
     device.post(url("reveal", match), **HTMX)
     body = device.get(url("play", match)).content.decode()
     assert all(c in body for c in seat0_hand)
+    assert "you can capture these" in body
     post_move(device, match, type="place", card=seat0_hand[0])
     post_move(device, match, type="end_turn")
     body = device.get(url("play", match)).content.decode()
