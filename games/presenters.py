@@ -512,7 +512,8 @@ def muertoons_context(view, ctx) -> dict:
                 "name": names.get(number, ""),
                 "count": view["hand_counts"][number],
                 "is_me": number == me,
-                "acting": number in view["to_act"],
+                # Nobody is "to play" before the table is full (a family room waiting).
+                "acting": number in view["to_act"] and match.status != Match.Status.WAITING,
                 "status": status,
             }
         )

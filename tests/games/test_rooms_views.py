@@ -74,6 +74,7 @@ def test_a_remote_seat_makes_a_waiting_room_with_a_code_qr_and_link():
     assert "http://testserver" + url("join", match) in body
     assert "Waiting for 1 more player." in body
     assert "Start now: computer players take the empty seats" in body
+    assert ">to play<" not in body and "is-acting" not in body  # nobody's turn before the start
 
 
 def test_a_game_without_remote_seats_has_no_code_and_starts_at_once():
