@@ -54,6 +54,14 @@ def test_il_trono_starts_with_the_rulebooks_four_players_not_the_two_player_vari
     body = client.get(reverse("games:new_family", args=["trono"])).content.decode()
     checked = re.search(r'<input[^>]*name="players"[^>]*checked[^>]*>', body).group(0)
     assert 'value="4"' in checked
+    # Its five optional rules are folded after the seats, above "Start the game"; a
+    # MultipliPotion form keeps its one choice (the tables) in sight at the top.
+    folded = body.split('<details class="family-options">')[1].split("</details>")[0]
+    assert folded.count("<fieldset") == 5 and "Extra rules (5)" in folded
+    assert body.index("family-options") > body.index("family-seat")
+    assert body.index("family-options") < body.index("Start the game")
+    mp = client.get(reverse("games:new_family", args=["multiplipotion"])).content.decode()
+    assert "family-options" not in mp and mp.index("Which tables?") < mp.index("family-seat")
 
 
 @pytest.mark.django_db
