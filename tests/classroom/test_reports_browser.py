@@ -48,3 +48,35 @@ def test_tapping_a_cell_shows_the_fact_detail(page, live_server):
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
     assert page.console_errors == []
     assert page.foreign_requests == []
+
+
+def test_the_printed_report_fits_the_width_of_an_a4_page(page, live_server):
+    school = School.objects.create(name="Print school")
+    teacher = get_user_model().objects.create_user("print-teacher", password="x-long-pass-1")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="4P")
+    ada = Student.objects.create(classroom=classroom, name="Ada")
+    for a in range(2, 10):
+        FactStat.objects.create(student=ada, a=a, b=7, state="learning", attempts=9, correct=3,
+                                errors={"operand": 2, "table": 1, "operation": 1, "close": 1,
+                                        "other": 1}, wrong_answers={"48": 3})  # fmt: skip
+    client = Client()
+    client.force_login(teacher)
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    # A4 is 210 mm; less the sheet's 12 mm margins, 186 mm = 703 CSS pixels at 96 per inch.
+    page.set_viewport_size({"width": 703, "height": 1000})
+    page.emulate_media(media="print")
+    page.goto(live_server.url + reverse("child_report_print", args=[ada.pk]))
+    assert page.locator("h1").inner_text().startswith("Ada")
+    widest = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('.print-sheet *')]"
+        ".map(e => e.getBoundingClientRect().right))"
+    )
+    culprit = page.evaluate(
+        "[...document.querySelectorAll('.print-sheet *')]"
+        ".filter(e => e.getBoundingClientRect().right > 703)"
+        ".map(e => e.tagName + '.' + e.className).slice(0, 8).join(' | ')"
+    )
+    assert widest <= 703, f"the printed report reaches {widest:.0f} px of 703: {culprit}"
+    assert page.console_errors == []
