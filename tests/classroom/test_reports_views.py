@@ -676,6 +676,10 @@ def test_the_school_heatmap_adds_up_the_classes(world, class_stats):
         scope="school", scope_id=world.school_a.pk, day=today, attempts=10, correct=9
     )
     html = world.client("admin_a").get(reverse("school_report")).text
+    # The admin's page menu, with this page marked (as on the overview).
+    nav = html.split('class="school-nav"')[1].split("</nav>")[0]
+    assert re.findall(r'href="([^"]+)" aria-current="page"', nav) == [reverse("school_report")]
+    assert reverse("invite_list") in nav and reverse("school_dashboard") in nav
     pattern = r'<span class="heat-cell[^"]*"[^>]*title="7 × 8[^"]*">.*?</span></span>'
     seven_eight = re.search(pattern, html).group(0)
     assert "heat-fluent" in seven_eight and ">1/6<" in seven_eight  # (1 + 0) of (3 + 3)
