@@ -18,15 +18,14 @@ AFTER_HOURS_SESSION = timedelta(hours=1)
 
 def session_end(school, now=None) -> datetime:
     """When a child signing in now is signed out: the end of the school day, or an hour
-    from now when the school day is already over (homework, a club)."""
+    from now when the school day is already over (homework, a club) or ends within the hour
+    (a child who signs in at 15:25 is not signed out five minutes later)."""
     now = now or timezone.now()
     local = now.astimezone(ZoneInfo(school.timezone))
     end = local.replace(
         hour=school.day_ends_at.hour, minute=school.day_ends_at.minute, second=0, microsecond=0
     )
-    if end <= local:
-        return now + AFTER_HOURS_SESSION
-    return end
+    return max(end, now + AFTER_HOURS_SESSION)
 
 
 def sign_in_student(request, student: Student) -> None:

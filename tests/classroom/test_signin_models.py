@@ -94,6 +94,13 @@ def test_the_end_of_the_day_is_local_time_in_summer_and_elsewhere():
     assert session_end(paris, now) == datetime(2026, 6, 15, 14, 0, tzinfo=UTC)
 
 
+def test_a_sign_in_just_before_the_bell_still_lasts_an_hour():
+    now = datetime(2026, 1, 15, 15, 25, tzinfo=UTC)  # five minutes before 15:30 in London
+    assert session_end(school(), now) == now + AFTER_HOURS_SESSION
+    an_hour_before = datetime(2026, 1, 15, 14, 30, tzinfo=UTC)
+    assert session_end(school(), an_hour_before) == datetime(2026, 1, 15, 15, 30, tzinfo=UTC)
+
+
 def test_after_school_a_sign_in_lasts_an_hour():
     now = datetime(2026, 1, 15, 17, 0, tzinfo=UTC)
     assert session_end(school(), now) == now + AFTER_HOURS_SESSION
