@@ -158,7 +158,8 @@ def test_child_plays_a_computer_to_the_end_and_catches_up_after_going_offline(
     context.close()
 
 
-def test_a_whole_turn_with_the_keyboard_only(browser, live_server):
+def ana_and_ben(browser, live_server):
+    """Ana starts a game for a friend on another device, Ben joins it; Ana's turn."""
     contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
     ana, ben = (c.new_page() for c in contexts)
     for p in (ana, ben):
@@ -168,6 +169,11 @@ def test_a_whole_turn_with_the_keyboard_only(browser, live_server):
     ben.get_by_label("Your name or nickname").fill("Ben")
     ben.get_by_role("button", name="Join").click()
     ana.wait_for_selector(".turn-banner.mine")
+    return contexts, ana, ben, match
+
+
+def test_a_whole_turn_with_the_keyboard_only(browser, live_server):
+    contexts, ana, ben, match = ana_and_ben(browser, live_server)
     assert ana.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     for _ in range(60):
         ana.keyboard.press("Tab")
@@ -215,15 +221,7 @@ def capture_position(match):
 
 
 def test_ticking_two_potions_from_the_keyboard_goes_to_the_monsters(browser, live_server):
-    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(2)]
-    ana, ben = (c.new_page() for c in contexts)
-    for p in (ana, ben):
-        p.set_default_timeout(15_000)
-    match = start_game(ana, live_server, "another device")
-    ben.goto(ana.locator(".invite-link a").get_attribute("href"))
-    ben.get_by_label("Your name or nickname").fill("Ben")
-    ben.get_by_role("button", name="Join").click()
-    ana.wait_for_selector(".turn-banner.mine")
+    contexts, ana, _ben, match = ana_and_ben(browser, live_server)
     match.refresh_from_db()
     a, b, monster = capture_position(match)
     ana.reload()
