@@ -86,6 +86,7 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
         "open_seat": next((s for s in seats if s.kind == Seat.Kind.OPEN), None),
         "log": log_lines(match, names),
         "polling": not match.is_over,
+        "poll_every": poll_interval(match, view, mine, my_turn),
     }
     if ctx["open_seat"] is not None and not match.family:
         ctx["invite_url"] = request.build_absolute_uri(
@@ -105,6 +106,25 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
         if match.status == Match.Status.WAITING:
             ctx["step"] = waiting_text(match)
     return ctx
+
+
+POLL_FAST = "1s"
+POLL_SLOW = "3s"
+
+
+def poll_interval(match, view, mine, my_turn) -> str:
+    """How often the board asks whether it changed (its poller's ``hx-trigger``).
+
+    Every second while anyone else could change it. While only this device can act (its own
+    turn, nobody else in ``to_act``, no open seat, no pause) only a teacher's pause, the end of
+    the session or the other device leaving can, so the board asks every 3 s: a third of the
+    requests of the child on turn, and the partner's board, which waits, still sees every move
+    within a second."""
+    acting = set(view["to_act"])
+    only_mine = bool(acting) and acting <= {s.number for s in mine}
+    if my_turn and only_mine and not match.open_seats():
+        return POLL_SLOW
+    return POLL_FAST
 
 
 def waiting_text(match) -> str:

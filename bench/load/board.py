@@ -16,6 +16,7 @@ from games.engine.multiplipotion import MONSTER, POTION
 
 VERSION_RE = re.compile(r'id="board"[^>]*data-version="(\d+)"', re.S)
 TOKEN_RE = re.compile(r"/poll/\?v=([^\"&]+)")
+POLL_EVERY_RE = re.compile(r'class="poller"[^>]*hx-trigger="every (\d+(?:\.\d+)?)s"', re.S)
 HAND_RE = re.compile(r'name="card" value="([\w-]+)"')
 POTION_RE = re.compile(r'name="potions" value="([\w-]+)" form="area-form"')
 MONSTER_RE = re.compile(r'name="monster" value="([\w-]+)"')
@@ -32,6 +33,10 @@ class Board:
         self.version = int(version.group(1)) if version else None
         token = TOKEN_RE.search(html)
         self.token = token.group(1) if token else None
+        every = POLL_EVERY_RE.search(html)
+        # The poller's interval, as htmx reads it (1 s while someone else may move, 3 s on
+        # this child's own turn).
+        self.poll_s = float(every.group(1)) if every else 1.0
         self.my_turn = 'class="board is-my-turn"' in html
         self.over = 'class="result"' in html
         self.hand = HAND_RE.findall(html)

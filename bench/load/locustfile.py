@@ -6,10 +6,11 @@
 Every user is one child of the JSON file written by bench/load/seed.py. It signs in as a child
 does (class page, three pictures), taps "Play" in its game session (which sends it to the match
 it was paired into), loads the play screen, and then does what the page does: poll the board
-every second (``/poll/?v=<token>``, 204 while nothing changed) and, on its turn, make a move
-about every 5 s (place a card, capture with a right multiplication when it can, end the turn),
-each a POST with the version and the move id of the form, as htmx sends it. When the game is
-over it taps "Play" again and waits in the waiting room (polled every 2 s) for a new partner.
+as its poller says (``/poll/?v=<token>``, 204 while nothing changed; every second, every 3 s
+on the child's own turn) and, on its turn, make a move about every 5 s (place a card, capture
+with a right multiplication when it can, end the turn), each a POST with the version and the
+move id of the form, as htmx sends it. When the game is over it taps "Play" again and waits in
+the waiting room (polled every 2 s) for a new partner.
 
 The server runs with DJANGO_ENV=production (secure cookies, HTTPS behind a proxy): requests
 carry ``X-Forwarded-Proto: https`` as the proxy would, and cookies are kept by hand (the
@@ -42,7 +43,6 @@ from bench.load.board import Board
 CHILDREN = json.loads(Path(os.environ.get("LOAD_CHILDREN", "children.json")).read_text())
 SUMMARY = os.environ.get("LOAD_SUMMARY", "")
 THINK_S = float(os.environ.get("LOAD_THINK_S", "5"))
-POLL_S = 1.0  # the board's hx-trigger="every 1s"
 WAITING_POLL_S = 2.0  # the waiting room's hx-trigger="every 2s"
 NEXT_CHILD = itertools.count()
 
@@ -230,8 +230,11 @@ class Child(FastHttpUser):
 
     @task
     def play(self):
-        """Poll every second; on this child's turn, a move about every THINK_S seconds."""
-        next_poll = time.monotonic() + POLL_S
+        """Poll as the board's poller says (every second, every 3 s on this child's own turn);
+        on this child's turn, a move about every THINK_S seconds. Every new board (a move's
+        answer, a poll that brought one) is a new poller element whose timer starts afresh,
+        as in htmx; a 204 leaves the element, and its timer, as they were."""
+        next_poll = time.monotonic() + self.board.poll_s
         move_at = time.monotonic() + self.think()
         while True:
             board = self.board
@@ -241,7 +244,7 @@ class Child(FastHttpUser):
                 self.tap_play()
                 COUNTS["repaired"] += 1
                 self.play_page()
-                next_poll = time.monotonic() + POLL_S
+                next_poll = time.monotonic() + self.board.poll_s
                 move_at = time.monotonic() + self.think()
                 continue
             action = board.next_action(self.rng)
@@ -249,16 +252,20 @@ class Child(FastHttpUser):
             if action is not None and now >= move_at and now < next_poll:
                 self.move(board, action)
                 move_at = time.monotonic() + self.think()
+                if self.board is not board:  # swapped in: its poller starts counting now
+                    next_poll = time.monotonic() + self.board.poll_s
                 continue
             wake = min(next_poll, move_at) if action is not None else next_poll
             if wake > now:
                 time.sleep(wake - now)
             if time.monotonic() >= next_poll:
-                next_poll += POLL_S
+                next_poll += board.poll_s
                 if next_poll < time.monotonic():  # a slow answer: htmx drops missed ticks
-                    next_poll = time.monotonic() + POLL_S
+                    next_poll = time.monotonic() + board.poll_s
                 was_my_turn = board.my_turn
                 self.poll()
+                if self.board is not board:
+                    next_poll = time.monotonic() + self.board.poll_s
                 if self.board.my_turn and not was_my_turn:
                     move_at = time.monotonic() + self.think()
 

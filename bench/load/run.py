@@ -13,10 +13,11 @@ failure is halved, LOAD_MAX_STEPS steps in all (default 6). The figure is the la
 passed; ``update_latency_p95_ms`` is the one measured at that N.
 
 Environment: LOAD_STEPS=50,100,200 (explicit steps instead of the search), LOAD_STEP_SECONDS,
-LOAD_START, LOAD_MAX_STEPS, LOAD_WEB_WORKERS (2), LOAD_WEB_THREADS (8), LOAD_PORTS
-(8100-8199), LOAD_THINK_S (5: seconds between a child's moves). The database must be
-PostgreSQL and REDIS_URL set (the production setup); its name must contain "bench", as for
-bench/run.py, because the run starts from a new database (unless ``setup_db=False``).
+LOAD_START, LOAD_MAX_STEPS, LOAD_WEB_WORKERS and LOAD_WEB_THREADS (default: those of
+config/gunicorn.conf.py, twice the cores × 2), LOAD_PORTS (8100-8199), LOAD_THINK_S (5: seconds
+between a child's moves). The database must be PostgreSQL and REDIS_URL set (the production
+setup); its name must contain "bench", as for bench/run.py, because the run starts from a new
+database (unless ``setup_db=False``).
 """
 
 from __future__ import annotations
@@ -291,6 +292,11 @@ def bench_load(mode: str = "full", *, log=None) -> tuple[dict, dict]:
             max_steps=int(os.environ.get("LOAD_MAX_STEPS", "6")),
             log=log,
         )
+    # What config/gunicorn.conf.py gave each web server (or the LOAD_WEB_* overrides).
+    result["web_workers"] = int(os.environ.get("LOAD_WEB_WORKERS") or 0) or 2 * (
+        os.cpu_count() or 1
+    )
+    result["web_threads"] = int(os.environ.get("LOAD_WEB_THREADS") or 0) or 2
     figures = {
         "students_at_p95_100ms": result["students_at_p95_100ms"],
         "update_latency_p95_ms": result["update_latency_p95_ms"],

@@ -1,6 +1,7 @@
-"""The production setup on this machine, for the load and scale-out tests: gunicorn (gthread
-workers) serving ``config.wsgi`` with ``DJANGO_ENV=production`` and a Celery worker, on the
-database and Redis of the calling process's ``DATABASE_URL`` and ``REDIS_URL``.
+"""The production setup on this machine, for the load and scale-out tests: gunicorn with
+config/gunicorn.conf.py (gthread workers) serving ``config.wsgi`` with ``DJANGO_ENV=production``
+and a Celery worker, on the database and Redis of the calling process's ``DATABASE_URL`` and
+``REDIS_URL``.
 
 Ports are taken from 8100-8199 (``LOAD_PORTS`` changes the range, e.g. ``8100-8199``).
 Every process is started by us and stopped by its own pid.
@@ -121,19 +122,23 @@ class Process:
                 self.proc.wait()
 
 
-def gunicorn_args(port: int, workers: int, threads: int) -> list[str]:
-    return [
-        sys.executable, "-m", "gunicorn", "config.wsgi",
-        "--worker-class", "gthread", "--workers", str(workers), "--threads", str(threads),
-        "--bind", f"127.0.0.1:{port}", "--keep-alive", "10", "--backlog", "4096",
-        "--worker-connections", "4000", "--graceful-timeout", "10",
-        "--log-level", "warning",
+def gunicorn_args(port: int, workers: int | None = None, threads: int | None = None) -> list[str]:
+    """The production command (config/gunicorn.conf.py) on a local port; ``workers`` and
+    ``threads`` override the file's (twice the cores, 2 threads) when given."""
+    args = [
+        sys.executable, "-m", "gunicorn", "-c", str(REPO / "config" / "gunicorn.conf.py"),
+        "config.wsgi", "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
     ]  # fmt: skip
+    if workers:
+        args += ["--workers", str(workers)]
+    if threads:
+        args += ["--threads", str(threads)]
+    return args
 
 
 def start_web(port: int, env, log_dir, *, workers=None, threads=None, name=None) -> Process:
-    workers = workers or int(os.environ.get("LOAD_WEB_WORKERS", "2"))
-    threads = threads or int(os.environ.get("LOAD_WEB_THREADS", "8"))
+    workers = workers or int(os.environ.get("LOAD_WEB_WORKERS", "0"))
+    threads = threads or int(os.environ.get("LOAD_WEB_THREADS", "0"))
     return Process(name or f"web-{port}", gunicorn_args(port, workers, threads), env, log_dir)
 
 

@@ -408,3 +408,39 @@ def test_a_pause_reaches_the_polling_board(make_match, ana):
     card = hand(match, 0)[0]
     refused = post_move(ana, match, type="place", card=card)
     assert refused.status_code == 403
+
+
+def poll_trigger(html: str) -> str:
+    import re
+
+    found = re.search(r'class="poller"[^>]*hx-trigger="([^"]+)"', html, re.S)
+    return found.group(1) if found else ""
+
+
+def test_the_board_asks_every_second_unless_only_this_child_can_act(make_match, ana, ben):
+    from django.utils import timezone
+
+    match = make_match()
+    # Ana's turn: only she can change the board, so hers asks every 3 s; Ben's waits for her
+    # moves and asks every second.
+    assert poll_trigger(ana.get(url("play", match), **HTMX).content.decode()) == "every 3s"
+    assert poll_trigger(ben.get(url("play", match), **HTMX).content.decode()) == "every 1s"
+    # While the teacher has paused the game nobody acts: both ask every second for the resume.
+    Match.objects.filter(pk=match.pk).update(paused_at=timezone.now())
+    assert poll_trigger(ana.get(url("play", match), **HTMX).content.decode()) == "every 1s"
+    Match.objects.filter(pk=match.pk).update(paused_at=None)
+    # Her move's answer is a board with the 3 s poller while it is still her turn...
+    placed = post_move(ana, match, type="place", card=hand(match, 0)[0]).content.decode()
+    assert poll_trigger(placed) == "every 3s"
+    # ...and with the 1 s poller once the turn is Ben's.
+    ended = post_move(ana, match, type="end_turn").content.decode()
+    assert poll_trigger(ended) == "every 1s"
+    assert poll_trigger(ben.get(url("play", match), **HTMX).content.decode()) == "every 3s"
+
+
+def test_a_board_against_the_computer_asks_every_second_while_it_plays(make_match, ana):
+    match = make_match(seats=("ana", "apprentice"), bots=(1,))
+    assert poll_trigger(ana.get(url("play", match), **HTMX).content.decode()) == "every 3s"
+    ended = post_move(ana, match, type="place", card=hand(match, 0)[0])
+    ended = post_move(ana, match, type="end_turn").content.decode()
+    assert poll_trigger(ended) == "every 1s"
