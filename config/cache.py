@@ -29,12 +29,10 @@ class ResilientRedisCacheClient(RedisCacheClient):
         for every call (about 0.1 ms each, on every request that reads its session). The
         object is only a front for its pool, which hands out the connections; Django keeps a
         cache object, so this client, per thread."""
-        index = self._get_connection_pool_index(write)
-        client = self._clients.get(index)
+        pool = self._get_connection_pool(write)  # the index may be random (read replicas)
+        client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients[index] = self._client(
-                connection_pool=self._get_connection_pool(write)
-            )
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
         return client
 
     def add(self, key, value, timeout):

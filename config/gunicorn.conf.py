@@ -6,13 +6,16 @@ for the GIL behind the others (the switch interval is 5 ms). Measured on 2 cores
 test (docs/performance.md, "Load"): 300 children, 60 s steps, same CPU per request — 2 workers ×
 8 threads p95 201 ms, 4 × 2 p95 84 ms, 6 × 1 p95 86 ms.
 
-Environment: WEB_CONCURRENCY (workers; default twice the cores), WEB_THREADS (default 2),
-PORT (default 8000; the bind address is 0.0.0.0 behind the load balancer).
+Environment: WEB_CONCURRENCY (workers; default twice the cores this process may use),
+WEB_THREADS (default 2), PORT (default 8000; the bind address is 0.0.0.0 behind the load
+balancer).
 """
 
 import os
 
-workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1))
+# The cores this process may run on (its affinity, not the host's count; under a container's
+# CPU quota, set WEB_CONCURRENCY).
+workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * len(os.sched_getaffinity(0)))
 threads = int(os.environ.get("WEB_THREADS") or 2)
 worker_class = "gthread"
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"

@@ -242,17 +242,20 @@ class Match(models.Model):
         return self.engine.NAME if self.game in engine.GAMES else self.game
 
     @staticmethod
-    def board_token(version: int, paused_at, seating: int = 0) -> str:
+    def board_token(version: int, paused_at, seating: int = 0, status: str = "") -> str:
         """What a polling board compares: the version, the seating (joins, computers taking
-        over) and whether the game is paused."""
+        over), whether the game is paused, and whether it was stopped (a teacher ended the
+        session, a family room expired: no move, so no new version)."""
         token = str(version)
         if seating:
             token += f"s{seating}"
+        if status == Match.Status.ABANDONED:
+            token += "x"
         return f"{token}p" if paused_at else token
 
     @property
     def poll_token(self) -> str:
-        return self.board_token(self.version, self.paused_at, self.seating)
+        return self.board_token(self.version, self.paused_at, self.seating, self.status)
 
     # --- engine access -------------------------------------------------------------
     @property
@@ -619,10 +622,10 @@ class SeatQuerySet(models.QuerySet):
         return self.update(last_seen_at=now or timezone.now())
 
     def poll_row(self, public_id: str, key, user, student_id=None):
-        """(version, paused_at, seating, last_seen_at) of the match ``public_id`` through the
-        first seat this browser plays (``owned_by_key_or_user``), or None: the same row as
-        ``filter(match__public_id=...).owned_by_key_or_user(...).values_list(...).first()``.
-        Hand-written SQL because every child's board asks once a second: building that ORM
+        """(version, paused_at, seating, status, last_seen_at) of the match ``public_id``
+        through the first seat this browser plays (``owned_by_key_or_user``), or None: the same
+        row as ``filter(match__public_id=...).owned_by_key_or_user(...).values_list(...)
+        .first()``. Hand-written SQL because every child's board asks every 1-3 s: building that ORM
         query cost 0.6 ms of CPU, about a third of a whole poll (docs/performance.md, "Load")."""
         keys = [k for k in ([key] if isinstance(key, str) else key) if k]
         owners, params = [], [public_id]
@@ -639,7 +642,7 @@ class SeatQuerySet(models.QuerySet):
             return None
         # Table names from the models; every value is a parameter.
         sql = (
-            "SELECT m.version, m.paused_at, m.seating, s.last_seen_at "  # noqa: S608
+            "SELECT m.version, m.paused_at, m.seating, m.status, s.last_seen_at "  # noqa: S608
             f"FROM {Seat._meta.db_table} s JOIN {Match._meta.db_table} m ON m.id = s.match_id "
             f"WHERE m.public_id = %s AND ({' OR '.join(owners)}) ORDER BY s.number LIMIT 1"
         )
@@ -648,10 +651,10 @@ class SeatQuerySet(models.QuerySet):
             row = cursor.fetchone()
         if row is None:
             return None
-        version, paused_at, seating, last_seen_at = row
+        version, paused_at, seating, status, last_seen_at = row
         if last_seen_at is not None and timezone.is_naive(last_seen_at):  # SQLite: UTC, naive
             last_seen_at = timezone.make_aware(last_seen_at, UTC)
-        return version, paused_at, seating, last_seen_at
+        return version, paused_at, seating, status, last_seen_at
 
 
 def seen_lately(last_seen_at, now=None) -> bool:

@@ -62,7 +62,7 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
     my_turn = (
         seat is not None
         and seat.number in view["to_act"]
-        and match.status != Match.Status.WAITING
+        and match.status == Match.Status.ACTIVE
         and match.paused_at is None
     )
     ctx = {
@@ -95,8 +95,11 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
         ctx["invite_qr"] = qr_svg(ctx["invite_url"], _("QR code of the invitation link"))
     game_context = GAME_CONTEXTS.get(match.game, multiplipotion_context)
     ctx.update(game_context(view, ctx))
-    if match.paused_at is not None and not match.is_over:
-        # The pause banner says it all: no "Ben is playing…" to the child whose turn it is.
+    if (match.paused_at is not None and not match.is_over) or (
+        match.status == Match.Status.ABANDONED
+    ):
+        # The pause or "stopped" banner says it all: no "Ben is playing…" to the child whose
+        # turn it was.
         ctx["step"], ctx["waiting_for"] = "", ""
     if match.family:
         # A family room shows its own card (code, QR code, who has joined) above the board.
@@ -116,10 +119,10 @@ def poll_interval(match, view, mine, my_turn) -> str:
     """How often the board asks whether it changed (its poller's ``hx-trigger``).
 
     Every second while anyone else could change it. While only this device can act (its own
-    turn, nobody else in ``to_act``, no open seat, no pause) only a teacher's pause, the end of
-    the session or the other device leaving can, so the board asks every 3 s: a third of the
-    requests of the child on turn, and the partner's board, which waits, still sees every move
-    within a second."""
+    turn, nobody else in ``to_act``, no open seat, no pause) only a teacher's pause or end of
+    the session, or a computer taking over a quiet seat, can, so the board asks every 3 s: a
+    third of the requests of the child on turn, and the partner's board, which waits, still sees
+    every move within a second."""
     acting = set(view["to_act"])
     only_mine = bool(acting) and acting <= {s.number for s in mine}
     if my_turn and only_mine and not match.open_seats():
@@ -533,7 +536,7 @@ def muertoons_context(view, ctx) -> dict:
                 "count": view["hand_counts"][number],
                 "is_me": number == me,
                 # Nobody is "to play" before the table is full (a family room waiting).
-                "acting": number in view["to_act"] and match.status != Match.Status.WAITING,
+                "acting": number in view["to_act"] and match.status == Match.Status.ACTIVE,
                 "status": status,
             }
         )

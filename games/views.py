@@ -333,12 +333,12 @@ def poll(request, public_id):
             if seat is not None:
                 return render_taken_over(request, match, seat)
             raise Http404
-        row, spectator = (match.version, match.paused_at, match.seating), True
-    elif not seen_lately(row[3]):
+        row, spectator = (match.version, match.paused_at, match.seating, match.status), True
+    elif not seen_lately(row[4]):
         Seat.objects.filter(match__public_id=public_id).owned_by_key_or_user(
             keys, request.user, student_id
         ).mark_seen()
-    if request.GET.get("v") == Match.board_token(*row[:3]):
+    if request.GET.get("v") == Match.board_token(*row[:4]):
         return HttpResponse(status=204)
     match, mine = load_match(request, public_id)
     return render_board(request, match, mine, spectator=spectator)

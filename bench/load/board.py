@@ -16,7 +16,8 @@ from games.engine.multiplipotion import MONSTER, POTION
 
 VERSION_RE = re.compile(r'id="board"[^>]*data-version="(\d+)"', re.S)
 TOKEN_RE = re.compile(r"/poll/\?v=([^\"&]+)")
-POLL_EVERY_RE = re.compile(r'class="poller"[^>]*hx-trigger="every (\d+(?:\.\d+)?)s"', re.S)
+# The board's own poller (a family room's card has a poller of its own, every 10 s).
+POLL_EVERY_RE = re.compile(r'hx-get="[^"]*/poll/\?v=[^"]*"[^>]*hx-trigger="every (\d+(?:\.\d+)?)s"')
 HAND_RE = re.compile(r'name="card" value="([\w-]+)"')
 POTION_RE = re.compile(r'name="potions" value="([\w-]+)" form="area-form"')
 MONSTER_RE = re.compile(r'name="monster" value="([\w-]+)"')

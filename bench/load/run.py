@@ -293,10 +293,11 @@ def bench_load(mode: str = "full", *, log=None) -> tuple[dict, dict]:
             log=log,
         )
     # What config/gunicorn.conf.py gave each web server (or the LOAD_WEB_* overrides).
-    result["web_workers"] = int(os.environ.get("LOAD_WEB_WORKERS") or 0) or 2 * (
-        os.cpu_count() or 1
+    env = os.environ.get
+    result["web_workers"] = int(
+        env("LOAD_WEB_WORKERS") or env("WEB_CONCURRENCY") or 2 * len(os.sched_getaffinity(0))
     )
-    result["web_threads"] = int(os.environ.get("LOAD_WEB_THREADS") or 0) or 2
+    result["web_threads"] = int(env("LOAD_WEB_THREADS") or env("WEB_THREADS") or 2)
     figures = {
         "students_at_p95_100ms": result["students_at_p95_100ms"],
         "update_latency_p95_ms": result["update_latency_p95_ms"],

@@ -440,3 +440,23 @@ def test_the_wall_poll_after_the_log_in_expired_goes_to_the_login_page(world):
         reverse("wall_board", args=[world.class_a.pk]), headers={"HX-Request": "true"}
     )
     assert response["HX-Redirect"].startswith(reverse("login"))
+
+
+@pytest.mark.django_db
+def test_a_polling_board_learns_that_the_teacher_ended_the_session(world):
+    ada = world.client("child_a")
+    world.match_a.refresh_from_db()  # another test may have left the object ended
+    poll = reverse("games:poll", args=[world.match_a.public_id])
+    token = world.match_a.poll_token
+    assert world.match_a.status == Match.Status.ACTIVE
+    assert ada.get(f"{poll}?v={token}", headers={"HX-Request": "true"}).status_code == 204
+    world.client("teacher_a").post(reverse("wall_end", args=[world.class_a.pk]), {"confirm": "yes"})
+    # No move was made, but the board's token changed: the next poll brings the board back,
+    # which says so and offers no move and no poller.
+    response = ada.get(f"{poll}?v={token}", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert "Your teacher has ended the game." in response.text
+    assert "Your turn" not in response.text and 'name="card"' not in response.text
+    assert 'class="poller"' not in response.text
+    world.match_a.refresh_from_db()
+    assert world.match_a.poll_token != token

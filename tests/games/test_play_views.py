@@ -413,7 +413,7 @@ def test_a_pause_reaches_the_polling_board(make_match, ana):
 def poll_trigger(html: str) -> str:
     import re
 
-    found = re.search(r'class="poller"[^>]*hx-trigger="([^"]+)"', html, re.S)
+    found = re.search(r'hx-get="[^"]*/poll/\?v=[^"]*"[^>]*hx-trigger="([^"]+)"', html)
     return found.group(1) if found else ""
 
 
