@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 from django.utils import timezone
 
 from classroom.models import Student
+from config.prepared import PreparedQuery
 
 AFTER_HOURS_SESSION = timedelta(hours=1)
 
@@ -42,6 +43,16 @@ def sign_out_student(request) -> None:
     request.session.flush()
 
 
+# The child with class and school, unless archived: compiled once (config/prepared.py), as
+# every board request of a child asks for it.
+SIGNED_IN_STUDENT = PreparedQuery(
+    lambda pk: Student.objects.select_related("classroom", "classroom__school").filter(
+        pk=pk, archived_at__isnull=True, classroom__archived_at__isnull=True
+    )[:1],
+    marker=-7_777_777,
+)
+
+
 def current_student(request) -> Student | None:
     """The signed-in child, or None (also when the teacher ended the session or the child
     was archived or deleted)."""
@@ -50,11 +61,7 @@ def current_student(request) -> Student | None:
         return None
     if hasattr(request, "_current_student"):
         return request._current_student
-    student = (
-        Student.objects.select_related("classroom", "classroom__school")
-        .filter(pk=student_id, archived_at__isnull=True, classroom__archived_at__isnull=True)
-        .first()
-    )
+    student = SIGNED_IN_STUDENT.first(student_id)
     if (
         student is None
         or request.session.get("signin_generation") != student.classroom.signin_generation

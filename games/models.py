@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.prepared import PreparedQuery
 from games import engine
 from games.engine import IllegalAction
 
@@ -88,12 +89,9 @@ class IllegalMove(MoveRejected):
 
 class MatchQuerySet(models.QuerySet):
     def get_with_seats(self, public_id: str) -> "Match":
-        """The match and its seats in one query (raises Match.DoesNotExist)."""
-        seats = list(
-            Seat.objects.filter(match__public_id=public_id)
-            .select_related("match")
-            .order_by("number")
-        )
+        """The match and its seats in one query (raises Match.DoesNotExist); the query is
+        compiled once (config/prepared.py: every board request makes it)."""
+        seats = SEATS_WITH_MATCH.all(public_id, using=self.db)
         if not seats:
             raise Match.DoesNotExist
         match = seats[0].match
@@ -655,6 +653,15 @@ class SeatQuerySet(models.QuerySet):
         if last_seen_at is not None and timezone.is_naive(last_seen_at):  # SQLite: UTC, naive
             last_seen_at = timezone.make_aware(last_seen_at, UTC)
         return version, paused_at, seating, status, last_seen_at
+
+
+# A match's seats with the match, by the match's public id (Match.objects.get_with_seats).
+SEATS_WITH_MATCH = PreparedQuery(
+    lambda public_id: (
+        Seat.objects.filter(match__public_id=public_id).select_related("match").order_by("number")
+    ),
+    marker="~public-id-marker~",
+)
 
 
 def seen_lately(last_seen_at, now=None) -> bool:
