@@ -108,3 +108,29 @@ def test_the_badge_signs_in_with_one_tap(page, live_server, class_3a):
     page.wait_for_url(f"**{reverse('child_home')}")
     assert "Zoe" in page.locator("main").inner_text()
     assert real_errors(page) == []
+
+
+def test_switching_child_takes_two_taps_and_a_stray_one_changes_nothing(
+    page, live_server, class_3a
+):
+    zoe = class_3a.students.get(name="Zoe")
+    page.goto(live_server.url + reverse("join_badge", args=[zoe.badge_token]))
+    page.get_by_role("button", name="I’m Zoe: start").tap()
+    page.wait_for_url(f"**{reverse('child_home')}")
+    switch = page.locator("header summary", has_text="Not Zoe? Switch")
+    box = switch.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44
+    confirm = page.get_by_role("button", name="Yes, switch")
+    assert not confirm.is_visible()
+    switch.tap()  # the first tap only opens the question
+    assert confirm.is_visible()
+    assert "Zoe will be signed out on this computer." in page.locator("header").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1366
+    switch.tap()  # a second tap on the summary closes it again: still Zoe
+    assert not confirm.is_visible()
+    assert page.url.endswith(reverse("child_home"))
+    switch.tap()
+    confirm.tap()
+    page.wait_for_url(f"**{reverse('join_class', args=[class_3a.code])}")
+    assert page.locator(".name-btn .name-text").all_inner_texts() == ["Ada", "Ben", "Mia", "Zoe"]
+    assert real_errors(page) == []

@@ -433,6 +433,17 @@ def test_the_switch_include_renders_for_a_child(world, rf):
         "classroom/signin/_switch.html", {"student": world.child_a}, request=request
     )
     assert reverse("child_switch") in html and "Not Ada? Switch" in html
+    # One tap opens it, the second signs out: the form and its button sit inside the closed
+    # <details>, after its <summary>.
+    import re
+
+    details = re.search(r"<details class=\"signin-switch\">(.*?)</details>", html, re.S)
+    assert details is not None
+    inside = details.group(1)
+    summary_end = inside.index("</summary>")
+    assert "Not Ada? Switch" in inside[:summary_end]
+    assert inside.index("<form") > summary_end and "Yes, switch" in inside[summary_end:]
+    assert "Ada will be signed out on this computer." in inside
 
 
 def test_current_student_is_none_after_the_generation_moves(world, rf):
