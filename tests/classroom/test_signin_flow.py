@@ -457,3 +457,17 @@ def test_current_student_is_none_after_the_generation_moves(world, rf):
     world.class_a.end_signins()
     del request._current_student
     assert current_student(request) is None
+
+
+def test_the_nine_pictures_come_inside_the_page(world):
+    """No image requests before a child can tap: the pictures are drawn in the page, each
+    beside its word, hidden from screen readers (the word is read)."""
+    import re
+
+    html = Client().get(pictures_url(world.child_a)).content.decode()
+    svgs = re.findall(r"<svg [^>]*>", html)
+    assert len(svgs) == len(PICTURES)
+    assert all('class="pic-img"' in s and 'aria-hidden="true"' in s for s in svgs)
+    assert "img/pictures/" not in html and "<title>" not in html.split("</head>")[1]
+    for slug in PICTURES:
+        assert f"pic-{slug}" in html
