@@ -260,12 +260,17 @@ class Child(FastHttpUser):
                 time.sleep(wake - now)
             if time.monotonic() >= next_poll:
                 next_poll += board.poll_s
-                if next_poll < time.monotonic():  # a slow answer: htmx drops missed ticks
+                if next_poll < time.monotonic():  # we are late: htmx's timer kept its beat
                     next_poll = time.monotonic() + board.poll_s
                 was_my_turn = board.my_turn
                 self.poll()
                 if self.board is not board:
                     next_poll = time.monotonic() + self.board.poll_s
+                else:
+                    # A tick that fell while this poll was in flight is dropped
+                    # (hx-sync="closest #board:drop"): the next one is on the beat after.
+                    while next_poll <= time.monotonic():
+                        next_poll += board.poll_s
                 if self.board.my_turn and not was_my_turn:
                     move_at = time.monotonic() + self.think()
 
