@@ -29,25 +29,9 @@ CHUNK = 500  # ids per INSERT … SELECT (SQLite allows 32,766 parameters)
 # --- SQL helpers ---------------------------------------------------------------------------
 
 
-class Median(models.Aggregate):
-    """The median of a column (NULLs ignored): PERCENTILE_CONT on PostgreSQL, the MEDIAN
-    aggregate registered below on SQLite. Both average the two middle values."""
-
-    function = "MEDIAN"
-    name = "Median"
-    output_field = models.FloatField()
-
-    def as_postgresql(self, compiler, connection, **extra):
-        return self.as_sql(
-            compiler,
-            connection,
-            function="PERCENTILE_CONT",
-            template="%(function)s(0.5) WITHIN GROUP (ORDER BY %(expressions)s)",
-            **extra,
-        )
-
-
 class _SQLiteMedian:
+    """MEDIAN for SQLite (PostgreSQL has PERCENTILE_CONT): averages the two middle values."""
+
     def __init__(self):
         self.values = []
 
@@ -63,19 +47,6 @@ class _SQLiteMedian:
 def _register_sqlite_median(sender, connection, **kwargs):
     if connection.vendor == "sqlite":
         connection.connection.create_aggregate("MEDIAN", 1, _SQLiteMedian)
-
-
-class ToInt(models.Func):
-    """A non-negative number cut down to an integer, like Python's ``int()`` (a plain cast
-    rounds on PostgreSQL)."""
-
-    output_field = models.IntegerField()
-
-    def as_sql(self, compiler, connection, **extra):
-        return super().as_sql(compiler, connection, template="CAST(%(expressions)s AS INTEGER)")
-
-    def as_postgresql(self, compiler, connection, **extra):
-        return super().as_sql(compiler, connection, template="FLOOR(%(expressions)s)::integer")
 
 
 def _tables() -> dict:
@@ -430,9 +401,8 @@ class DailyTrendQuerySet(models.QuerySet):
         """Rebuild a school's trend rows (each child, each class, the school) for the local
         days ``first``..``last`` (every day when both are None). A day runs from midnight to
         midnight in the school's time zone. The children's rows come from their attempts
-        (one GROUP BY); a class's and the school's from their children's rows of the same
-        day: sums, and the median of the children's median times, so each child counts once
-        however much they played. Three ``INSERT … SELECT``, nothing through Python."""
+        (one GROUP BY); a class's and the school's add up their children's rows of the same
+        day. Three ``INSERT … SELECT``, nothing through Python."""
         from classroom.models import School, Student
 
         attempts = Attempt.objects.filter(student__classroom__school=school)
@@ -514,19 +484,14 @@ class DailyTrendQuerySet(models.QuerySet):
         children = (
             attempts.annotate(day=TruncDate("created_at", tzinfo=school.zone))
             .values("day", "student_id")
-            .annotate(
-                n=Count("pk"),
-                n_right=Count("pk", filter=Q(correct=True)),
-                median=ToInt(Median(Case(When(correct=True, then="response_ms")))),
-            )
+            .annotate(n=Count("pk"), n_right=Count("pk", filter=Q(correct=True)))
             .order_by()
         )
         select, params = children.query.sql_with_params()
         return _insert(
             self,
-            f"INSERT INTO {_tables()['trend']} (scope, scope_id, day, attempts, correct, "  # noqa: S608
-            f"median_ms) SELECT %s, q.student_id, q.day, q.n, q.n_right, q.median "
-            f"FROM ({select}) q",
+            f"INSERT INTO {_tables()['trend']} (scope, scope_id, day, attempts, correct) "  # noqa: S608
+            f"SELECT %s, q.student_id, q.day, q.n, q.n_right FROM ({select}) q",
             [DailyTrend.Scope.STUDENT.value, *params],
         )
 
@@ -573,7 +538,6 @@ class DailyTrend(models.Model):
     day = models.DateField()
     attempts = models.PositiveIntegerField(default=0)
     correct = models.PositiveIntegerField(default=0)
-    median_ms = models.PositiveIntegerField(null=True, blank=True)
 
     objects = DailyTrendQuerySet.as_manager()
 

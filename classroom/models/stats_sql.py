@@ -85,11 +85,25 @@ def state_case(n: str, right: str, median: str, recent_omissions: str, accuracy_
     )
 
 
+# A child's fact as one integer key, so the sort and the groupings compare one number instead
+# of three: the child's id times 2**32, plus a times 2**16, plus b (a and b are small positive
+# integers, below 2**15). On PostgreSQL the multiplication raises an error rather than wrap
+# round, should a child's id ever reach 2**31.
+PACKED_FACT = "student_id * 4294967296 + a * 65536 + b"
+UNPACKED_FACT = "g.fact / 4294967296, (g.fact / 65536) %% 65536, g.fact %% 65536"
+
+
 def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> str:
     """INSERT the FactStat rows of ``students`` children (their ids follow as parameters, then
     ``updated_at``). ``t``: the table names. Counts over all attempts; state and median over
-    the latest ``RECENT`` (ranked newest first, ties by id); wrong answers by answer. The
-    children's attempts are read once (``batch``, materialised) for both passes.
+    the latest ``RECENT`` (ranked newest first, ties by id); wrong answers by answer.
+
+    One sort serves every count: the children's attempts are read once (``batch``,
+    materialised, only the columns the counts need, "accuracy first" already decided per
+    attempt), ranked within each fact, and one ``GROUP BY`` over the ranked rows, which
+    arrive in its order, takes the all-time counts, the error kinds and the latest ten's
+    together. Only the wrong answers by answer need a second, small grouping (of the wrong
+    rows alone).
 
     ``trends`` (PostgreSQL only: a data-modifying CTE): the same statement also INSERTs the
     children's DailyTrend rows of every day, as ``DailyTrend.objects.rebuild_children`` does;
@@ -108,12 +122,11 @@ def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> 
     )
     day_rows = ""
     if trends:
-        day_median = d.to_int.format(d.median.format("CASE WHEN correct THEN response_ms END"))
         day_rows = f"""
 ), day_rows AS (
-  INSERT INTO {t["trend"]} (scope, scope_id, day, attempts, correct, median_ms)
+  INSERT INTO {t["trend"]} (scope, scope_id, day, attempts, correct)
   SELECT %s, student_id, (created_at AT TIME ZONE %s)::date, COUNT(*),
-         COUNT(*) FILTER (WHERE correct), {day_median}
+         COUNT(*) FILTER (WHERE correct)
   FROM batch GROUP BY 2, 3"""
     insert = f"""INSERT INTO {t["fact"]} (student_id, a, b, attempts, correct, omissions,
   median_ms, state, errors, wrong_answers, last_attempt_at, updated_at)"""
@@ -122,41 +135,40 @@ def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> 
     head, tail = ("", insert) if trends else (insert, "")
     return f"""{head}
 WITH batch AS MATERIALIZED (
-  SELECT id, student_id, match_id, a, b, answer, correct, kind, context, response_ms, created_at
+  SELECT id, student_id, {PACKED_FACT} AS fact, answer, correct, kind,
+         context = 'missed' AS missed_capture, response_ms, created_at,
+         CASE WHEN match_id IN (
+           SELECT m.id FROM {t["match"]} m JOIN {t["assignment"]} g ON g.id = m.assignment_id
+           WHERE g.accuracy_first) THEN 1 ELSE 0 END AS af
   FROM {t["attempt"]} WHERE student_id IN ({ids}){day_rows}
 ), ranked AS (
-  SELECT t.student_id, t.a, t.b, t.answer, t.correct, t.kind, t.context, t.response_ms,
-         t.created_at,
-         CASE WHEN t.match_id IN (
-           SELECT m.id FROM {t["match"]} m JOIN {t["assignment"]} g ON g.id = m.assignment_id
-           WHERE g.accuracy_first) THEN 1 ELSE 0 END AS af,
-         ROW_NUMBER() OVER (PARTITION BY t.student_id, t.a, t.b
-                            ORDER BY t.created_at DESC, t.id DESC) AS rk
-  FROM batch t
+  SELECT fact, answer IS NULL AS unanswered, correct, kind, missed_capture, response_ms,
+         created_at, af,
+         ROW_NUMBER() OVER (PARTITION BY fact ORDER BY created_at DESC, id DESC) AS rk
+  FROM batch
 ), grouped AS (
-  SELECT student_id, a, b, COUNT(*) AS n,
+  SELECT fact, COUNT(*) AS n,
     COUNT(*) FILTER (WHERE correct) AS right_n,
-    COUNT(*) FILTER (WHERE answer IS NULL) AS missed,
+    COUNT(*) FILTER (WHERE unanswered) AS missed,
     MAX(created_at) AS last_at,
     COUNT(*) FILTER (WHERE rk <= {recent}) AS rn,
     COUNT(*) FILTER (WHERE rk <= {recent} AND correct) AS rc,
     {median} AS med,
-    COUNT(*) FILTER (WHERE rk <= {no_omission_in} AND context = 'missed') AS rom,
+    COUNT(*) FILTER (WHERE rk <= {no_omission_in} AND missed_capture) AS rom,
     COUNT(*) FILTER (WHERE rk <= {recent} AND af = 1) AS af_n,
     {d.build_object}({kinds}) AS errors
-  FROM ranked GROUP BY student_id, a, b
+  FROM ranked GROUP BY fact
 ), wrong AS (
-  SELECT student_id, a, b, {d.object_agg.format(d.text.format("answer"), "n")} AS answers
-  FROM (SELECT student_id, a, b, answer, COUNT(*) AS n FROM batch
+  SELECT fact, {d.object_agg.format(d.text.format("answer"), "n")} AS answers
+  FROM (SELECT fact, answer, COUNT(*) AS n FROM batch
         WHERE NOT correct AND answer IS NOT NULL
-        GROUP BY student_id, a, b, answer) w
-  GROUP BY student_id, a, b
+        GROUP BY fact, answer) w
+  GROUP BY fact
 ){tail}
-SELECT g.student_id, g.a, g.b, g.n, g.right_n, g.missed, g.med,
+SELECT {UNPACKED_FACT}, g.n, g.right_n, g.missed, g.med,
        {state_case("g.rn", "g.rc", "g.med", "g.rom", "g.af_n")},
        g.errors, COALESCE(w.answers, {d.empty_object}), g.last_at, %s
-FROM grouped g LEFT JOIN wrong w
-  ON w.student_id = g.student_id AND w.a = g.a AND w.b = g.b
+FROM grouped g LEFT JOIN wrong w ON w.fact = g.fact
 """
 
 
@@ -198,14 +210,11 @@ FROM totals g LEFT JOIN wrong w
 
 def trend_rollup(vendor: str, t: dict, scope: str, column: str, days: str) -> str:
     """INSERT the trend rows of a wider scope (a class or the school) from its children's
-    rows of the same days: sums, and the median of the children's median times. Parameters:
-    the children's scope, the school, then those of ``days`` (a condition on ``r.day``).
-    ``column``: the SQL of the wider scope's id."""
-    d = dialect(vendor)
-    median = d.to_int.format(d.median.format("r.median_ms"))
+    rows of the same days: sums. Parameters: the children's scope, the school, then those of
+    ``days`` (a condition on ``r.day``). ``column``: the SQL of the wider scope's id."""
     return f"""
-INSERT INTO {t["trend"]} (scope, scope_id, day, attempts, correct, median_ms)
-SELECT '{scope}', {column}, r.day, SUM(r.attempts), SUM(r.correct), {median}
+INSERT INTO {t["trend"]} (scope, scope_id, day, attempts, correct)
+SELECT '{scope}', {column}, r.day, SUM(r.attempts), SUM(r.correct)
 FROM {t["trend"]} r JOIN {t["student"]} s ON s.id = r.scope_id
 JOIN {t["classroom"]} c ON c.id = s.classroom_id
 WHERE r.scope = %s AND c.school_id = %s {days}
