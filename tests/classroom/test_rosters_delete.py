@@ -5,7 +5,7 @@ from django.apps import apps
 from django.db import models
 from django.urls import reverse
 
-from classroom.models import Student, WaitingEntry
+from classroom.models import FactStat, Student, WaitingEntry
 from games.models import Match, Move, Seat
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +49,12 @@ def test_hard_delete_leaves_no_row_that_refers_to_the_child(world):
     world.assignment_a.tier_overrides = {str(child.pk): "purple", str(world.child_a2.pk): "full"}
     world.assignment_a.save()
     WaitingEntry.objects.create(assignment=world.assignment_a, student=child, tier="green")
+    # FactStat's key to the child has no database constraint (docs/analytics.md): the
+    # deletion itself must take the child's statistics with it.
+    FactStat.objects.create(
+        student=child, a=7, b=8, attempts=1, correct=0, omissions=0, state="learning",
+        errors={}, wrong_answers={},
+    )  # fmt: skip
     match_pk = world.match_a.pk
     assert (
         Move.objects.filter(match_id=match_pk).exists()
@@ -61,6 +67,7 @@ def test_hard_delete_leaves_no_row_that_refers_to_the_child(world):
     assert response.status_code == 302
     assert not Student.objects.filter(pk=child.pk).exists()
     assert rows_referring_to(child.pk) == []
+    assert not FactStat.objects.filter(student_id=child.pk).exists()
     # Their matches (their answers to facts) are gone with their seats and moves.
     assert not Match.objects.filter(pk=match_pk).exists()
     assert not Move.objects.filter(match_id=match_pk).exists()
