@@ -22,6 +22,7 @@ from django.utils import timezone
 from classroom import diagnosis
 
 from . import stats_sql
+from .stats_sql import error_column
 
 CHUNK = 500  # ids per INSERT … SELECT (SQLite allows 32,766 parameters)
 
@@ -314,7 +315,15 @@ class FactStat(models.Model):
     omissions = models.PositiveIntegerField(default=0)
     median_ms = models.PositiveIntegerField(null=True, blank=True)
     state = models.CharField(max_length=10)  # classroom.diagnosis.STATES
-    errors = models.JSONField(default=dict, blank=True)  # {"operand": 2, ...}
+    # The wrong answers by kind (classroom.diagnosis.ERROR_KINDS), a column each: counting
+    # them into columns costs the rebuild far less than building a JSON object per row.
+    # ``errors`` reads and writes them as one dict.
+    operand_errors = models.PositiveIntegerField(default=0)
+    operation_errors = models.PositiveIntegerField(default=0)
+    table_errors = models.PositiveIntegerField(default=0)
+    close_errors = models.PositiveIntegerField(default=0)
+    omission_errors = models.PositiveIntegerField(default=0)
+    other_errors = models.PositiveIntegerField(default=0)
     wrong_answers = models.JSONField(default=dict, blank=True)  # {"48": 3, ...}
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -329,6 +338,17 @@ class FactStat(models.Model):
 
     def __str__(self):
         return f"{self.student_id}: {self.a}×{self.b} {self.state}"
+
+    @property
+    def errors(self) -> dict[str, int]:
+        """Wrong answers by kind, every kind (zeros too), in ``diagnosis.ERROR_KINDS`` order:
+        the shape of ``diagnosis.error_profile``."""
+        return {kind: getattr(self, error_column(kind)) for kind in diagnosis.ERROR_KINDS}
+
+    @errors.setter
+    def errors(self, counts: dict) -> None:
+        for kind in diagnosis.ERROR_KINDS:
+            setattr(self, error_column(kind), int(counts.get(kind, 0)))
 
 
 class ClassFactStatQuerySet(models.QuerySet):

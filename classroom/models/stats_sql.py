@@ -17,12 +17,16 @@ from fractions import Fraction
 from classroom import diagnosis
 
 
+def error_column(kind: str) -> str:
+    """The FactStat column that counts the wrong answers of this kind."""
+    return f"{kind}_errors"
+
+
 @dataclass(frozen=True)
 class Dialect:
     median: str  # an ordered median of {0}: both average the two middle values
     to_int: str  # a non-negative number cut down to an integer (Python's int())
     object_agg: str  # {0}: key, {1}: value → a JSON object
-    build_object: str  # a JSON object of literal keys
     empty_object: str
     text: str  # {0} as text (a JSON key)
     each: str  # the (key, value) rows of the JSON object column {0}
@@ -35,7 +39,6 @@ POSTGRESQL = Dialect(
     median="PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY {0})",
     to_int="FLOOR({0})::integer",
     object_agg="jsonb_object_agg({0}, {1})",
-    build_object="jsonb_build_object",
     empty_object="'{}'::jsonb",
     text="{0}::text",
     each="jsonb_each_text({0})",
@@ -47,7 +50,6 @@ SQLITE = Dialect(
     median="MEDIAN({0})",  # registered in classroom.models.analytics
     to_int="CAST({0} AS INTEGER)",
     object_agg="json_group_object({0}, {1})",
-    build_object="json_object",
     empty_object="'{}'",
     text="CAST({0} AS TEXT)",
     each="json_each({0})",
@@ -113,10 +115,12 @@ def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> 
         raise ValueError("the trend rows ride along on PostgreSQL only")
     ids = ", ".join(["%s"] * students)
     recent, no_omission_in = diagnosis.RECENT, diagnosis.MASTERED_NO_OMISSION_IN
-    kinds = ", ".join(
-        f"'{kind}', COUNT(*) FILTER (WHERE NOT correct AND kind = '{kind}')"
+    kinds = ",\n    ".join(
+        f"COUNT(*) FILTER (WHERE NOT correct AND kind = '{kind}') AS {error_column(kind)}"
         for kind in diagnosis.ERROR_KINDS
     )
+    kind_columns = ", ".join(error_column(kind) for kind in diagnosis.ERROR_KINDS)
+    kind_values = ", ".join(f"g.{error_column(kind)}" for kind in diagnosis.ERROR_KINDS)
     median = d.to_int.format(
         d.median.format(f"CASE WHEN rk <= {recent} AND correct THEN response_ms END")
     )
@@ -129,7 +133,7 @@ def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> 
          COUNT(*) FILTER (WHERE correct)
   FROM batch GROUP BY 2, 3"""
     insert = f"""INSERT INTO {t["fact"]} (student_id, a, b, attempts, correct, omissions,
-  median_ms, state, errors, wrong_answers, last_attempt_at, updated_at)"""
+  median_ms, state, {kind_columns}, wrong_answers, last_attempt_at, updated_at)"""
     # With a data-modifying CTE the WITH must open the statement; otherwise the INSERT does
     # (SQLite's cursor counts the rows written only of a statement that starts with INSERT).
     head, tail = ("", insert) if trends else (insert, "")
@@ -156,7 +160,7 @@ WITH batch AS MATERIALIZED (
     {median} AS med,
     COUNT(*) FILTER (WHERE rk <= {no_omission_in} AND missed_capture) AS rom,
     COUNT(*) FILTER (WHERE rk <= {recent} AND af = 1) AS af_n,
-    {d.build_object}({kinds}) AS errors
+    {kinds}
   FROM ranked GROUP BY fact
 ), wrong AS (
   SELECT fact, {d.object_agg.format(d.text.format("answer"), "n")} AS answers
@@ -167,7 +171,7 @@ WITH batch AS MATERIALIZED (
 ){tail}
 SELECT {UNPACKED_FACT}, g.n, g.right_n, g.missed, g.med,
        {state_case("g.rn", "g.rc", "g.med", "g.rom", "g.af_n")},
-       g.errors, COALESCE(w.answers, {d.empty_object}), g.last_at, %s
+       {kind_values}, COALESCE(w.answers, {d.empty_object}), g.last_at, %s
 FROM grouped g LEFT JOIN wrong w ON w.fact = g.fact
 """
 

@@ -270,3 +270,16 @@ def test_the_packed_fact_key_keeps_large_ids_and_factors_apart(place):
     got = set(FactStat.objects.values_list("student_id", "a", "b", "attempts"))
     assert got == {(big.pk, a, b, 1) for a, b in facts}
     assert fact_rows() == expected_fact_stats()
+
+
+def test_every_kind_of_error_has_its_column_and_errors_reads_them_in_order(place):
+    kid = place[2][0]
+    for kind in diagnosis.ERROR_KINDS:
+        assert FactStat._meta.get_field(f"{kind}_errors").default == 0
+    stat = FactStat.objects.create(
+        student=kid, a=7, b=8, state=diagnosis.LEARNING, errors={"table": 2, "close": 1}
+    )
+    stat.refresh_from_db()
+    assert (stat.table_errors, stat.close_errors, stat.operand_errors) == (2, 1, 0)
+    assert list(stat.errors) == list(diagnosis.ERROR_KINDS)
+    assert stat.errors == {**dict.fromkeys(diagnosis.ERROR_KINDS, 0), "table": 2, "close": 1}
