@@ -42,6 +42,11 @@ INFO_KEYS = {
 }
 
 
+def runs(seconds) -> str:
+    """``[2.31, 2.2, 2.4]`` → "2.31, 2.20, 2.40 s" (older result files have none)."""
+    return ", ".join(f"{t:.2f}" for t in seconds or []) + " s" if seconds else "runs not recorded"
+
+
 def lookup(figures: dict, key: str):
     value = figures
     for part in key.split("."):
@@ -157,8 +162,10 @@ def markdown(figures: dict, details: dict, info: dict) -> str:
             f"{analytics['attempts']:,} attempts of {analytics['children']:,} children in "
             f"{analytics['classes']} classes of one school ({analytics['groups']:,} child × fact "
             f"groups; bulk insert {analytics['insert_s']:.1f} s). Full recompute "
-            f"(`RecomputeJob.run`) {fmt(figures['recompute_s'])} s; one SQL GROUP BY "
-            f"{fmt(figures['recompute_baseline_s'])} s (median of 3"
+            f"(`RecomputeJob.run`) {fmt(figures['recompute_s'])} s (median of 3, "
+            f"{runs(analytics.get('recompute_runs_s'))}); one SQL GROUP BY "
+            f"{fmt(figures['recompute_baseline_s'])} s (median of 3, "
+            f"{runs(analytics.get('baseline_runs_s'))}"
             + (", with a median" if analytics["baseline_median"] else ", no median on SQLite")
             + f"). Heatmap after a game: {analytics['games']} games, a real Celery worker on "
             f"the {analytics['broker']} broker; median "
