@@ -202,6 +202,10 @@ class FactStatQuerySet(models.QuerySet):
         student_ids = sorted(set(student_ids))
         if not student_ids:
             return 0
+        if student_ids[-1] >= stats_sql.MAX_PACKED_STUDENT_ID:
+            # The statement's one-integer key for a child's fact would overflow (and SQLite
+            # would silently turn it into a float): refuse rather than merge facts.
+            raise ValueError(f"a child id of {student_ids[-1]} is beyond the statistics' key")
         vendor, tables = connections[self.db].vendor, _tables()
         fused = trends and vendor == "postgresql"
         written = 0
@@ -296,17 +300,9 @@ class FactStatQuerySet(models.QuerySet):
 class FactStat(models.Model):
     """A child's statistics for one fact as asked (a × b, order kept); rebuilt from attempts."""
 
-    # No index of its own: the unique (student, a, b) constraint's index serves it. No
-    # foreign-key constraint in the database either: checking it cost a full recompute of 1,000
-    # children 100,000 look-ups at commit (0.3 s of database time), and it guards nothing: rows are
-    # written only from the child's attempts (whose own key to the child is enforced), under a
-    # lock on the child's row, and deleting a child deletes them (Django's CASCADE).
+    # No index of its own: the unique (student, a, b) constraint's index serves it.
     student = models.ForeignKey(
-        "classroom.Student",
-        on_delete=models.CASCADE,
-        related_name="fact_stats",
-        db_index=False,
-        db_constraint=False,
+        "classroom.Student", on_delete=models.CASCADE, related_name="fact_stats", db_index=False
     )
     a = models.PositiveSmallIntegerField()
     b = models.PositiveSmallIntegerField()
@@ -346,7 +342,9 @@ class FactStat(models.Model):
         return {kind: getattr(self, error_column(kind)) for kind in diagnosis.ERROR_KINDS}
 
     @errors.setter
-    def errors(self, counts: dict) -> None:
+    def errors(self, counts: dict | None) -> None:
+        """Set every kind's column from a dict of counts (a kind left out, or None: 0)."""
+        counts = counts or {}
         for kind in diagnosis.ERROR_KINDS:
             setattr(self, error_column(kind), int(counts.get(kind, 0)))
 

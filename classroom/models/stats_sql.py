@@ -89,8 +89,10 @@ def state_case(n: str, right: str, median: str, recent_omissions: str, accuracy_
 
 # A child's fact as one integer key, so the sort and the groupings compare one number instead
 # of three: the child's id times 2**32, plus a times 2**16, plus b (a and b are small positive
-# integers, below 2**15). On PostgreSQL the multiplication raises an error rather than wrap
-# round, should a child's id ever reach 2**31.
+# integers, below 2**15). A child's id must stay below 2**31 (``MAX_PACKED_STUDENT_ID``;
+# ``FactStat.objects.rebuild_for`` refuses larger ones: PostgreSQL would raise an overflow
+# error, SQLite would silently turn the key into a float).
+MAX_PACKED_STUDENT_ID = 2**31
 PACKED_FACT = "student_id * 4294967296 + a * 65536 + b"
 UNPACKED_FACT = "g.fact / 4294967296, (g.fact / 65536) %% 65536, g.fact %% 65536"
 

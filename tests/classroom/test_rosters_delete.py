@@ -49,8 +49,7 @@ def test_hard_delete_leaves_no_row_that_refers_to_the_child(world):
     world.assignment_a.tier_overrides = {str(child.pk): "purple", str(world.child_a2.pk): "full"}
     world.assignment_a.save()
     WaitingEntry.objects.create(assignment=world.assignment_a, student=child, tier="green")
-    # FactStat's key to the child has no database constraint (docs/analytics.md): the
-    # deletion itself must take the child's statistics with it.
+    # The child's statistics too (rows_referring_to then covers FactStat).
     FactStat.objects.create(
         student=child, a=7, b=8, attempts=1, correct=0, omissions=0, state="learning",
         errors={}, wrong_answers={},

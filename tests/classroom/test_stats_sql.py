@@ -64,7 +64,10 @@ def place(django_user_model):
 attempt = st.tuples(
     st.sampled_from([0, 0, 0, 1, 2]),  # which child
     st.sampled_from([(7, 8), (7, 8), (8, 7), (3, 3)]),
-    st.sampled_from(["right"] * 6 + ["wrong", "missed"]),
+    # "unanswered": no answer outside a missed capture. The game never writes one, but the
+    # counts must not mix up the two columns: omissions count no answer, the "missed lately"
+    # rule counts the context.
+    st.sampled_from(["right"] * 6 + ["wrong", "missed", "unanswered"]),
     st.integers(0, 5),  # which wrong answer
     st.sampled_from([900, 2500, 3000, 3001, 5000, 6000, 6001, 9000]),  # response time
     st.tuples(st.integers(0, 2), st.integers(0, 3)),  # day, then minute: ties happen
@@ -79,7 +82,7 @@ def write(place, draws):
     rows = []
     for who, (a, b), how, w, ms, (day, minute), slow in draws:
         kid = kids[who]
-        answer = {"right": a * b, "wrong": WRONG[w], "missed": None}[how]
+        answer = {"right": a * b, "wrong": WRONG[w], "missed": None, "unanswered": None}[how]
         if answer == a * b and how == "wrong":
             answer += 1
         move = moves[(kid.pk, slow)]
@@ -93,7 +96,7 @@ def write(place, draws):
                 answer=answer,
                 correct=answer == a * b,
                 kind=diagnosis.classify(a, b, answer),
-                context="missed" if answer is None else "capture",
+                context="missed" if how == "missed" else "capture",
                 response_ms=None if answer is None else ms,
                 created_at=START + timedelta(days=day, minutes=minute),
             )
@@ -283,3 +286,8 @@ def test_every_kind_of_error_has_its_column_and_errors_reads_them_in_order(place
     assert (stat.table_errors, stat.close_errors, stat.operand_errors) == (2, 1, 0)
     assert list(stat.errors) == list(diagnosis.ERROR_KINDS)
     assert stat.errors == {**dict.fromkeys(diagnosis.ERROR_KINDS, 0), "table": 2, "close": 1}
+
+
+def test_a_child_id_beyond_the_packed_key_is_refused():
+    with pytest.raises(ValueError, match="beyond the statistics' key"):
+        FactStat.objects.rebuild_for([1, 2**31])
