@@ -46,6 +46,8 @@ def new_page(browser):
 
 
 def no_sideways_scroll(page):
+    # Measure a settled page: right after a click the old document may be going away.
+    page.wait_for_load_state("load")
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
@@ -84,6 +86,8 @@ def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_ro
     teacher.get_by_role("button", name="Set the session").click()
     teacher.get_by_text("Green warm-up").first.wait_for()
     teacher.get_by_role("link", name="Live wall").first.click()
+    teacher.wait_for_url("**/wall/")
+    teacher.get_by_role("heading", name="Year 3 Owls · live games").wait_for()
     assert no_sideways_scroll(teacher)
 
     # A child signs in: code, name, three pictures.
