@@ -156,6 +156,12 @@ class Assignment(models.Model):
             return str(_("Paused"))
         return str(_("Open now"))
 
+    def bot_label(self) -> str:
+        """The computer player's name for the teacher's list; empty when only classmates play."""
+        if self.opponents == self.Opponents.CLASSMATES:
+            return ""
+        return str(BOT_LEVELS.get(self.bot_level, BOT_LEVELS["apprentice"]))
+
     def is_set_for(self, student) -> bool:
         return Assignment.objects.for_student(student).filter(pk=self.pk).exists()
 

@@ -99,6 +99,34 @@ def test_teacher_sets_a_session_for_the_whole_class(world):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    "opponents, level, shown, not_shown",
+    [
+        ("bot", "coach", "The computer (Coach Luna)", "Apprentice Pip"),
+        ("classmates_then_bot", "wizard", "(Grand Wizard Zed)", "Apprentice Pip"),
+        ("bot", "apprentice", "The computer (Apprentice Pip)", "Coach Luna"),
+        ("classmates", "wizard", "Classmates, paired automatically", "Grand Wizard Zed"),
+    ],
+)
+def test_the_list_names_the_computer_player_the_session_uses(
+    world, opponents, level, shown, not_shown
+):
+    Assignment.objects.create(
+        classroom=world.class_a,
+        created_by=world.teacher_a,
+        title="Levels",
+        opponents=opponents,
+        bot_level=level,
+        opens_at=timezone.now(),
+    )
+    client = Client()
+    client.force_login(world.teacher_a)
+    listing = client.get(reverse("assignment_list", args=[world.class_a.pk])).text
+    entry = listing[listing.index("Levels") :]
+    assert shown in entry and not_shown not in entry
+
+
+@pytest.mark.django_db
 def test_a_session_for_a_group_or_chosen_children(world):
     client = world.client("teacher_a")
     url = reverse("assignment_new", args=[world.class_a.pk])
