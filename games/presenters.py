@@ -87,6 +87,7 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
         "log": log_lines(match, names),
         "polling": not match.is_over,
         "poll_every": poll_interval(match, view, mine, my_turn),
+        "way_on": way_on(match, seat or handoff, spectator=seat is None and handoff is None),
     }
     if ctx["open_seat"] is not None and not match.family:
         ctx["invite_url"] = request.build_absolute_uri(
@@ -109,6 +110,22 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
         if match.status == Match.Status.WAITING:
             ctx["step"] = waiting_text(match)
     return ctx
+
+
+def way_on(match, seat, *, spectator) -> dict | None:
+    """The button under a finished or stopped game: where this player goes next.
+
+    A child of a class goes back to their page (a session's game, or one they started from
+    it); a family (home play included) plays the same game again; anyone else starts a practice
+    game. Somebody only
+    watching (a teacher) gets none."""
+    if spectator:
+        return None
+    if match.family:
+        return {"url": reverse("games:new_family", args=[match.game]), "label": _("Play again")}
+    if seat is not None and seat.student_id:
+        return {"url": reverse("child_home"), "label": _("Back to my page")}
+    return {"url": reverse("games:new"), "label": _("Play again")}
 
 
 POLL_FAST = "1s"

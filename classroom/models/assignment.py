@@ -178,6 +178,24 @@ class Assignment(models.Model):
     def tier_for(self, student) -> str:
         return self.tier_overrides.get(str(student.pk), self.tier)
 
+    def children_on_other_tables(self) -> int:
+        """How many of the children this session is set for play other tables than its own
+        (an override equal to the session's tables, or for a child the session does not
+        cover, changes nothing for now and is not counted)."""
+        from classroom.models.roster import Student
+
+        differing = [int(pk) for pk, tier in self.tier_overrides.items() if tier != self.tier]
+        if not differing:
+            return 0
+        children = Student.objects.active().filter(pk__in=differing, classroom_id=self.classroom_id)
+        named = [s.pk for s in self.students.all()]
+        groups = [g.pk for g in self.groups.all()]
+        if groups:
+            children = children.filter(group_id__in=groups)
+        elif named:
+            children = children.filter(pk__in=named)
+        return children.count()
+
     def games_finished_by(self, student) -> int:
         return self.matches.filter(status="finished", seats__student=student).distinct().count()
 

@@ -225,9 +225,10 @@ def waiting_room(request, student, pk):
             return done_redirect(request, match.get_absolute_url())
         entry.delete()
         return done_redirect(request, reverse("child_home"))
+    # Only children on the same tables can be paired with this one, so only they are named.
     others = [
         e.student.name
-        for e in assignment.waiting.filter(match__isnull=True)
+        for e in assignment.waiting.filter(match__isnull=True, tier=entry.tier)
         .exclude(pk=entry.pk)
         .select_related("student")
     ]

@@ -127,6 +127,39 @@ def test_the_list_names_the_computer_player_the_session_uses(
 
 
 @pytest.mark.django_db
+def test_the_list_counts_only_children_really_on_other_tables(world):
+    session = Assignment.objects.create(
+        classroom=world.class_a,
+        created_by=world.teacher_a,
+        title="Mixed",
+        tier="green",
+        opens_at=timezone.now(),
+        tier_overrides={
+            str(world.child_a.pk): "green",  # the session's own tables: nothing different
+            str(world.child_a2.pk): "purple",
+            str(world.child_b.pk): "purple",  # not in this class
+        },
+    )
+    assert session.children_on_other_tables() == 1
+    client = Client()
+    client.force_login(world.teacher_a)
+    listing = client.get(reverse("assignment_list", args=[world.class_a.pk])).text
+    assert "1 child on other tables" in listing[listing.index("Mixed") :]
+    session.students.set([world.child_a])  # Ali, on purple, is not in this session at all
+    assert session.children_on_other_tables() == 0
+    listing = client.get(reverse("assignment_list", args=[world.class_a.pk])).text
+    assert "on other tables" not in listing[listing.index("Mixed") :]
+    session.students.clear()
+    session.groups.set([world.group_a])
+    world.child_a2.group = world.group_a
+    world.child_a2.save()
+    assert session.children_on_other_tables() == 1  # Ali is in the Owls
+    world.child_a2.group = None
+    world.child_a2.save()
+    assert session.children_on_other_tables() == 0
+
+
+@pytest.mark.django_db
 def test_a_session_for_a_group_or_chosen_children(world):
     client = world.client("teacher_a")
     url = reverse("assignment_new", args=[world.class_a.pk])
@@ -291,6 +324,21 @@ def test_play_puts_the_child_in_the_waiting_room_and_pairs_the_next_one(world, f
     again = ada.post(reverse("child_play", args=[fresh.pk]))
     assert again["Location"] == match.get_absolute_url()
     assert Match.objects.filter(assignment=fresh).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_waiting_room_lists_only_classmates_on_the_same_tables(world, fresh):
+    """Children on other tables are never paired together, so they are not named as "also
+    waiting" either."""
+    fresh.tier_overrides = {str(world.child_a2.pk): "purple"}
+    fresh.save()
+    ada, ali = child_client(world.child_a), child_client(world.child_a2)
+    ada.post(reverse("child_play", args=[fresh.pk]))
+    ali.post(reverse("child_play", args=[fresh.pk]))
+    assert not Match.objects.filter(assignment=fresh).exists()
+    for client in (ada, ali):
+        room = client.get(reverse("waiting_room", args=[fresh.pk]))
+        assert room.status_code == 200 and "Also waiting" not in room.text
 
 
 @pytest.mark.django_db
@@ -485,6 +533,26 @@ def test_a_polling_board_learns_that_the_teacher_ended_the_session(world):
     assert response.status_code == 200
     assert "Your teacher has ended the game." in response.text
     assert "Your turn" not in response.text and 'name="card"' not in response.text
+    assert "Waiting" not in response.text  # no turn banner under a stopped game
     assert 'class="poller"' not in response.text
     world.match_a.refresh_from_db()
     assert world.match_a.poll_token != token
+
+
+@pytest.mark.django_db
+def test_a_game_ended_from_the_session_list_shows_the_child_the_way_back(world):
+    """Ending one session from the list leaves the children signed in: their stopped board
+    says so, shows no "Waiting" banner, and has a button back to their page."""
+    ada = world.client("child_a")
+    world.client("teacher_a").post(reverse("assignment_end", args=[world.assignment_a.pk]))
+    world.match_a.refresh_from_db()
+    assert world.match_a.status == Match.Status.ABANDONED
+    response = ada.get(reverse("games:play", args=[world.match_a.public_id]))
+    assert "Your teacher has ended the game." in response.text
+    assert "Waiting" not in response.text and "Your turn" not in response.text
+    assert f'href="{reverse("child_home")}">Back to my page</a>' in response.text
+    # The class teacher watching the same game gets neither a turn banner nor a button.
+    watched = world.client("teacher_a").get(reverse("games:spectate", args=[world.match_a.public_id]))
+    assert watched.status_code == 200
+    assert "Your teacher has ended the game." in watched.text
+    assert "Waiting" not in watched.text and "Back to my page" not in watched.text

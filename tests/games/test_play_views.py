@@ -444,3 +444,44 @@ def test_a_board_against_the_computer_asks_every_second_while_it_plays(make_matc
     ended = post_move(ana, match, type="place", card=hand(match, 0)[0])
     ended = post_move(ana, match, type="end_turn").content.decode()
     assert poll_trigger(ended) == "every 1s"
+
+
+def test_a_finished_practice_game_offers_play_again_and_a_watcher_no_button(make_match, ana):
+    match = make_match(seats=("ana", "wizard"), bots=(1,))
+    match.seats.filter(number=0).update(kind=Seat.Kind.BOT, bot_level="apprentice")
+    match.play_bot_turns()
+    match.refresh_from_db()
+    assert match.is_over
+    body = ana.get(url("play", match)).content.decode()
+    assert f'href="{reverse("games:new")}">Play again</a>' in body
+    watcher = Client()
+    watcher.force_login(get_user_model().objects.create_superuser("root", "r@example.com", "x"))
+    watched = watcher.get(url("spectate", match)).content.decode()
+    assert 'class="result-text"' in watched and "Play again" not in watched
+
+
+@pytest.mark.parametrize(
+    "family, student_id, spectator, expected",
+    [
+        (True, None, False, ("games:new_family", "Play again")),
+        (True, 7, False, ("games:new_family", "Play again")),  # home play: the family goes on
+        (False, 7, False, ("child_home", "Back to my page")),
+        (False, None, False, ("games:new", "Play again")),
+        (False, 7, True, None),
+        (True, None, True, None),
+    ],
+)
+def test_way_on_after_a_game(family, student_id, spectator, expected):
+    from types import SimpleNamespace
+
+    from games.presenters import way_on
+
+    match = SimpleNamespace(family=family, game="muertoons")
+    seat = SimpleNamespace(student_id=student_id)
+    got = way_on(match, seat, spectator=spectator)
+    if expected is None:
+        assert got is None
+    else:
+        name, label = expected
+        args = ["muertoons"] if name == "games:new_family" else []
+        assert got == {"url": reverse(name, args=args), "label": label}
