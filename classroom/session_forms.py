@@ -95,6 +95,8 @@ class AssignmentForm(forms.ModelForm):
                 choices=tier_choices,
                 required=False,
                 initial=overrides.get(str(child.pk), SAME_AS_CLASS),
+                # Not Django's "id_tier_<pk>": that is also the id of the tables radios' options.
+                widget=forms.Select(attrs={"id": f"id_child_tier_{child.pk}"}),
             )
         if self.instance.pk:
             if self.instance.groups.exists():

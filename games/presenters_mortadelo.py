@@ -227,7 +227,8 @@ def mortadelo_context(view, ctx) -> dict:
                 else None,
                 "out": view["out"][number] is not None,
                 "is_me": number == me,
-                "acting": number in view["to_act"],
+                # Nobody is "to play" before the table is full (a family room waiting) or after.
+                "acting": number in view["to_act"] and match.status == "active",
                 "current": number == view["current"] and phase != "pick",
                 "duelling": duel is not None and number in duel["seats"],
                 "status": status,
@@ -359,18 +360,27 @@ def mm_result_text(view, names, me) -> str:
         if reason == "collapse":
             return _("Double KO after a double KO: the multiverse collapses! Nobody wins.")
         return _("Double KO! It's a tie: nobody wins. Time to throw in another one!")
-    if me is not None and winners == [me]:
-        return _("You saved the multiverse: you win!")
+    n = len(winners)
+    if me is not None and me in winners:
+        if n == 1:
+            return _("You saved the multiverse: you win!")
+        others = mm_join(names.get(w, "") for w in winners if w != me)
+        return _("You share the win with %(names)s!") % {"names": others}
+    everyone = mm_join(names.get(w, "") for w in winners)
     if reason == "double_ko_previous":
-        return _("Double KO! %(name)s, knocked out just before, saves the multiverse and wins!") % {
-            "name": mm_join(names.get(w, "") for w in winners)
-        }
+        return ngettext(
+            "Double KO! %(name)s, knocked out just before, saves the multiverse and wins!",
+            "Double KO! %(name)s, knocked out just before, save the multiverse and win!",
+            n,
+        ) % {"name": everyone}
     if reason == "time":
-        return _("Time is up! Fewest wounds: %(names)s wins!") % {
-            "names": mm_join(names.get(w, "") for w in winners)
-        }
+        return ngettext(
+            "Time is up! Fewest wounds: %(names)s wins!",
+            "Time is up! Fewest wounds: %(names)s win!",
+            n,
+        ) % {"names": everyone}
     return _("%(name)s is the last Mortadelo standing and saves the multiverse!") % {
-        "name": mm_join(names.get(w, "") for w in winners)
+        "name": everyone
     }
 
 

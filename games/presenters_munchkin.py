@@ -236,7 +236,7 @@ def _parts(parts, names):
     return [{"label": mk_part_label(p, names), "value": p["value"]} for p in parts]
 
 
-def mk_character(ch: dict, names: dict, view: dict) -> dict:
+def mk_character(ch: dict, names: dict, view: dict, live: bool = True) -> dict:
     items = [mk_card(i) for i in ch["items"]]
     items.sort(key=lambda i: (not i["used"], i["slot"]))
     return {
@@ -254,7 +254,8 @@ def mk_character(ch: dict, names: dict, view: dict) -> dict:
         "dead": ch["dead"],
         "strength": ch["strength"],
         "run_bonus": ch["run_bonus"],
-        "acting": ch["seat"] in view["to_act"],
+        # Nobody is "to play" before the table is full (a family room waiting) or after.
+        "acting": live and ch["seat"] in view["to_act"],
         "current": ch["seat"] == view["current"],
     }
 
@@ -268,7 +269,8 @@ def munchkin_context(view, ctx) -> dict:
     if my_turn:
         module = match.engine
         legal = module.legal_actions(module.load(match.state), me)
-    chars = [mk_character(ch, names, view) for ch in view["characters"]]
+    live = match.status == "active"
+    chars = [mk_character(ch, names, view, live) for ch in view["characters"]]
     mine = chars[me] if me is not None else None
     hand = [mk_card(c) for c in view.get("hand") or []]
     my_cards = {c["id"] for c in hand}
@@ -350,7 +352,7 @@ def munchkin_context(view, ctx) -> dict:
         "trade": trade,
         "window": window,
         "window_seconds": WINDOW_SECONDS,
-        "acting_name": ", ".join(_seat_name(names, s) for s in view["to_act"]),
+        "acting_name": ", ".join(_seat_name(names, s) for s in view["to_act"]) if live else "",
         "step": mk_next_step(view, ctx, names, me),
         "log": [line for e in view["log"] if (line := mk_event_line(e, names))][-10:],
         "result": mk_result_text(view, names, me),
@@ -360,6 +362,22 @@ def munchkin_context(view, ctx) -> dict:
         "charity": view["charity"],
         "focus": "actions" if my_turn else "",
     }
+
+
+def mk_verdict(st) -> dict:
+    """The fight's standing in a sign and a sentence (a tie is the players' with a Brawler)."""
+    players, monsters = st["players_total"], st["monsters_total"]
+    sign = ">" if players > monsters else "=" if players == monsters else "<"
+    if st["winning"]:
+        text = _("The players are winning.")
+    elif st["ties_win"]:
+        text = _("The monsters are winning.")
+    else:
+        text = _("The monsters are winning (ties go to the monster).")
+    if st["ties_win"]:
+        brawler = _("A Brawler fights: the players win ties.")
+        text = f"{text} {brawler}"
+    return {"sign": sign, "text": text}
 
 
 def mk_combat(view, names) -> dict | None:
@@ -389,6 +407,7 @@ def mk_combat(view, names) -> dict | None:
         "monsters_total": st["monsters_total"],
         "winning": st["winning"],
         "ties_win": st["ties_win"],
+        "verdict": mk_verdict(st),
         "treasures": c["treasures"],
         "removed": [tr(name) for name in c["removed"]],
         "turn": _seat_name(names, c["turn"]),

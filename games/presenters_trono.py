@@ -36,7 +36,7 @@ def tr_role_name(role: str) -> str:
         "rector": _("Magnificent Rector"),
         "lord": _("Lord of Silk"),
         "mercenary": _("Mercenary Captain"),
-        "cardinal": _("The Cardinal"),
+        "cardinal": _("Cardinal"),
         "innkeeper": _("Master of the Innkeepers"),
         "brigand": _("Brigand"),
     }.get(role, role)
@@ -140,7 +140,8 @@ def trono_context(view, ctx) -> dict:
                 "name": names.get(number, ""),
                 "tokens": [{**tr_die(s), "count": tokens[number][s]} for s in TOKEN_SYMS],
                 "is_me": number == me,
-                "acting": number in view["to_act"],
+                # Nobody is "to play" before the table is full (a family room waiting) or after.
+                "acting": number in view["to_act"] and match.status == "active",
                 "current": number == view["current"] and phase != "over",
                 "skip": view["skip"][number],
                 "out": view["out"][number],

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -232,7 +233,8 @@ def render_card(request, student):
         "classroom": student.classroom,
         "join_root": request.build_absolute_uri(reverse("join")),
     }
-    return render(request, "classroom/signin/cards.html#card", ctx)
+    with timezone.override(student.classroom.school.zone):
+        return render(request, "classroom/signin/cards.html#card", ctx)
 
 
 @never_cache
@@ -264,7 +266,8 @@ def login_cards(request, pk):
     if request.GET.get("show") == "code":
         return render(request, "classroom/signin/class_code.html", ctx)
     ctx["cards"] = [card_context(request, s) for s in students]
-    return render(request, "classroom/signin/cards.html", ctx)
+    with timezone.override(classroom.school.zone):  # "Locked until …" in the school's time
+        return render(request, "classroom/signin/cards.html", ctx)
 
 
 def teacher_student(request, pk):

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -270,7 +271,8 @@ def class_edit(request, pk):
 @require_http_methods(["GET"])
 def class_detail(request, pk):
     classroom = my_class(request, pk)
-    return render(request, DETAIL, detail_context(classroom))
+    with timezone.override(classroom.school.zone):  # "Locked until 10:42", the school's time
+        return render(request, DETAIL, detail_context(classroom))
 
 
 @login_required
@@ -322,9 +324,10 @@ def roster_add(request, pk):
     classroom = my_class(request, pk)
     form = RosterForm(request.POST, request.FILES, classroom=classroom)
     if not form.is_valid():
-        return render_page(
-            request, DETAIL, "add_form", detail_context(classroom, roster_form=form), status=422
-        )
+        with timezone.override(classroom.school.zone):
+            return render_page(
+                request, DETAIL, "add_form", detail_context(classroom, roster_form=form), status=422
+            )
     students, new_groups = classroom.add_roster(form.reading)
     text = ngettext("%(count)d child added.", "%(count)d children added.", len(students)) % {
         "count": len(students)
@@ -344,9 +347,9 @@ def group_new(request, pk):
     classroom = my_class(request, pk)
     form = GroupForm(request.POST, classroom=classroom)
     if not form.is_valid():
-        return render_page(
-            request, DETAIL, "group_form", detail_context(classroom, group_form=form), status=422
-        )
+        with timezone.override(classroom.school.zone):
+            context = detail_context(classroom, group_form=form)
+            return render_page(request, DETAIL, "group_form", context, status=422)
     group = form.save()
     messages.success(request, gettext("Group %(name)s added.") % {"name": group.name})
     return finish(request, class_url(classroom) + "#groups")

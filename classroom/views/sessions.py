@@ -2,7 +2,6 @@
 
 import hashlib
 from functools import wraps
-from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -70,10 +69,7 @@ def my_class(request, pk) -> Classroom:
 
 def school_time(classroom):
     """Show and read times in the school's own time zone."""
-    try:
-        return timezone.override(ZoneInfo(classroom.school.timezone))
-    except (KeyError, ValueError):
-        return timezone.override(timezone.get_current_timezone())
+    return timezone.override(classroom.school.zone)
 
 
 def done_redirect(request, url):

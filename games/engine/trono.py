@@ -86,7 +86,7 @@ ROLES: dict[str, dict[str, Any]] = {
     },
     # Not in the rulebook's table: ruled and balanced with simulate (docs/rules).
     "cardinal": {
-        "name": "The Cardinal",
+        "name": "Cardinal",
         "need": [("people", "min", 4), ("tower", "min", 3), ("mortadella", "min", 3)],
     },
     "innkeeper": {

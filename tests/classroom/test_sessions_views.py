@@ -232,6 +232,11 @@ def test_edit_and_end_a_session(world):
     assert response.status_code == 302
     world.assignment_a.refresh_from_db()
     assert world.assignment_a.title == "Practice 2" and world.assignment_a.target_kind == "minutes"
+    # "End…" first says what ending does, then asks for a second tap.
+    listing = client.get(reverse("assignment_list", args=[world.class_a.pk])).text
+    assert '<details class="end-confirm">' in listing
+    assert "The game being played stops now. The children stay signed in." in listing
+    assert "Yes, end “Practice 2”" in listing
     response = client.post(reverse("assignment_end", args=[world.assignment_a.pk]))
     assert response.status_code == 302
     world.assignment_a.refresh_from_db()
@@ -437,6 +442,22 @@ def test_the_wall_shows_every_live_match_and_answers_204_when_unchanged(world):
 
 
 @pytest.mark.django_db
+def test_the_wall_after_the_closing_time_says_the_games_carry_on(world):
+    Assignment.objects.filter(pk=world.assignment_a.pk).update(
+        opens_at=timezone.now() - timedelta(hours=1),
+        closes_at=timezone.now() - timedelta(minutes=1),
+    )
+    teacher = world.client("teacher_a")
+    page = teacher.get(reverse("session_wall", args=[world.class_a.pk])).text
+    assert "Ada's turn" in page  # the game is still being played
+    assert "No game session is open" not in page
+    assert "the games below carry on until they end" in page
+    Match.objects.filter(assignment=world.assignment_a).update(status=Match.Status.FINISHED)
+    page = teacher.get(reverse("session_wall", args=[world.class_a.pk])).text
+    assert "No game session is open" in page and "carry on" not in page
+
+
+@pytest.mark.django_db
 def test_a_match_nobody_moved_for_a_minute_is_flagged_stalled(world):
     teacher = world.client("teacher_a")
     page = teacher.get(reverse("session_wall", args=[world.class_a.pk]))
@@ -552,7 +573,8 @@ def test_a_game_ended_from_the_session_list_shows_the_child_the_way_back(world):
     assert "Waiting" not in response.text and "Your turn" not in response.text
     assert f'href="{reverse("child_home")}">Back to my page</a>' in response.text
     # The class teacher watching the same game gets neither a turn banner nor a button.
-    watched = world.client("teacher_a").get(reverse("games:spectate", args=[world.match_a.public_id]))
+    watch = reverse("games:spectate", args=[world.match_a.public_id])
+    watched = world.client("teacher_a").get(watch)
     assert watched.status_code == 200
     assert "Your teacher has ended the game." in watched.text
     assert "Waiting" not in watched.text and "Back to my page" not in watched.text

@@ -250,3 +250,20 @@ def test_next_goes_back_to_a_page_of_this_site_only(world):
     assert client.post(url, {"next": "/teacher/"})["Location"] == "/teacher/"
     response = client.post(url, {"next": "https://evil.example/"})
     assert response["Location"] == reverse("login_cards", args=[world.class_a.pk])
+
+
+@pytest.mark.parametrize("page", ["class_detail", "login_cards"])
+def test_locked_until_is_in_the_schools_time(world, page):
+    """A school in another time zone than the server's reads its own clock."""
+    from zoneinfo import ZoneInfo
+
+    world.school_a.timezone = "Asia/Tokyo"
+    world.school_a.save()
+    until = timezone.now() + timedelta(minutes=5)
+    world.child_a.failed_signins = 5
+    world.child_a.locked_until = until
+    world.child_a.save()
+    body = as_user(world, "teacher_a").get(reverse(page, args=[world.class_a.pk])).text
+    tokyo = until.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%H:%M")
+    london = until.astimezone(ZoneInfo("Europe/London")).strftime("%H:%M")
+    assert f"Locked until {tokyo}" in body and f"Locked until {london}" not in body

@@ -331,3 +331,27 @@ def test_a_finished_game_has_a_replay_with_the_public_log():
     body = response.content.decode()
     assert "Both cards flip over" in body or "chose a card, face down" in body
     assert "mmb-" not in body and "mmp-" not in body
+
+
+@pytest.mark.parametrize(
+    "winners, reason, me, text",
+    [
+        ([0], "time", 0, "You saved the multiverse: you win!"),
+        ([0, 2], "time", 2, "You share the win with Ana!"),
+        ([0, 2], "time", 1, "Time is up! Fewest wounds: Ana, Cleo win!"),
+        ([0], "time", 1, "Time is up! Fewest wounds: Ana wins!"),
+        ([0, 1], "double_ko_previous", 2, "save the multiverse and win!"),
+        (
+            [1],
+            "double_ko_previous",
+            None,
+            "Ben, knocked out just before, saves the multiverse and wins!",
+        ),
+    ],
+)
+def test_the_result_names_every_winner_and_tells_each_one(winners, reason, me, text):
+    from games.presenters_mortadelo import mm_result_text
+
+    names = {0: "Ana", 1: "Ben", 2: "Cleo"}
+    result = mm_result_text({"outcome": {"winners": winners, "reason": reason}}, names, me)
+    assert text in result

@@ -279,3 +279,46 @@ def test_every_button_is_a_legal_action():
         fields.pop("version"), fields.pop("move_id"), fields.pop("csrfmiddlewaretoken", None)
         action = MK._normalise(fields)
         assert action in legal, action
+
+
+@pytest.mark.parametrize(
+    "players, monsters, ties_win, winning, sign, says, not_says",
+    [
+        (10, 8, False, True, ">", "The players are winning.", "Brawler"),
+        (8, 8, False, False, "=", "ties go to the monster", "Brawler"),
+        (
+            8,
+            8,
+            True,
+            True,
+            "=",
+            "The players are winning. A Brawler fights",
+            "ties go to the monster",
+        ),
+        (
+            7,
+            8,
+            True,
+            False,
+            "<",
+            "The monsters are winning. A Brawler fights",
+            "ties go to the monster",
+        ),
+        (7, 8, False, False, "<", "The monsters are winning (ties go to the monster).", "Brawler"),
+    ],
+)
+def test_the_combat_verdict_never_contradicts_itself(
+    players, monsters, ties_win, winning, sign, says, not_says
+):
+    from games.presenters_munchkin import mk_verdict
+
+    verdict = mk_verdict(
+        {
+            "players_total": players,
+            "monsters_total": monsters,
+            "ties_win": ties_win,
+            "winning": winning,
+        }
+    )
+    assert verdict["sign"] == sign
+    assert says in verdict["text"] and not_says not in verdict["text"]

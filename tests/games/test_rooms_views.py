@@ -77,6 +77,25 @@ def test_a_remote_seat_makes_a_waiting_room_with_a_code_qr_and_link():
     assert ">to play<" not in body and "is-acting" not in body  # nobody's turn before the start
 
 
+@pytest.mark.parametrize("game", ["trono", "mortadelo", "munchkin"])
+def test_nobody_is_to_play_in_a_room_still_waiting_for_its_people(game):
+    from games import engine
+    from games.forms import FamilyGameForm, bot_levels
+
+    module = engine.get(game)
+    form = FamilyGameForm(module)
+    # The game's own options at their defaults, then Ana here, one remote seat, one computer.
+    data = {name: form[name].initial for name in form.fields if form[name].initial is not None}
+    data.update(room_data(seat3_level=bot_levels(module)[0][0]))
+    host = Client()
+    response = host.post(reverse("games:new_family", args=[game]), data)
+    match = Match.objects.latest("created_at")
+    assert response.status_code == 302 and match.status == Match.Status.WAITING
+    body = host.get(match.get_absolute_url()).content.decode()
+    assert "Waiting for 1 more player." in body
+    assert "is-acting" not in body and "Waiting for Ana" not in body
+
+
 def test_a_game_without_remote_seats_has_no_code_and_starts_at_once():
     _host, match = host_room(seat2_kind="computer", seat2_level="heuristic")
     assert match.status == Match.Status.ACTIVE and match.room_code is None

@@ -260,3 +260,17 @@ def test_pass_and_play_hides_every_role_until_the_next_person_taps():
     body = response.content.decode()
     assert TR.role_card(state["roles"][seat]) in body
     assert_no_secrets(body, state, seat)
+
+
+@pytest.mark.parametrize("role", ["prince", "rector", "lord", "mercenary", "cardinal", "brigand"])
+def test_a_guess_reads_as_one_sentence_for_every_role(role):
+    """The log's guess line: "Ana guessed that Ben is the Cardinal: right!" (never "the The")."""
+    from games.engine import trono
+    from games.presenters_trono import tr_event_line
+
+    event = {"kind": "guess", "seat": 0, "target": 1, "role": role, "right": True}
+    line = tr_event_line(event, {0: "Ana", 1: "Ben"})
+    assert line.startswith("Ana guessed that Ben is the ") and line.endswith(": right!")
+    assert "the The" not in line
+    described = trono.describe({**event, "right": False})
+    assert " is the " in described and "the The" not in described
