@@ -326,17 +326,18 @@ def result_text(view, names, ctx) -> str:
         return _("It's a tie! Nobody wins this time.")
     if ctx["seat"] is not None and winners == [ctx["me"]]:
         return _("You win! Brilliant multiplying.")
-    winner = _("%(name)s wins!") % {"name": names.get(winners[0], "")}
+    name = names.get(winners[0], "")
     if ctx["seat"] is None:
-        return winner
-    # The player who lost hears what they did win, and is asked back.
+        return _("%(name)s wins!") % {"name": name}
+    # The player who lost hears what they did win (if anything), and is asked back.
     n = len(view["trophies"][ctx["me"]])
-    cheer = ngettext(
-        "You won %(n)s trophy. Well played: have another go!",
-        "You won %(n)s trophies. Well played: have another go!",
+    if n == 0:
+        return _("%(name)s wins! Well played: have another go!") % {"name": name}
+    return ngettext(
+        "%(name)s wins! You won %(n)s trophy. Well played: have another go!",
+        "%(name)s wins! You won %(n)s trophies. Well played: have another go!",
         n,
-    ) % {"n": n}
-    return f"{winner} {cheer}"
+    ) % {"name": name, "n": n}
 
 
 def event_line(event, names) -> str | None:
@@ -516,6 +517,14 @@ def mu_asks_text(view) -> str:
     return _("Play any card.")
 
 
+def names_and(names: list[str]) -> str:
+    """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
+    names = [n for n in names if n]
+    if len(names) <= 1:
+        return "".join(names)
+    return _("%(list)s and %(last)s") % {"list": ", ".join(names[:-1]), "last": names[-1]}
+
+
 def mu_join(names: list[str]) -> str:
     return ", ".join(names)
 
@@ -621,6 +630,8 @@ def mu_next_step(view, ctx, my_turn, waiting_for) -> str:
             return _("%(name)s passed on the Gabi: give %(name)s one card from your hand.") % {
                 "name": names.get(receiver, "")
             }
+        if ctx["seat"] is not None and ctx["seat"].number == receiver:
+            return _("%(giver)s is giving you a card.") % {"giver": names.get(giver, "")}
         return _("%(giver)s is giving %(name)s a card.") % {
             "giver": names.get(giver, ""),
             "name": names.get(receiver, ""),
@@ -661,9 +672,13 @@ def mu_result_text(view, names, me) -> str:
     winners = outcome.get("winners") or []
     if me is not None and me in winners and len(winners) == 1:
         return _("You reached the party first: you win!")
+    if me is not None and me in winners:
+        return _("You and %(names)s reached the party together: you win!") % {
+            "names": names_and([names.get(w, "") for w in winners if w != me])
+        }
     if len(winners) > 1:
         return _("%(names)s reached the party together and win!") % {
-            "names": mu_join([names.get(w, "") for w in winners])
+            "names": names_and([names.get(w, "") for w in winners])
         }
     return _("%(name)s reached the party first and wins!") % {
         "name": names.get(winners[0], "") if winners else ""

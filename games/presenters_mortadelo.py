@@ -133,9 +133,9 @@ def mm_effect_text(name: str, amount: int) -> str:
             "Tortazo %(stars)s (%(n)s wound)", "Tortazo %(stars)s (%(n)s wounds)", amount
         ) % {"stars": "★" * amount, "n": amount}
     if name == "upgrade":
-        if amount == 1:
-            return _("⬆ Upgrade: take a Mamporro Plus")
-        return _("⬆ Upgrade: take %(n)s Mamporros Plus") % {"n": amount}
+        return ngettext(
+            "⬆ Upgrade: take %(n)s Mamporro Plus", "⬆ Upgrade: take %(n)s Mamporros Plus", amount
+        ) % {"n": amount}
     if name == "combo":
         return _("⇄ Play another card")
     if name == "recover":

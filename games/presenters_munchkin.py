@@ -187,7 +187,20 @@ def mk_general_label(action: dict, names: dict, view: dict) -> str:
         monsters = (view.get("combat") or {}).get("strengths", {}).get("monsters") or []
         i = action["monster"]
         name = tr(monsters[i]["card"]["name"]) if i < len(monsters) else ""
-        return _("Roll the die to run from %(monster)s") % {"monster": name}
+        left = {m["index"]: m for m in (view.get("run") or {}).get("left") or []}
+        need = left.get(i, {}).get("need")
+        if need is None:
+            return _("Roll the die to run from %(monster)s") % {"monster": name}
+        if need <= 1:
+            return _("Roll the die to run from %(monster)s (any roll escapes)") % {"monster": name}
+        if need >= 7:
+            return _("Roll the die to run from %(monster)s (no roll can escape)") % {
+                "monster": name
+            }
+        return _("Roll the die to run from %(monster)s (%(need)s or more escapes)") % {
+            "monster": name,
+            "need": need,
+        }
     if t == "lullaby":
         monsters = (view.get("combat") or {}).get("strengths", {}).get("monsters") or []
         i = action["monster"]
@@ -491,7 +504,7 @@ def mk_next_step(view, ctx, names, me) -> str:
             "name": _seat_name(names, view["combat"]["fighter"])
         }
     if phase == "run":
-        return _("You lost the fight: run away! Roll 5 or more to escape each monster.")
+        return _("You lost the fight: run away! Roll the die once for each monster.")
     if phase == "loot_body":
         return _("Take one card from %(name)s's things.") % {
             "name": _seat_name(names, view["loot"]["dead"])
@@ -507,14 +520,28 @@ def mk_result_text(view, names, me) -> str:
     outcome = view.get("outcome")
     if not outcome:
         return ""
+    from games.presenters import names_and
+
     winners = outcome.get("winners") or []
-    who = ", ".join(_seat_name(names, w) for w in winners)
+    level10 = outcome["reason"] == "level10"
     if me is not None and winners == [me]:
-        if outcome["reason"] == "level10":
+        if level10:
             return _("You reached level 10: you win!")
         return _("The dungeon closes and you have the highest level: you win!")
-    if outcome["reason"] == "level10":
-        return _("%(names)s reached level 10 and won!") % {"names": who}
+    if me is not None and me in winners:
+        others = names_and([_seat_name(names, w) for w in winners if w != me])
+        if level10:
+            return _("You and %(names)s reached level 10 together: you win!") % {"names": others}
+        return _("The dungeon closes. You and %(names)s share the highest level: you win!") % {
+            "names": others
+        }
+    who = names_and([_seat_name(names, w) for w in winners])
+    if level10:
+        return ngettext(
+            "%(names)s reached level 10 and won!",
+            "%(names)s reached level 10 together and won!",
+            len(winners),
+        ) % {"names": who}
     return _("The dungeon closes. Highest level: %(names)s.") % {"names": who}
 
 
@@ -681,7 +708,10 @@ def mk_event_line(e, names) -> str | None:
             e["n"],
         ) % {"who": who, "n": e["n"]}
     if k == "treasure_shown":
-        shown = ", ".join(f"{_seat_name(names, t)}: {n}" for t, n in e["cards"])
+        shown = ", ".join(
+            _("%(who)s takes %(card)s") % {"who": _seat_name(names, t), "card": tr(n)}
+            for t, n in e["cards"]
+        )
         return _("The treasure, face up: %(cards)s.") % {"cards": shown}
     if k == "lost":
         return _("%(who)s lost the fight (%(p)s against %(m)s) and must run away!") % {

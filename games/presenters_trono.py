@@ -73,7 +73,7 @@ def tr_condition(role: str, need: list) -> list[str]:
         else:
             lines.append(_("%(sym)s: exactly %(n)s") % {"sym": tr_face_name(sym), "n": n})
     if role == "innkeeper":
-        lines.append(_("and then guess another player's role at the start of your turn"))
+        lines.append(_("Then guess another player's role at the start of your turn."))
     return lines
 
 
@@ -264,6 +264,8 @@ def tr_next_step(view, ctx, my_turn) -> str:
         if phase == "plague":
             return _("%(name)s chooses what to give back…") % {"name": acting}
         if phase == "lombard":
+            if ctx["seat"] is not None and ctx["seat"].number == view["current"]:
+                return _("%(name)s may re-roll your dice…") % {"name": acting}
             return _("%(name)s may re-roll %(cur)s's dice…") % {"name": acting, "cur": current}
         return _("%(name)s is playing…") % {"name": acting}
     if phase == "pick_start":

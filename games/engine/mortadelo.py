@@ -15,7 +15,7 @@ import copy
 import random
 from typing import Any
 
-from .base import IllegalAction
+from .base import IllegalAction, gettext_noop
 from .mortadelo_cards import (
     ATTACKS,
     BASIC,
@@ -46,17 +46,17 @@ Event = dict[str, Any]
 
 PHASES = ("pick", "challenge", "duel", "effect", "over")
 
-MSG_OVER = "The game is over."
-MSG_NOT_TURN = "It is not your turn yet."
-MSG_CHOSEN = "You already chose your card. Wait for your opponent."
-MSG_UNKNOWN = "I do not understand that move."
-MSG_NOT_NOW = "You cannot do that now."
-MSG_NOT_IN_HAND = "That card is not in your hand."
-MSG_TAKEN = "Somebody already chose that Mortadelo. Pick another one."
-MSG_NO_CHARACTER = "There is no Mortadelo with that name."
-MSG_BAD_OPPONENT = "Choose another Mortadelo who is still in the game."
-MSG_NOT_IN_MARKET = "Choose one of the four Mamporros Plus in the middle."
-MSG_BAD_TARGET = "Choose one of the two players in the duel."
+MSG_OVER = gettext_noop("The game is over.")
+MSG_NOT_TURN = gettext_noop("It is not your turn yet.")
+MSG_CHOSEN = gettext_noop("You already chose your card. Wait for your opponent.")
+MSG_UNKNOWN = gettext_noop("I do not understand that move.")
+MSG_NOT_NOW = gettext_noop("You cannot do that now.")
+MSG_NOT_IN_HAND = gettext_noop("That card is not in your hand.")
+MSG_TAKEN = gettext_noop("Somebody already chose that Mortadelo. Pick another one.")
+MSG_NO_CHARACTER = gettext_noop("There is no Mortadelo with that name.")
+MSG_BAD_OPPONENT = gettext_noop("Choose another Mortadelo who is still in the game.")
+MSG_NOT_IN_MARKET = gettext_noop("Choose one of the four Mamporros Plus in the middle.")
+MSG_BAD_TARGET = gettext_noop("Choose one of the two players in the duel.")
 
 
 # --------------------------------------------------------------------------------------------

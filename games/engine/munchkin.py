@@ -1595,6 +1595,17 @@ def view(state: State, seat: int | None) -> dict:
                     "index": i,
                     "name": _name(c["monsters"][i]["card"]),
                     "bad": CARDS[c["monsters"][i]["card"]]["bad"],
+                    # The die roll that escapes this monster (1: any roll; 7: none).
+                    "need": max(
+                        1,
+                        min(
+                            7,
+                            ESCAPE_ON
+                            - _run_bonus(s, r["runner"])
+                            - r["flutter"]
+                            - CARDS[c["monsters"][i]["card"]]["run"],
+                        ),
+                    ),
                 }
                 for i in r["left"]
             ],

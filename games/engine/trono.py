@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from .base import IllegalAction
+from .base import IllegalAction, gettext_noop
 
 SLUG = "trono"
 NAME = "Il Trono di Mortadella"
@@ -119,16 +119,18 @@ def roles_for(players: int) -> list[str]:
 
 PHASES = ("pick_start", "roll", "lombard", "choose", "resolve", "cancel", "plague", "over")
 
-MSG_OVER = "The game is over."
-MSG_NOT_TURN = "It is not your turn yet."
-MSG_UNKNOWN = "I do not understand that move."
-MSG_NOT_NOW = "You cannot do that now."
-MSG_DICE = "Choose three dice (or one die, if you kept the two you were given)."
-MSG_EFFECT = "That effect cannot be used like that. Choose a player who has that token."
-MSG_GUESS = "You cannot make that guess now."
-MSG_REROLL = "You cannot re-roll now."
-MSG_LOSE = "Choose to give back a People token or a Tower token that you have."
-MSG_PICK = "Choose People, Tower, Book or Mortadella."
+MSG_OVER = gettext_noop("The game is over.")
+MSG_NOT_TURN = gettext_noop("It is not your turn yet.")
+MSG_UNKNOWN = gettext_noop("I do not understand that move.")
+MSG_NOT_NOW = gettext_noop("You cannot do that now.")
+MSG_DICE = gettext_noop("Choose three dice (or one die, if you kept the two you were given).")
+MSG_EFFECT = gettext_noop(
+    "That effect cannot be used like that. Choose a player who has that token."
+)
+MSG_GUESS = gettext_noop("You cannot make that guess now.")
+MSG_REROLL = gettext_noop("You cannot re-roll now.")
+MSG_LOSE = gettext_noop("Choose to give back a People token or a Tower token that you have.")
+MSG_PICK = gettext_noop("Choose People, Tower, Book or Mortadella.")
 
 
 # --------------------------------------------------------------------------------------------

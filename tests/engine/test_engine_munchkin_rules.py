@@ -701,6 +701,26 @@ def test_run_modifiers_sprite_items_monster_and_chicken(dice):
     assert card("Rocket Wellies") not in s["items"][0]  # Bad Stuff: lose your footgear
 
 
+@pytest.mark.parametrize("die", [1, 2, 3, 4, 5, 6])
+def test_the_view_tells_the_roll_that_escapes(dice, die):
+    """view()["run"]["left"][i]["need"]: the die roll that escapes that monster, with every
+    modifier (Sprite +1, Rocket Wellies +2, Chicken -1, the fast Crabby Crab -1): 4 here."""
+    s = arrange(
+        levels=[1, 1, 1],
+        races=[[card("Sprite")], [], []],
+        items=[[card("Rocket Wellies")], [], []],
+        curses=[[card("Chicken on Your Head")], [], []],
+        door_top=[card("Crabby Crab")],
+    )
+    s, _ = fight(s)
+    s, _ = pass_all(s)
+    need = mk.view(s, 0)["run"]["left"][0]["need"]
+    assert need == 4
+    dice.append(die)
+    s, ev = act(s, 0, ROLL0)
+    assert ev[0]["escaped"] is (die >= need)
+
+
 def test_each_monster_separately_in_the_order_you_choose(dice):
     s = arrange(
         levels=[1, 1, 1],

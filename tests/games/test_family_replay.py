@@ -87,3 +87,17 @@ def test_an_unfinished_family_game_does_not_replay_yet():
     assert (
         guest_client("zed").get(reverse("games:replay", args=[match.public_id])).status_code == 404
     )
+
+
+def test_a_move_without_a_log_line_is_not_called_the_deal(monkeypatch):
+    """A move whose events the log leaves out (a pass, say) reads "Coco made a move." in the
+    replay; only move 0 is the start of the game."""
+    match = finished_muertoons()
+    monkeypatch.setitem(presenters.EVENT_LINES, "muertoons", lambda event, names: None)
+    url = reverse("games:replay", args=[match.public_id])
+    ana = guest_client("ana")
+    assert "The game begins." in ana.get(f"{url}?ply=0").content.decode()
+    second = match.moves.get(ply=2)
+    mover = {0: "Ana", 1: "Coco", 2: "Memo"}[second.seat]
+    body = ana.get(f"{url}?ply=2").content.decode()
+    assert f"{mover} made a move." in body and "The game begins." not in body

@@ -1,4 +1,5 @@
-"""Engine texts that reach the screen go through gettext (Munchkin, Muertoons, MultipliPotion).
+"""Engine texts that reach the screen go through gettext (every engine's refusals; Munchkin,
+Muertoons and MultipliPotion card texts).
 
 The engines are pure Python: they mark their English literals with ``base.gettext_noop`` (so
 ``makemessages`` extracts them) and keep English in the state; the presenters translate at
@@ -16,7 +17,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from games.engine import base, muertoons, multiplipotion, munchkin, munchkin_cards
+from games.engine import base, mortadelo, muertoons, multiplipotion, munchkin, munchkin_cards, trono
 from games.engine.munchkin_cards import CARDS, card_text
 from games.models import Match, Seat
 
@@ -218,12 +219,15 @@ def test_translated_card_text_uses_the_translated_pieces():
     assert "QUIEN" in text and who not in text
 
 
-@pytest.mark.parametrize("module", [munchkin, muertoons, multiplipotion])
+@pytest.mark.parametrize("module", [munchkin, muertoons, multiplipotion, trono, mortadelo])
 def test_engine_refusals_are_marked(module):
     tree = _module_tree(module)
+    messages = 0
     for node in tree.body:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "").startswith("MSG_"):
             assert _is_noop_call(node.value), ast.unparse(node)
+            messages += 1
+    assert messages >= 3
     if module is munchkin:
         why_not = next(
             n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_why_not"

@@ -144,7 +144,7 @@ def test_the_secret_choice_is_hidden_until_both_have_chosen_then_both_flip():
     assert response.status_code == 200
     body = response.content.decode()
     assert "Your card, face down until both have chosen" in body
-    assert "Waiting for Ben to choose" in body
+    assert body.count("Waiting for Ben to choose") == 1  # said once, in the status column
     state = state_of(match)
     assert card in MM.private(state, 0)
     ben_body = ben.get(url("play", match)).content.decode()

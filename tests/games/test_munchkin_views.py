@@ -322,3 +322,43 @@ def test_the_combat_verdict_never_contradicts_itself(
     )
     assert verdict["sign"] == sign
     assert says in verdict["text"] and not_says not in verdict["text"]
+
+
+@pytest.mark.parametrize(
+    "need, says",
+    [
+        (4, "(4 or more escapes)"),
+        (1, "(any roll escapes)"),
+        (7, "(no roll can escape)"),
+    ],
+)
+def test_each_run_away_button_says_the_roll_needed(need, says):
+    from games.presenters_munchkin import mk_general_label
+
+    view = {
+        "combat": {"strengths": {"monsters": [{"card": {"name": "Crabby Crab"}}]}},
+        "run": {"left": [{"index": 0, "name": "Crabby Crab", "need": need}]},
+    }
+    label = mk_general_label({"type": "roll", "monster": 0}, {0: "Ana"}, view)
+    assert label == f"Roll the die to run from Crabby Crab {says}"
+
+
+def test_a_shared_victory_tells_each_winner():
+    from games.presenters_munchkin import mk_result_text
+
+    names = {0: "Ana", 1: "Ben", 2: "Cleo"}
+    won = {"outcome": {"winners": [0, 1], "reason": "level10"}}
+    assert mk_result_text(won, names, 0) == "You and Ben reached level 10 together: you win!"
+    assert mk_result_text(won, names, 2) == "Ana and Ben reached level 10 together and won!"
+    closed = {"outcome": {"winners": [0, 1], "reason": "moves"}}
+    assert "You and Ana share the highest level: you win!" in mk_result_text(closed, names, 1)
+    alone = {"outcome": {"winners": [2], "reason": "level10"}}
+    assert mk_result_text(alone, names, 0) == "Cleo reached level 10 and won!"
+
+
+def test_the_face_up_treasure_line_says_who_takes_what():
+    from games.presenters_munchkin import mk_event_line
+
+    event = {"kind": "treasure_shown", "cards": [[1, "Pet Rock"], [0, "Broomstick"]]}
+    line = mk_event_line(event, {0: "Ana", 1: "Ben"})
+    assert line == "The treasure, face up: Ben takes Pet Rock, Ana takes Broomstick."

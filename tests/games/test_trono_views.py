@@ -274,3 +274,18 @@ def test_a_guess_reads_as_one_sentence_for_every_role(role):
     assert "the The" not in line
     described = trono.describe({**event, "right": False})
     assert " is the " in described and "the The" not in described
+
+
+def test_the_lombard_question_speaks_to_the_player_whose_dice_they_are():
+    from types import SimpleNamespace
+
+    from games.presenters_trono import tr_next_step
+
+    view = {"outcome": None, "phase": "lombard", "to_act": [1], "current": 0}
+    names = {0: "Ana", 1: "Ben", 2: "Cleo"}
+
+    def ctx(number):
+        return {"names": names, "handoff": None, "seat": SimpleNamespace(number=number)}
+
+    assert tr_next_step(view, ctx(0), False) == "Ben may re-roll your dice…"
+    assert tr_next_step(view, ctx(2), False) == "Ben may re-roll Ana's dice…"
