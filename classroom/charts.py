@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from classroom.diagnosis import (
     CLOSE,
@@ -220,8 +220,10 @@ def group_cell(a: int, b: int, children: int, struggling: int, href="", selected
     band = group_band(children, struggling)
     if children:
         mark = f"{struggling}/{children}"
-        label = _(
-            "%(a)s × %(b)s: %(struggling)s of %(children)s children who tried it still learning it"
+        label = ngettext(
+            "%(a)s × %(b)s: %(struggling)s of %(children)s child who tried it still learning it",
+            "%(a)s × %(b)s: %(struggling)s of %(children)s children who tried it still learning it",
+            children,
         ) % {"a": a, "b": b, "struggling": struggling, "children": children}
     else:
         mark = "·"

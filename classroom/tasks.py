@@ -51,6 +51,13 @@ def sweep_missed_stats():
 
 
 @shared_task(ignore_result=True, acks_late=True)
+def rebuild_class_stats(classroom_ids: list[int]):
+    """A child moved to another class or was deleted: those classes' heatmaps now, not
+    tonight (idempotent: a rebuild from the children's FactStat rows)."""
+    ClassFactStat.objects.rebuild_for(classroom_ids)
+
+
+@shared_task(ignore_result=True, acks_late=True)
 def nightly_rollups():
     """Beat, once a night: the facts of children who played since yesterday (matches that
     were abandoned never sent update_match_stats), every active class's roll-up, and the

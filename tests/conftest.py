@@ -297,7 +297,10 @@ class World:
             session.save()
             client.cookies["sessionid"] = session.session_key
         elif role != "anonymous":
-            client.force_login(getattr(self, role))
+            # The user as stored now: a test that changed the shared object in memory (a new
+            # password, rolled back in the database) must not log the next tests' clients out.
+            user = getattr(self, role)
+            client.force_login(type(user).objects.get(pk=user.pk))
         return client
 
 

@@ -266,6 +266,7 @@ class Student(StudentSignIn, models.Model):
             self.classroom = classroom
             self.group = None
             self.save(update_fields=["classroom", "group"])
+            _rebuild_class_stats_on_commit([old.pk, classroom.pk])
 
     def delete_everything(self) -> None:
         """Hard delete: the child and every row about them. Their matches go too (a move is
@@ -276,7 +277,19 @@ class Student(StudentSignIn, models.Model):
         with transaction.atomic():
             Match.objects.filter(seats__student=self).delete()
             _forget_tier_overrides(self.classroom, self.pk)
+            classroom_id = self.classroom_id
             self.delete()
+            _rebuild_class_stats_on_commit([classroom_id])
+
+
+def _rebuild_class_stats_on_commit(classroom_ids) -> None:
+    """The class heatmaps add up their children's facts: after a child moves or is deleted,
+    rebuild those classes' roll-ups once the change is committed (a worker task)."""
+    from classroom.tasks import rebuild_class_stats  # the tasks import the models
+    from games.models import enqueue
+
+    ids = sorted(set(classroom_ids))
+    transaction.on_commit(lambda: enqueue(rebuild_class_stats, ids))
 
 
 def _forget_tier_overrides(classroom, student_pk) -> None:

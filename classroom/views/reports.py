@@ -127,7 +127,7 @@ def child_heatmap(student, stats, *, together=False, selected=None) -> list[dict
 
     def cell(a, b):
         numbers = numbers_of(stats.get((a, b)))
-        if together:
+        if together and a != b:  # a square (7 × 7) is its own twin: count it once
             numbers = charts.together(numbers, numbers_of(stats.get((b, a))))
         href = reverse("child_fact", args=[student.pk, a, b]) + query
         return charts.child_cell(a, b, numbers, href=href, selected=selected == (a, b))
@@ -154,10 +154,13 @@ def timed_median(student, a: int, b: int) -> dict:
     }
 
 
-def fact_detail(student, stats, a: int, b: int) -> dict:
+def fact_detail(student, stats, a: int, b: int, *, together: bool = False) -> dict:
     stat = stats.get((a, b))
     numbers = numbers_of(stat)
     twin = numbers_of(stats.get((b, a))) if a != b else None
+    # "Twins together": the square the teacher tapped shows both orders; the panel says so
+    # above the numbers of the fact as asked.
+    both = charts.together(numbers, twin) if together and twin is not None else None
     errors = []
     if stat is not None:
         errors = [
@@ -181,6 +184,8 @@ def fact_detail(student, stats, a: int, b: int) -> dict:
         "state_label": charts.state_label(numbers.state),
         "twin": twin,
         "twin_label": charts.state_label(twin.state) if twin else "",
+        "both": both,
+        "both_label": charts.state_label(both.state) if both else "",
         "wrong_answers": charts.wrong_answer_rows(a, b, stat.wrong_answers if stat else {}),
         "errors": errors,
         "recent": recent,
@@ -251,7 +256,7 @@ def child_context(request, student, selected=None) -> dict:
         "school": school,
         "together": together,
         "rows": child_heatmap(student, stats, together=together, selected=selected),
-        "detail": fact_detail(student, stats, a, b) if selected else None,
+        "detail": fact_detail(student, stats, a, b, together=together) if selected else None,
         "focus": child_focus(student, stats),
         "errors": error_summary(stats),
         "trend": trend_for(DailyTrend.Scope.STUDENT, student.pk, school.local_today()),
@@ -584,8 +589,10 @@ def class_context(request, classroom, selected=None) -> dict:
 
 
 def class_fact_detail(classroom, stats, a: int, b: int) -> dict:
-    """Which children struggle with a × b (either order), weakest first."""
-    students = {s.pk: s for s in classroom.students.active()}
+    """Which children struggle with a × b (either order), weakest first. Archived children
+    count in the class's square (ClassFactStat), so they are listed too, marked archived; only
+    active children are listed as "not met yet"."""
+    students = {s.pk: s for s in classroom.students.all()}
     by_child = {}
     for stat in FactStat.objects.filter(student__in=list(students), a__in=(a, b), b__in=(a, b)):
         if {stat.a, stat.b} != {a, b}:
@@ -616,7 +623,8 @@ def class_fact_detail(classroom, stats, a: int, b: int) -> dict:
     )
     stat = stats.get((min(a, b), max(a, b)))
     not_tried = sorted(
-        (s for pk, s in students.items() if pk not in by_child), key=lambda s: s.name
+        (s for pk, s in students.items() if pk not in by_child and not s.is_archived),
+        key=lambda s: s.name,
     )
     return {
         "a": a,

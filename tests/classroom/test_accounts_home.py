@@ -39,7 +39,9 @@ def test_a_child_or_a_visitor_is_sent_to_log_in(world):
 def test_logging_in_lands_a_teacher_at_home_and_a_classless_head_on_the_school(world):
     from django.test import Client
 
-    for user in (world.teacher_a, world.admin_a):
+    # Fresh copies: changing the module's shared user objects would log out the later tests'
+    # clients (their session hash follows the password).
+    for user in type(world.teacher_a).objects.filter(pk__in=[world.teacher_a.pk, world.admin_a.pk]):
         user.set_password("known-potion-31")
         user.save()
 
@@ -57,3 +59,16 @@ def test_logging_in_lands_a_teacher_at_home_and_a_classless_head_on_the_school(w
     # A head who also teaches a class lands on their classes, like any teacher.
     Classroom.objects.create(school=world.school_a, teacher=world.admin_a, name="Head's 6C")
     assert log_in("admin_a")["Location"] == reverse("teacher_home")
+
+
+def test_archive_dates_are_the_schools_day(world):
+    """20:00 UTC on 15 December is already 16 December in Auckland."""
+    from datetime import UTC, datetime
+
+    type(world.school_a).objects.filter(pk=world.school_a.pk).update(timezone="Pacific/Auckland")
+    old = Classroom.objects.create(school=world.school_a, teacher=world.teacher_a, name="Old 2B")
+    Classroom.objects.filter(pk=old.pk).update(archived_at=datetime(2026, 12, 15, 20, tzinfo=UTC))
+    response = world.client("teacher_a").get(reverse("teacher_home"))
+    assert response.status_code == 200, response
+    text = response.text
+    assert "archived 16 Dec 2026" in text and "15 Dec" not in text

@@ -17,6 +17,7 @@ from classroom.models import (
     Assignment,
     Attempt,
     ClassFactStat,
+    Classroom,
     DailyTrend,
     FactStat,
     RecomputeJob,
@@ -182,6 +183,15 @@ def test_twins_together_show_the_weaker_state_and_both_counts(world, ada_stats):
         assert "heat-learning" in c  # learning (7 × 8) is weaker than mastered (8 × 7)
         assert "10 right of 14" in c
     assert "heat-fluent" in cell(html, 3, 2)  # 2 × 3 fluent, 3 × 2 not seen: fluent
+    assert "4 × 4: learning, 2 right of 3" in cell(html, 4, 4)  # a square is counted once
+    # The tapped square's panel says what the square counts, then the fact as asked.
+    url = reverse("child_fact", args=[ada_stats.pk, 3, 2]) + "?view=together"
+    panel = world.client("teacher_a").get(url, headers={"HX-Request": "true"}).text
+    panel = panel[panel.index('id="fact-detail"') :]
+    assert "3 × 2 and 2 × 3 together:</b> fluent, 4 right of 4 answers." in panel
+    assert "Below: 3 × 2 as asked." in panel and "has not met this fact" in panel
+    focus = re.search(r'id="focus-title".*?</section>', html, flags=re.S).group(0)
+    assert "?view=together" in focus  # the focus links keep the view
 
 
 @pytest.mark.django_db
@@ -275,7 +285,7 @@ def test_the_trend_line_is_an_svg_without_style_and_with_a_table(world, ada_stat
     assert 'class="trend-line"' in trend
     assert ">75</text>" in trend  # this week: 6 of 8
     assert ">50</text>" in trend  # last week: 1 + 5 of 2 + 10
-    table = re.search(r"Share right.*?</table>", html, flags=re.S).group(0)
+    table = re.search(r"Week starting.*?</table>", html, flags=re.S).group(0)
     assert re.search(
         r"<td class=\"num\">8</td><td class=\"num\">6</td><td class=\"num\">75 %", table
     )
@@ -490,6 +500,53 @@ def test_the_class_fact_partial_lists_who_struggles(world, class_stats):
     assert "Know it:" in html and "Ali" in html.split("Know it:")[1]
     assert re.search(r">48</th><td[^>]*>4</td><td>neighbouring fact: 6 × 8</td>", html)
     assert reverse("child_fact", args=[world.child_a.pk, 7, 8]) in struggling
+
+
+@pytest.mark.django_db
+def test_the_class_fact_partial_lists_archived_children_as_the_square_counts_them(
+    world, class_stats
+):
+    Student.objects.get(pk=world.child_a.pk).archive()
+    url = reverse("class_fact", args=[world.class_a.pk, 7, 8])
+    html = world.client("teacher_a").get(url, headers={"HX-Request": "true"}).text
+    struggling = re.search(r"still learning it</h3>.*?</table>", html, flags=re.S).group(0)
+    assert "Ada" in struggling and "(archived)" in struggling
+    # 9 × 9: nobody has met it, and the panel says so (not "nobody ... is still learning it").
+    url = reverse("class_fact", args=[world.class_a.pk, 9, 9])
+    html = world.client("teacher_a").get(url, headers={"HX-Request": "true"}).text
+    panel = html[html.index('id="fact-detail"') :]
+    assert "Nobody in the class has met this fact yet." in panel
+    assert "still learning it" not in panel
+    not_met = panel[panel.index("Not met yet:") :].split("</p>")[0]
+    assert "Ali" in not_met and "Ada" not in not_met  # only children still in the class
+
+
+@pytest.mark.django_db
+def test_moving_or_deleting_a_child_rebuilds_the_class_heatmaps(
+    world, django_capture_on_commit_callbacks, monkeypatch
+):
+    from classroom import tasks
+    from games import models as game_models
+
+    sent = []
+    monkeypatch.setattr(game_models, "enqueue", lambda task, *args: sent.append((task, args)))
+    stat(world.child_a, 7, 8, "learning", attempts=6, correct=2)
+    ClassFactStat.objects.rebuild_for([world.class_a.pk])
+    assert ClassFactStat.objects.get(classroom=world.class_a, a=7, b=8).struggling == 1
+    other = Classroom.objects.create(school=world.school_a, name="Year 4", teacher=world.teacher_a)
+    ada = Student.objects.get(pk=world.child_a.pk)  # not the module's shared object
+    with django_capture_on_commit_callbacks(execute=True):
+        ada.move_to(other)
+    assert sent == [(tasks.rebuild_class_stats, (sorted([world.class_a.pk, other.pk]),))]
+    tasks.rebuild_class_stats(*sent[0][1])  # what the worker runs
+    assert not ClassFactStat.objects.filter(classroom=world.class_a, a=7, b=8).exists()
+    assert ClassFactStat.objects.get(classroom=other, a=7, b=8).struggling == 1
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        ada.delete_everything()
+    assert sent == [(tasks.rebuild_class_stats, ([other.pk],))]
+    tasks.rebuild_class_stats(*sent[0][1])
+    assert not ClassFactStat.objects.filter(classroom=other).exists()
 
 
 # --- needs help --------------------------------------------------------------------------------
@@ -722,3 +779,10 @@ def test_the_class_tabs_mark_the_page_you_are_on(world):
         nav = html.split('class="class-nav"')[1].split("</nav>")[0]
         current = re.findall(r'href="([^"]+)" aria-current="page"', nav)
         assert current == [reverse(name, args=[pk])], (name, current)
+
+
+def test_a_class_square_label_counts_one_child_in_the_singular():
+    from classroom.charts import group_cell
+
+    assert group_cell(7, 8, 1, 1).label == "7 × 8: 1 of 1 child who tried it still learning it"
+    assert group_cell(7, 8, 2, 0).label == "7 × 8: 0 of 2 children who tried it still learning it"
