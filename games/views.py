@@ -119,10 +119,13 @@ def render_taken_over(request, match, seat, *, status=200):
     return render(request, template, {"match": match, "seat": seat}, status=status)
 
 
-def render_board(request, match, mine, *, notice="", status=200, spectator=False):
+def render_board(request, match, mine, *, notice="", status=200, spectator=False, kept=()):
+    """``kept``: the cards a refused move had picked (MultipliPotion's potions), ticked again
+    so a child who forgot one potion only adds it, rather than starting the pick again."""
     ctx = presenters.board_context(
         request, match, mine, notice=notice, spectator=spectator, keys=player_keys(request)
     )
+    ctx["kept"] = {str(k) for k in kept}
     template = "games/play.html#board" if request.htmx else "games/play.html"
     return render(request, template, ctx, status=status)
 
@@ -311,7 +314,10 @@ def move(request, public_id):
     try:
         match.play(seat.number, action_from_post(request.POST), version=version, move_id=move_id)
     except MoveRejected as rejected:
-        return render_board(request, match, mine, notice=rejected.message, status=rejected.status)
+        kept = request.POST.getlist("potions") if rejected.status == 422 else ()
+        return render_board(
+            request, match, mine, notice=rejected.message, status=rejected.status, kept=kept
+        )
     return render_board(request, match, mine)
 
 

@@ -187,7 +187,22 @@ class Group(models.Model):
         return self.name
 
 
+def name_sort_key(name: str) -> str:
+    """How a name sorts in every list of children: letters without their accents and case
+    ("Émilie" with the Es, "bob" with the Bs), so a child finds their name where they look."""
+    plain = "".join(
+        c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)
+    )
+    return plain.casefold()[:80]
+
+
 class StudentQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        for obj in objs:
+            obj.sort_name = name_sort_key(obj.name)
+        return super().bulk_create(objs, *args, **kwargs)
+
     def active(self):
         return self.filter(archived_at__isnull=True)
 
@@ -213,6 +228,8 @@ class Student(StudentSignIn, models.Model):
     locked_until = models.DateTimeField(null=True, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # name_sort_key(name), kept by save() and bulk_create(): the order of every list.
+    sort_name = models.CharField(max_length=80, default="", editable=False)
 
     objects = StudentQuerySet.as_manager()
 
@@ -220,10 +237,17 @@ class Student(StudentSignIn, models.Model):
         app_label = "classroom"
         verbose_name = _("student")
         verbose_name_plural = _("students")
-        ordering = ["name"]
+        ordering = ["sort_name", "name", "pk"]
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.sort_name = name_sort_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "sort_name"}
+        super().save(*args, **kwargs)
 
     @property
     def picture_slugs(self) -> list[str]:

@@ -69,7 +69,7 @@ class ClassroomSignIn:
 
     def students_for_signin(self):
         """The children who may sign in, alphabetically (archived children are hidden)."""
-        return self.students.active().order_by(models.functions.Lower("name"), "pk")
+        return self.students.active().order_by("sort_name", "name", "pk")
 
     # --- ending every child's session -------------------------------------------------
 

@@ -160,6 +160,7 @@ def child_home(request, student):
     matches = (
         Match.objects.filter(seats__student=student, status__in=LIVE_MATCH_STATUSES)
         .distinct()
+        .select_related("assignment")
         .prefetch_related("seats")
         .order_by("-changed_at")
     )
@@ -249,9 +250,11 @@ def waiting_room(request, student, pk):
 
 
 def live_matches(classroom):
-    return Match.objects.filter(
-        assignment__classroom=classroom, status__in=LIVE_MATCH_STATUSES
-    ).order_by("created_at", "pk")
+    return (
+        Match.objects.filter(assignment__classroom=classroom, status__in=LIVE_MATCH_STATUSES)
+        .select_related("assignment")
+        .order_by("created_at", "pk")
+    )
 
 
 def wall_version(classroom, now=None) -> str:
@@ -317,6 +320,10 @@ def wall_context(classroom) -> dict:
                 "idle_seconds": int((now - match.changed_at).total_seconds()),
             }
         )
+    # With games of several sessions on the wall, each card names its session.
+    several = len({card["match"].assignment_id for card in cards}) > 1
+    for card in cards:
+        card["session"] = card["match"].assignment.title if several else ""
     open_sessions = list(classroom.assignments.open_now().order_by("opens_at"))
     waiting = list(
         WaitingEntry.objects.filter(assignment__classroom=classroom, match__isnull=True)

@@ -335,3 +335,26 @@ def test_restoring_an_active_class_is_harmless(world):
         reverse("class_restore", args=[world.class_a.pk]), follow=True
     )
     assert "is back" in response.text
+
+
+@pytest.mark.django_db
+def test_children_are_listed_alphabetically_whatever_their_accents_and_case(world):
+    """ "Émilie" sorts with the Es and "bob" with the Bs: on the class page, in the name picker
+    the children sign in from, and wherever children are listed."""
+    room = Classroom.objects.create(school=world.school_a, teacher=world.teacher_a, name="4E")
+    room.add_roster(room.read_roster("Zoe\nbob\nÉmilie\nBen\nemma"))
+    Student.objects.create(classroom=room, name="Ölaf")
+    expected = ["Ben", "bob", "Émilie", "emma", "Ölaf", "Zoe"]
+    assert [s.name for s in room.students.all()] == expected
+    assert [s.name for s in room.students_for_signin()] == expected
+    page = world.client("teacher_a").get(reverse("class_detail", args=[room.pk])).text
+    assert [page.index(f">{n}<") for n in expected] == sorted(
+        page.index(f">{n}<") for n in expected
+    )
+    picker = Client().get(reverse("join_class", args=[room.code])).text
+    assert [picker.index(n) for n in expected] == sorted(picker.index(n) for n in expected)
+    # A rename keeps the order right.
+    emilie = Student.objects.get(classroom=room, name="Émilie")
+    emilie.name = "Amélie"
+    emilie.save(update_fields=["name"])
+    assert [s.name for s in room.students.all()][:2] == ["Amélie", "Ben"]

@@ -577,3 +577,32 @@ def test_a_game_ended_from_the_session_list_shows_the_child_the_way_back(world):
     assert watched.status_code == 200
     assert "Your teacher has ended the game." in watched.text
     assert "Waiting" not in watched.text and "Back to my page" not in watched.text
+
+
+@pytest.mark.django_db
+def test_games_of_two_sessions_are_told_apart_on_the_wall_and_the_childs_page(world):
+    other = Assignment.objects.create(
+        classroom=world.class_a, title="Purple practice", opens_at=timezone.now()
+    )
+    Match.create(
+        "multiplipotion",
+        [
+            {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": world.child_a},
+            {"kind": Seat.Kind.BOT, "name": "Zed", "bot_level": "wizard"},
+        ],
+        options={"tier": "purple"},
+        seed=4,
+        assignment=other,
+    )
+    home = world.client("child_a").get(reverse("child_home")).text
+    assert 'class="resume-session">Practice</span>' in home
+    assert 'class="resume-session">Purple practice</span>' in home
+    wall = world.client("teacher_a").get(reverse("session_wall", args=[world.class_a.pk])).text
+    assert '<p class="wall-session">Practice</p>' in wall
+    assert '<p class="wall-session">Purple practice</p>' in wall
+
+
+@pytest.mark.django_db
+def test_one_sessions_games_need_no_session_name_on_the_wall(world):
+    wall = world.client("teacher_a").get(reverse("session_wall", args=[world.class_a.pk])).text
+    assert "Ada" in wall and "wall-session" not in wall

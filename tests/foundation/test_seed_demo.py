@@ -23,6 +23,14 @@ def test_demo_data_fills_every_dashboard_once():
     assert players.count() == 8
     assert FactStat.objects.filter(student__in=players).exists()
     assert ClassFactStat.objects.filter(classroom=classroom).exists()
+    # Answers at a child's pace: real times (not 0.0 s), and not all in the same minute.
+    from classroom.models import Attempt
+
+    timed = Attempt.objects.exclude(response_ms=None)
+    assert timed.exists() and not timed.filter(response_ms__lt=1000).exists()
+    assert FactStat.objects.filter(median_ms__gte=1000).exists()
+    one_game = Attempt.objects.filter(match=finished.first())
+    assert one_game.values("created_at").distinct().count() == one_game.count()
     text = out.getvalue()
     assert classroom.code in text and "potion-demo" in text
     call_command("seed_demo", stdout=StringIO())

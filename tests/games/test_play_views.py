@@ -1,5 +1,7 @@
 """The play screen's endpoints: every status code, hidden cards, hand-off, join, watch, replay."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -485,3 +487,27 @@ def test_way_on_after_a_game(family, student_id, spectator, expected):
         name, label = expected
         args = ["muertoons"] if name == "games:new_family" else []
         assert got == {"url": reverse(name, args=args), "label": label}
+
+
+def test_a_capture_with_one_potion_keeps_that_potion_ticked(make_match, ana):
+    """A child who tapped one potion and the monster hears how a capture works, and the potion
+    they picked is still ticked: they add the second one, not start again."""
+    for seed in range(100):
+        match = make_match(seed=seed)
+        post_move(ana, match, type="place", card=hand(match, 0)[0])
+        match.refresh_from_db()
+        captures = [
+            a
+            for a in match.engine.legal_actions(match.engine.load(match.state), 0)
+            if a["type"] == "capture"
+        ]
+        if captures:
+            break
+    first = captures[0]
+    one = first["potions"][0]
+    response = post_move(ana, match, type="capture", potions=[one], monster=first["monster"])
+    assert response.status_code == 422
+    body = response.content.decode()
+    assert "Tap exactly two of your potions" in body
+    ticked = re.findall(r'name="potions" value="([^"]+)" form="area-form" checked', body)
+    assert ticked == [str(one)]

@@ -124,4 +124,20 @@ def play_demo_match(student, rng: random.Random, assignment=None) -> Match:
         else:
             action = module.bot_action(module.view(state, seat), legal, "apprentice", rng)
         match.play(seat, action, version=match.version, follow_ups=False)
+    pace_demo_answers(match, rng)
     return match
+
+
+def pace_demo_answers(match: Match, rng: random.Random) -> None:
+    """The demo plays in a blink: give its answers a child's pace (1 to 7 s each, a wrong
+    answer slower), spread over the game's minutes, so the reports show real times."""
+    when = match.created_at
+    for attempt in match.attempts.order_by("created_at", "pk"):
+        think = rng.randint(1200, 4500) if attempt.correct else rng.randint(3000, 7000)
+        when += timedelta(milliseconds=think + rng.randint(5000, 20000))
+        fields = {"created_at": when}
+        if attempt.response_ms is not None:
+            fields["response_ms"] = think
+        type(attempt).objects.filter(pk=attempt.pk).update(**fields)
+    if when > match.created_at:
+        Match.objects.filter(pk=match.pk).update(changed_at=when, finished_at=when)
