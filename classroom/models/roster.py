@@ -190,9 +190,7 @@ class Group(models.Model):
 def name_sort_key(name: str) -> str:
     """How a name sorts in every list of children: letters without their accents and case
     ("Émilie" with the Es, "bob" with the Bs), so a child finds their name where they look."""
-    plain = "".join(
-        c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)
-    )
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
     return plain.casefold()[:80]
 
 
