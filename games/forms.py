@@ -7,8 +7,8 @@ TIER_CHOICES = [
     ("full", _("Rainbow: tables 2 to 9")),
 ]
 OPPONENT_CHOICES = [
-    ("apprentice", _("Apprentice wizard (computer, gentle)")),
-    ("wizard", _("Grand wizard (computer, sharp)")),
+    ("apprentice", _("Apprentice Pip (computer, gentle)")),
+    ("wizard", _("Grand Wizard Zed (computer, sharp)")),
     ("friend", _("A friend on another device")),
     ("here", _("A friend on this device (take turns)")),
 ]

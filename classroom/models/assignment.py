@@ -178,6 +178,24 @@ class Assignment(models.Model):
     def tier_for(self, student) -> str:
         return self.tier_overrides.get(str(student.pk), self.tier)
 
+    def settings_for_again(self) -> dict:
+        """The form's starting values for a new session like this one ("Use again")."""
+        groups, students = list(self.groups.all()), list(self.students.all())
+        initial = {
+            "title": self.title,
+            "tier": self.tier,
+            "opponents": self.opponents,
+            "bot_level": self.bot_level,
+            "target_kind": self.target_kind,
+            "target_value": self.target_value,
+            "accuracy_first": self.accuracy_first,
+            "groups": groups,
+            "students": students,
+            "who": "groups" if groups else "children" if students else "class",
+        }
+        initial.update({f"tier_{pk}": tier for pk, tier in self.tier_overrides.items()})
+        return initial
+
     def children_on_other_tables(self) -> int:
         """How many of the children this session is set for play other tables than its own
         (an override equal to the session's tables, or for a child the session does not

@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
 from django.db.models import Count, Q
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -99,8 +99,10 @@ def assignment_list(request, pk):
         )
 
 
-def assignment_form_page(request, classroom, assignment=None):
-    form = AssignmentForm(request.POST or None, instance=assignment, classroom=classroom)
+def assignment_form_page(request, classroom, assignment=None, initial=None):
+    form = AssignmentForm(
+        request.POST or None, instance=assignment, classroom=classroom, initial=initial
+    )
     ctx = {"classroom": classroom, "form": form, "assignment": assignment}
     with school_time(classroom):
         if request.method == "POST":
@@ -126,7 +128,17 @@ def assignment_form_page(request, classroom, assignment=None):
 @teacher_page
 @require_http_methods(["GET", "POST"])
 def assignment_new(request, pk):
-    return assignment_form_page(request, my_class(request, pk))
+    """A new session; ``?again=<id>`` starts from one of this class's sessions (an ended one,
+    say): its settings and who plays, opening now."""
+    classroom = my_class(request, pk)
+    initial = None
+    again = request.GET.get("again", "")
+    if request.method == "GET" and again:
+        if not again.isdigit():
+            raise Http404("no such session")
+        source = get_object_or_404(classroom.assignments.all(), pk=again)
+        initial = source.settings_for_again()
+    return assignment_form_page(request, classroom, initial=initial)
 
 
 @teacher_page

@@ -606,3 +606,46 @@ def test_games_of_two_sessions_are_told_apart_on_the_wall_and_the_childs_page(wo
 def test_one_sessions_games_need_no_session_name_on_the_wall(world):
     wall = world.client("teacher_a").get(reverse("session_wall", args=[world.class_a.pk])).text
     assert "Ada" in wall and "wall-session" not in wall
+
+
+@pytest.mark.django_db
+def test_an_ended_session_can_be_used_again_as_a_new_one(world):
+    ended = Assignment.objects.create(
+        classroom=world.class_a,
+        created_by=world.teacher_a,
+        title="Monday warm-up",
+        tier="purple",
+        opponents="bot",
+        bot_level="coach",
+        target_kind="minutes",
+        target_value=12,
+        accuracy_first=True,
+        opens_at=timezone.now() - timedelta(days=7),
+        tier_overrides={str(world.child_a2.pk): "green"},
+    )
+    ended.groups.set([world.group_a])
+    Assignment.objects.filter(pk=ended.pk).end()
+    client = world.client("teacher_a")
+    listing = client.get(reverse("assignment_list", args=[world.class_a.pk])).text
+    entry = listing[listing.index("Monday warm-up") :]
+    again = reverse("assignment_new", args=[world.class_a.pk]) + f"?again={ended.pk}"
+    assert f'href="{again}">Use again' in entry
+    assert reverse("assignment_edit", args=[ended.pk]) not in entry.split("</li>")[0]
+    form = client.get(again)
+    assert form.status_code == 200
+    html = form.text
+    assert 'value="Monday warm-up"' in html
+    for name, value in (("tier", "purple"), ("opponents", "bot"), ("bot_level", "coach")):
+        assert re.search(rf'name="{name}" value="{value}"[^>]* checked', html), name
+    assert 'name="target_value" value="12"' in html
+    assert re.search(r'name="who" value="groups"[^>]* checked', html)
+    select = html.split(f'id="id_child_tier_{world.child_a2.pk}"')[1].split("</select>")[0]
+    assert '<option value="green" selected>' in select
+    # Another class's session, or nonsense, is not found.
+    other = Assignment.objects.create(classroom=world.class_b, title="B", opens_at=timezone.now())
+    url = reverse("assignment_new", args=[world.class_a.pk])
+    assert client.get(f"{url}?again={other.pk}").status_code == 404
+    assert client.get(f"{url}?again=x").status_code == 404
+    # The old edit page says the session has ended and points to "use again".
+    edit = client.get(reverse("assignment_edit", args=[ended.pk])).text
+    assert "This session has ended" in edit and again.replace("&", "&amp;") in edit

@@ -24,3 +24,7 @@ def test_htmx_swaps_the_refusals_our_partials_explain(client):
     assert swapped["(403|404|409|422)"]["swap"] is True
     assert swapped["204"]["swap"] is False
     assert config["allowEval"] is False
+    # Settling never copies a style attribute: the CSP (style-src 'self') would refuse it and
+    # log an error on every swap.
+    assert config["includeIndicatorStyles"] is False
+    assert "style" not in config["attributesToSettle"]

@@ -174,6 +174,12 @@ def ana_and_ben(browser, live_server):
 
 def test_a_whole_turn_with_the_keyboard_only(browser, live_server):
     contexts, ana, ben, match = ana_and_ben(browser, live_server)
+    # No swap may try an inline style (the CSP refuses it and logs an error each time).
+    csp_errors = []
+    ana.on(
+        "console",
+        lambda m: csp_errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     assert ana.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     for _ in range(60):
         ana.keyboard.press("Tab")
@@ -196,6 +202,7 @@ def test_a_whole_turn_with_the_keyboard_only(browser, live_server):
     match.refresh_from_db()
     assert match.to_act() == (1,)
     ben.wait_for_selector(".turn-banner.mine")
+    assert csp_errors == []
     for c in contexts:
         c.close()
 
