@@ -455,7 +455,8 @@ def test_a_finished_practice_game_offers_play_again_and_a_watcher_no_button(make
     match.refresh_from_db()
     assert match.is_over
     body = ana.get(url("play", match)).content.decode()
-    assert f'href="{reverse("games:new")}">Play again</a>' in body
+    # The way on has the focus once the game ends, so the result is in view and one Enter away.
+    assert f'href="{reverse("games:new")}" data-autofocus>Play again</a>' in body
     watcher = Client()
     watcher.force_login(get_user_model().objects.create_superuser("root", "r@example.com", "x"))
     watched = watcher.get(url("spectate", match)).content.decode()
