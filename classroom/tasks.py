@@ -6,6 +6,7 @@ from classroom.models import (
     DailyTrend,
     FactStat,
     RecomputeJob,
+    Student,
     WorkerHeartbeat,
 )
 from games import models as game_models
@@ -51,10 +52,17 @@ def sweep_missed_stats():
 
 
 @shared_task(ignore_result=True, acks_late=True)
-def rebuild_class_stats(classroom_ids: list[int]):
-    """A child moved to another class or was deleted: those classes' heatmaps now, not
-    tonight (idempotent: a rebuild from the children's FactStat rows)."""
-    ClassFactStat.objects.rebuild_for(classroom_ids)
+def rebuild_class_stats(classroom_ids: list[int], student_ids: list[int] | None = None):
+    """A child moved to another class or was deleted: first the facts of ``student_ids``
+    (classmates whose games with a deleted child went with it), then the heatmaps of those
+    classes and of theirs, now rather than tonight (idempotent: rebuilds)."""
+    classes = set(classroom_ids)
+    if student_ids:
+        FactStat.objects.rebuild_for(student_ids, trends=True)
+        classes |= set(
+            Student.objects.filter(pk__in=student_ids).values_list("classroom_id", flat=True)
+        )
+    ClassFactStat.objects.rebuild_for(sorted(classes))
 
 
 @shared_task(ignore_result=True, acks_late=True)

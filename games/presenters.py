@@ -87,7 +87,10 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
         "log": log_lines(match, names),
         "polling": not match.is_over,
         "poll_every": poll_interval(match, view, mine, my_turn),
-        "way_on": way_on(match, seat or handoff, spectator=seat is None and handoff is None),
+        # Only watching: no seat of this browser (a teacher, a link). A device holding seats
+        # that are not acting (pass-and-play after the end, a remote seat's turn) is playing.
+        "watching": spectator or not mine,
+        "way_on": way_on(match, anchor, spectator=spectator or not mine),
     }
     if ctx["open_seat"] is not None and not match.family:
         ctx["invite_url"] = request.build_absolute_uri(

@@ -125,7 +125,7 @@ def render_board(request, match, mine, *, notice="", status=200, spectator=False
     ctx = presenters.board_context(
         request, match, mine, notice=notice, spectator=spectator, keys=player_keys(request)
     )
-    ctx["kept"] = {str(k) for k in kept}
+    ctx["kept_potions"] = {str(k) for k in kept}
     template = "games/play.html#board" if request.htmx else "games/play.html"
     return render(request, template, ctx, status=status)
 

@@ -157,10 +157,15 @@ class Assignment(models.Model):
         return str(_("Open now"))
 
     def bot_label(self) -> str:
-        """The computer player's name for the teacher's list; empty when only classmates play."""
+        """The computer player's name for the teacher's list (with classmates only, it plays a
+        child left alone for a minute)."""
+        name = str(BOT_LEVELS.get(self.bot_level, BOT_LEVELS["apprentice"]))
         if self.opponents == self.Opponents.CLASSMATES:
-            return ""
-        return str(BOT_LEVELS.get(self.bot_level, BOT_LEVELS["apprentice"]))
+            return _("%(name)s after %(n)s s alone") % {
+                "name": name,
+                "n": CLASSMATES_ONLY_FALLBACK_AFTER,
+            }
+        return name
 
     def is_set_for(self, student) -> bool:
         return Assignment.objects.for_student(student).filter(pk=self.pk).exists()

@@ -294,24 +294,36 @@ class Student(StudentSignIn, models.Model):
         """Hard delete: the child and every row about them. Their matches go too (a move is
         a child's answer to a times-table fact), with their seats, moves and waiting
         entries; assignment links and per-child tiers are removed."""
-        from games.models import Match  # games depends on classroom, not the other way
+        from games.models import Match, Seat  # games depends on classroom, not the other way
 
         with transaction.atomic():
-            Match.objects.filter(seats__student=self).delete()
+            matches = Match.objects.filter(seats__student=self)
+            # Their opponents' answers in those games go with them: rebuild their facts too.
+            others = set(
+                Seat.objects.filter(match__in=matches, student__isnull=False)
+                .exclude(student=self)
+                .values_list("student_id", flat=True)
+            )
+            matches.delete()
             _forget_tier_overrides(self.classroom, self.pk)
             classroom_id = self.classroom_id
             self.delete()
-            _rebuild_class_stats_on_commit([classroom_id])
+            _rebuild_class_stats_on_commit([classroom_id], others)
 
 
-def _rebuild_class_stats_on_commit(classroom_ids) -> None:
+def _rebuild_class_stats_on_commit(classroom_ids, student_ids=()) -> None:
     """The class heatmaps add up their children's facts: after a child moves or is deleted,
-    rebuild those classes' roll-ups once the change is committed (a worker task)."""
+    rebuild those classes' roll-ups (and the facts of ``student_ids`` first) once the change
+    is committed (a worker task)."""
     from classroom.tasks import rebuild_class_stats  # the tasks import the models
     from games.models import enqueue
 
     ids = sorted(set(classroom_ids))
-    transaction.on_commit(lambda: enqueue(rebuild_class_stats, ids))
+    students = sorted(set(student_ids))
+    if students:
+        transaction.on_commit(lambda: enqueue(rebuild_class_stats, ids, students))
+    else:
+        transaction.on_commit(lambda: enqueue(rebuild_class_stats, ids))
 
 
 def _forget_tier_overrides(classroom, student_pk) -> None:

@@ -36,5 +36,5 @@ def in_class(classroom):
         Student.reports.filter(classroom=classroom)
         .active()
         .needing_help(classroom.school.week_start())
-        .order_by("name", "pk")
+        .order_by("sort_name", "name", "pk")
     )

@@ -359,7 +359,7 @@ def class_export_csv(request, pk):
     """One row per child of the class (not archived), one column per fact as asked (2x2 …
     9x9): the fact's state, or empty when the child has not met it yet."""
     classroom = my_class(request, pk)
-    students = list(classroom.students.active().order_by("name", "pk"))
+    students = list(classroom.students.active().order_by("sort_name", "name", "pk"))
     states = {}
     for sid, a, b, state in FactStat.objects.filter(
         student__in=[s.pk for s in students]
@@ -562,7 +562,7 @@ def class_context(request, classroom, selected=None) -> dict:
         Student.reports.filter(classroom=classroom)
         .active()
         .with_help_flags(week_start)
-        .order_by("name", "pk")
+        .order_by("sort_name", "name", "pk")
     )
     job_pk = request.GET.get("job", "")
     job = latest_job(classroom, int(job_pk) if job_pk.isdigit() else None)
@@ -618,13 +618,14 @@ def class_fact_detail(classroom, stats, a: int, b: int) -> dict:
         key=lambda r: (
             not r["struggling"],
             r["numbers"].accuracy if r["numbers"].accuracy is not None else 1,
+            r["student"].sort_name,
             r["student"].name,
         )
     )
     stat = stats.get((min(a, b), max(a, b)))
     not_tried = sorted(
         (s for pk, s in students.items() if pk not in by_child and not s.is_archived),
-        key=lambda s: s.name,
+        key=lambda s: (s.sort_name, s.name),
     )
     return {
         "a": a,

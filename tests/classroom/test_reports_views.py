@@ -541,12 +541,30 @@ def test_moving_or_deleting_a_child_rebuilds_the_class_heatmaps(
     tasks.rebuild_class_stats(*sent[0][1])  # what the worker runs
     assert not ClassFactStat.objects.filter(classroom=world.class_a, a=7, b=8).exists()
     assert ClassFactStat.objects.get(classroom=other, a=7, b=8).struggling == 1
+    # Deleting Ada deletes her games, with Ali's answers in their game together: Ali's facts
+    # are rebuilt too (his FactStat row came from that game only), then both classes.
+    from games.models import Match, Seat
+
+    Match.create(
+        "multiplipotion",
+        [
+            {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": ada},
+            {"kind": Seat.Kind.STUDENT, "name": "Ali", "student": world.child_a2},
+        ],
+        options={"tier": "green"},
+        seed=5,
+    )
+    stat(world.child_a2, 6, 7, "learning", attempts=3, correct=1)
+    ClassFactStat.objects.rebuild_for([world.class_a.pk])
+    assert ClassFactStat.objects.filter(classroom=world.class_a, a=6, b=7).exists()
     sent.clear()
     with django_capture_on_commit_callbacks(execute=True):
         ada.delete_everything()
-    assert sent == [(tasks.rebuild_class_stats, ([other.pk],))]
+    assert sent == [(tasks.rebuild_class_stats, ([other.pk], [world.child_a2.pk]))]
     tasks.rebuild_class_stats(*sent[0][1])
     assert not ClassFactStat.objects.filter(classroom=other).exists()
+    assert not FactStat.objects.filter(student=world.child_a2).exists()  # no answers left
+    assert not ClassFactStat.objects.filter(classroom=world.class_a, a=6, b=7).exists()
 
 
 # --- needs help --------------------------------------------------------------------------------

@@ -105,7 +105,12 @@ def test_teacher_sets_a_session_for_the_whole_class(world):
         ("bot", "coach", "The computer (Coach Luna)", "Apprentice Pip"),
         ("classmates_then_bot", "wizard", "(Grand Wizard Zed)", "Apprentice Pip"),
         ("bot", "apprentice", "The computer (Apprentice Pip)", "Coach Luna"),
-        ("classmates", "wizard", "Classmates, paired automatically", "Grand Wizard Zed"),
+        (
+            "classmates",
+            "wizard",
+            "Classmates, paired automatically (Grand Wizard Zed after 60 s alone)",
+            "Apprentice Pip",
+        ),
     ],
 )
 def test_the_list_names_the_computer_player_the_session_uses(

@@ -69,3 +69,12 @@ def test_invite_form(world):
 def test_sign_up_form():
     html = error_page(Client(), reverse("signup"), {"email": "not an address"})
     described_ids_are_on_the_page(html)
+
+
+@pytest.mark.django_db
+def test_room_code_forms():
+    html = error_page(Client(), reverse("games:join_room"), {"code": "??"})
+    described_ids_are_on_the_page(html)
+    family = Client().get(reverse("games:family")).text  # the code box and its help
+    assert 'aria-describedby="id_code_helptext"' in family
+    described_ids_are_on_the_page(family)

@@ -31,6 +31,9 @@ def test_demo_data_fills_every_dashboard_once():
     assert FactStat.objects.filter(median_ms__gte=1000).exists()
     one_game = Attempt.objects.filter(match=finished.first())
     assert one_game.values("created_at").distinct().count() == one_game.count()
+    from django.utils import timezone
+
+    assert not Attempt.objects.filter(created_at__gt=timezone.now()).exists()  # none ahead
     text = out.getvalue()
     assert classroom.code in text and "potion-demo" in text
     call_command("seed_demo", stdout=StringIO())

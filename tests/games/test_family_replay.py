@@ -101,3 +101,25 @@ def test_a_move_without_a_log_line_is_not_called_the_deal(monkeypatch):
     mover = {0: "Ana", 1: "Coco", 2: "Memo"}[second.seat]
     body = ana.get(f"{url}?ply=2").content.decode()
     assert f"{mover} made a move." in body and "The game begins." not in body
+
+
+def test_a_finished_pass_and_play_game_offers_play_again_on_its_device():
+    """Two people on one device: once the game is over nobody is "to act", but the device
+    still plays at this table, so it gets the family's Play again."""
+    match = Match.create(
+        "muertoons",
+        [
+            {"kind": Seat.Kind.BOT, "name": "Ana", "bot_level": "heuristic", "owner_key": "fam"},
+            {"kind": Seat.Kind.BOT, "name": "Ben", "bot_level": "heuristic", "owner_key": "fam"},
+            {"kind": Seat.Kind.BOT, "name": "Coco", "bot_level": "heuristic"},
+        ],
+        seed=11,
+        family=True,
+    )
+    match.play_bot_turns(max_moves=3000)
+    match.refresh_from_db()
+    assert match.is_over
+    match.seats.filter(owner_key="fam").update(kind=Seat.Kind.GUEST, bot_level="")
+    body = guest_client("fam").get(match.get_absolute_url()).content.decode()
+    again = reverse("games:new_family", args=["muertoons"])
+    assert f'href="{again}" data-autofocus>Play again</a>' in body

@@ -289,3 +289,21 @@ def test_the_lombard_question_speaks_to_the_player_whose_dice_they_are():
 
     assert tr_next_step(view, ctx(0), False) == "Ben may re-roll your dice…"
     assert tr_next_step(view, ctx(2), False) == "Ben may re-roll Ana's dice…"
+
+
+@pytest.mark.django_db
+def test_the_two_dice_kept_show_and_one_more_is_asked_for():
+    """A player who kept the two dice passed on sees them marked "kept" and picks one more
+    (the board's own "kept" is not overwritten by anything the move view adds)."""
+    match = drive_until(lambda s: s["phase"] == "choose" and s["kept"])
+    state = state_of(match)
+    c = client_for(match, state["current"])
+    body = c.get(url("play", match)).content.decode()
+    assert body.count('class="tr-kept"') == 2
+    assert "Tap the one die to add to the two you kept" in body
+    refused = c.post(
+        url("move", match),
+        {"version": match.version, "move_id": "", "type": "choose", "dice": ["0", "1", "2"]},
+        **HTMX,
+    ).content.decode()
+    assert refused.count('class="tr-kept"') == 2  # still there after a refused move

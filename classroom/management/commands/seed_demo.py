@@ -130,14 +130,21 @@ def play_demo_match(student, rng: random.Random, assignment=None) -> Match:
 
 def pace_demo_answers(match: Match, rng: random.Random) -> None:
     """The demo plays in a blink: give its answers a child's pace (1 to 7 s each, a wrong
-    answer slower), spread over the game's minutes, so the reports show real times."""
-    when = match.created_at
-    for attempt in match.attempts.order_by("created_at", "pk"):
+    answer slower), spread over the game's minutes and ending when the game was played (never
+    in the future), so the reports show real times."""
+    attempts = list(match.attempts.order_by("created_at", "pk"))
+    if not attempts:
+        return
+    paces = []
+    for attempt in attempts:
         think = rng.randint(1200, 4500) if attempt.correct else rng.randint(3000, 7000)
-        when += timedelta(milliseconds=think + rng.randint(5000, 20000))
+        paces.append((think, think + rng.randint(5000, 20000)))
+    start = match.created_at - timedelta(milliseconds=sum(step for _think, step in paces))
+    when = start
+    for attempt, (think, step) in zip(attempts, paces, strict=True):
+        when += timedelta(milliseconds=step)
         fields = {"created_at": when}
         if attempt.response_ms is not None:
             fields["response_ms"] = think
         type(attempt).objects.filter(pk=attempt.pk).update(**fields)
-    if when > match.created_at:
-        Match.objects.filter(pk=match.pk).update(changed_at=when, finished_at=when)
+    Match.objects.filter(pk=match.pk).update(created_at=start)
