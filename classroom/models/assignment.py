@@ -201,23 +201,31 @@ class Assignment(models.Model):
         initial.update({f"tier_{pk}": tier for pk, tier in self.tier_overrides.items()})
         return initial
 
-    def children_on_other_tables(self) -> int:
+    def children_on_other_tables(self, students=None) -> int:
         """How many of the children this session is set for play other tables than its own
         (an override equal to the session's tables, or for a child the session does not
-        cover, changes nothing for now and is not counted)."""
-        from classroom.models.roster import Student
-
-        differing = [int(pk) for pk, tier in self.tier_overrides.items() if tier != self.tier]
+        cover, changes nothing for now and is not counted). ``students``: the class's active
+        children by id, when the caller has them (the session list: no query per session)."""
+        differing = {int(pk) for pk, tier in self.tier_overrides.items() if tier != self.tier}
         if not differing:
             return 0
-        children = Student.objects.active().filter(pk__in=differing, classroom_id=self.classroom_id)
-        named = [s.pk for s in self.students.all()]
-        groups = [g.pk for g in self.groups.all()]
+        if students is None:
+            from classroom.models.roster import Student
+
+            students = {
+                s.pk: s
+                for s in Student.objects.active().filter(
+                    pk__in=differing, classroom_id=self.classroom_id
+                )
+            }
+        named = {s.pk for s in self.students.all()}
+        groups = {g.pk for g in self.groups.all()}
+        children = [students[pk] for pk in differing if pk in students]
         if groups:
-            children = children.filter(group_id__in=groups)
+            children = [c for c in children if c.group_id in groups]
         elif named:
-            children = children.filter(pk__in=named)
-        return children.count()
+            children = [c for c in children if c.pk in named]
+        return len(children)
 
     def games_finished_by(self, student) -> int:
         return self.matches.filter(status="finished", seats__student=student).distinct().count()

@@ -91,6 +91,10 @@ def assignment_list(request, pk):
             "matches", filter=Q(matches__status__in=LIVE_MATCH_STATUSES), distinct=True
         )
     )
+    students = {s.pk: s for s in classroom.students.active()}
+    assignments = list(assignments)
+    for assignment in assignments:
+        assignment.n_other_tables = assignment.children_on_other_tables(students)
     with school_time(classroom):
         return render(
             request,

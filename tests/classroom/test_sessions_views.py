@@ -654,3 +654,29 @@ def test_an_ended_session_can_be_used_again_as_a_new_one(world):
     # The old edit page says the session has ended and points to "use again".
     edit = client.get(reverse("assignment_edit", args=[ended.pk])).text
     assert "This session has ended" in edit and again.replace("&", "&amp;") in edit
+
+
+@pytest.mark.django_db
+def test_the_session_list_costs_the_same_queries_for_one_session_or_many(world):
+    def make(n):
+        for i in range(n):
+            Assignment.objects.create(
+                classroom=world.class_a,
+                title=f"S{i}",
+                opens_at=timezone.now(),
+                tier_overrides={str(world.child_a2.pk): "purple"},
+            )
+
+    client = world.client("teacher_a")
+    url = reverse("assignment_list", args=[world.class_a.pk])
+    make(1)
+    client.get(url)  # warm the session
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as one:
+        client.get(url)
+    make(5)
+    with CaptureQueriesContext(connection) as six:
+        assert "1 child on other tables" in client.get(url).text
+    assert len(six) == len(one)
