@@ -13,10 +13,10 @@
     }
     var left = parseInt(clock.getAttribute("data-countdown"), 10) - 1;
     clock.setAttribute("data-countdown", String(left));
-    var out = clock.querySelector(".mk-seconds");
-    if (out) {
+    // The clock in the status column, and its copy above the hand (seen while choosing a card).
+    document.querySelectorAll(".mk-seconds").forEach(function (out) {
       out.textContent = String(Math.max(left, 0));
-    }
+    });
     if (left <= 0) {
       clock.removeAttribute("data-countdown");
       var pass = document.querySelector("[data-autopass]");

@@ -76,6 +76,12 @@ def test_one_person_and_two_computers_play_munchkin_to_the_end(
         if phase == "combat":
             # the "anyone?" window: a visible countdown, and the combat panel with both sides
             assert page.locator("[data-countdown]").count() == 1
+            # Both clocks (status column, above the hand) count the same seconds down (read
+            # in one go, so a tick cannot fall between them).
+            clocks = page.evaluate(
+                "[...document.querySelectorAll('.mk-seconds')].map(e => e.textContent)"
+            )
+            assert len(set(clocks)) <= 1, clocks
             assert page.locator(".mk-combat .mk-side-players").count() == 1
             assert page.locator(".mk-combat .mk-side-monsters").count() == 1
         for selector in PREFERENCE:

@@ -188,8 +188,11 @@ def test_combat_panel_lists_both_sides_and_the_anyone_window():
         if seat == acting:
             assert "data-countdown" in body and "data-autopass" in body
             assert "Nothing from me: pass" in body
+            # The clock is also above the hand, where the player looks for a card to play.
+            assert body.count('class="mk-seconds"') == 2
+            assert body.index("mk-countdown-hand") < body.index("Your hand:")
         else:
-            assert "data-countdown" not in body
+            assert "data-countdown" not in body and "mk-seconds" not in body
     monster = state["combat"]["monsters"][0]["card"]
     assert MK.CARDS[monster]["name"] in body
     response = post_move(guest_client(CLIENTS[acting]), match, type="pass")
