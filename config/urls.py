@@ -10,7 +10,7 @@ urlpatterns = [
     path("", include("classroom.urls")),
     path("", include("games.urls")),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", accounts.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/change/",
         accounts.PasswordChangeView.as_view(),

@@ -20,6 +20,7 @@ from classroom.child_session import current_student
 from classroom.models import Assignment, Classroom, WaitingEntry
 from classroom.models.assignment import LIVE_MATCH_STATUSES
 from classroom.session_forms import AssignmentForm
+from config.params import int_param
 from games.models import Match
 
 # Nobody has moved for this long: the wall flags the match as stalled.
@@ -138,9 +139,9 @@ def assignment_new(request, pk):
     initial = None
     again = request.GET.get("again", "")
     if request.method == "GET" and again:
-        if not again.isdigit():
+        if (again_pk := int_param(again)) is None:
             raise Http404("no such session")
-        source = get_object_or_404(classroom.assignments.all(), pk=again)
+        source = get_object_or_404(classroom.assignments.all(), pk=again_pk)
         initial = source.settings_for_again()
     return assignment_form_page(request, classroom, initial=initial)
 

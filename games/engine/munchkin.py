@@ -668,7 +668,10 @@ def _normalise(action: Any) -> Action:
     for key in INT_KEYS:
         v = out.get(key)
         if isinstance(v, str):
-            if not v.lstrip("-").isdigit():
+            # ASCII digits only, one sign at most: str.isdigit() is true for "²", which
+            # int() refuses, and so it does "--1".
+            digits = v.removeprefix("-")
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
                 raise IllegalAction(MSG_UNKNOWN)
             out[key] = int(v)
     return out

@@ -717,7 +717,8 @@ def _after_effect(s: State, events: list[Event]) -> None:
 # Apply
 # --------------------------------------------------------------------------------------------
 def _as_int(value: Any) -> Any:
-    if isinstance(value, str) and value.isdigit() and len(value) < 4:
+    # ASCII digits only: str.isdigit() is true for "²", which int() refuses.
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 4:
         return int(value)
     return value
 
