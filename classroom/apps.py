@@ -5,3 +5,19 @@ from django.utils.translation import gettext_lazy as _
 class ClassroomConfig(AppConfig):
     name = "classroom"
     verbose_name = _("Classroom")
+
+    def ready(self):
+        from django.conf import settings
+        from django.db.models.signals import pre_save
+
+        pre_save.connect(clean_user_names, sender=settings.AUTH_USER_MODEL, dispatch_uid="names")
+
+
+def clean_user_names(sender, instance, **kwargs):
+    """A grown-up's first and last name are typed names (config/names.py) on every way in:
+    sign-up, invite and the Django admin's user page."""
+    from config.names import clean_name
+
+    for field in ("first_name", "last_name"):
+        if hasattr(instance, field):
+            setattr(instance, field, clean_name(getattr(instance, field)))

@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from classroom.models import Assignment, Student
+from config.names import clean_name
 
 LOCAL_INPUT = "%Y-%m-%dT%H:%M"
 TARGET_LIMITS = {"games": 20, "minutes": 120}
@@ -116,7 +117,7 @@ class AssignmentForm(forms.ModelForm):
         return any(bf.value() for _child, bf in self.tier_fields())
 
     def clean_title(self):
-        title = self.cleaned_data["title"].strip()
+        title = clean_name(self.cleaned_data["title"])  # typed text the children see
         if not title:
             raise forms.ValidationError(_("Give the session a title."))
         return title

@@ -1,6 +1,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.names import NameField, name_key
+
 TIER_CHOICES = [
     ("green", _("Green: tables 2 to 5")),
     ("purple", _("Purple: tables 6 to 9")),
@@ -36,11 +38,13 @@ def action_from_post(post) -> dict:
     return action
 
 
-class NicknameField(forms.CharField):
+class NicknameField(NameField):
+    """A player's name: cleaned (config/names.py), at most 20 characters, one letter at least."""
+
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", 20)
         kwargs.setdefault("min_length", 1)
-        super().__init__(strip=True, **kwargs)
+        super().__init__(**kwargs)
 
     def clean(self, value):
         value = super().clean(value)
@@ -84,11 +88,12 @@ class JoinForm(forms.Form):
 
     def __init__(self, *args, taken_names=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.taken_names = {n.casefold() for n in taken_names}
+        # Compared without case or accents: "ANA" and "Aná" look like "Ana" at the table.
+        self.taken_names = {name_key(n) for n in taken_names}
 
     def clean_name(self):
         name = self.cleaned_data["name"]
-        if name.casefold() in self.taken_names:
+        if name_key(name) in self.taken_names:
             raise forms.ValidationError(
                 _("Somebody at this table already has this name: add a letter to yours.")
             )
@@ -294,7 +299,7 @@ class FamilyGameForm(forms.Form):
                     if f"seat{n}_name" not in self.errors:
                         self.add_error(f"seat{n}_name", _("Tell us this player's name."))
                     continue
-                if name.casefold() in {p.casefold() for p in people}:
+                if name_key(name) in {name_key(p) for p in people}:
                     self.add_error(
                         f"seat{n}_name", _("Two players have this name: add a letter to one.")
                     )

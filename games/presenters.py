@@ -8,6 +8,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config.names import isolate
 from games.models import Match, Seat
 from games.presenters_mortadelo import mm_event_line, mortadelo_context
 from games.presenters_munchkin import mk_event_line, munchkin_context
@@ -53,7 +54,9 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
     seat, handoff = (None, None) if spectator else viewing_seat(request, match, mine)
     view = match.view_for(seat.number if seat else None)
     seats = list(match.seats.all())
-    names = {s.number: s.name for s in seats}
+    # Every seat's name between the Unicode isolates (config/names.py): each sentence built
+    # from ``names`` (turn, result, log lines) and each attribute keeps its own order.
+    names = {s.number: isolate(s.name) for s in seats}
     anchor = seat or handoff or (mine[0] if mine else None)
     bottom = anchor.number if anchor else 0
     top = 1 - bottom
@@ -223,7 +226,7 @@ def room_context(request, match, mine, keys) -> dict:
                     "%(name)s has been quiet for %(n)s minutes.",
                     minutes,
                 )
-                % {"name": seat.name, "n": minutes},
+                % {"name": isolate(seat.name), "n": minutes},
             }
             for seat, minutes in match.quiet_seats()
         ]
@@ -291,7 +294,7 @@ def next_step(view, ctx) -> str:
     if view["outcome"]:
         return ""
     if ctx["handoff"] is not None:
-        return _("Pass the device to %(name)s.") % {"name": ctx["handoff"].name}
+        return _("Pass the device to %(name)s.") % {"name": isolate(ctx["handoff"].name)}
     if ctx["open_seat"] is not None:
         return _("Waiting for your friend to join.")
     if ctx["spectator"]:
@@ -405,7 +408,7 @@ def replay_context(request, match, ply_param) -> dict:
     except (TypeError, ValueError):
         ply = 0
     seats = list(match.seats.all())
-    names = {s.number: s.name for s in seats}
+    names = {s.number: isolate(s.name) for s in seats}  # isolated, as in board_context
     state, move, moves = None, None, []
     for move_i, state_i in match.replay_states():
         state, move = state_i, move_i
@@ -622,7 +625,7 @@ def mu_next_step(view, ctx, my_turn, waiting_for) -> str:
     if view["outcome"]:
         return ""
     if ctx["handoff"] is not None:
-        return _("Pass the device to %(name)s.") % {"name": ctx["handoff"].name}
+        return _("Pass the device to %(name)s.") % {"name": isolate(ctx["handoff"].name)}
     if phase == "contest":
         if my_turn:
             return _("Choose a card for the contest. Nobody sees it until all have chosen.")

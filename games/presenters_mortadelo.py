@@ -7,6 +7,7 @@ until both duellists have chosen, then both flip together (``last_duel``)."""
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config.names import isolate
 from games.engine.mortadelo_cards import CHARACTERS
 
 # Each card kind has a sign and a name as well as a colour (colour is never the only cue):
@@ -306,7 +307,7 @@ def mm_next_step(view, ctx, my_turn, waiting_for) -> str:
     if view["outcome"]:
         return ""
     if ctx["handoff"] is not None:
-        return _("Pass the device to %(name)s.") % {"name": ctx["handoff"].name}
+        return _("Pass the device to %(name)s.") % {"name": isolate(ctx["handoff"].name)}
     acting = view["to_act"][0] if view["to_act"] else None
     if phase == "pick":
         if my_turn:

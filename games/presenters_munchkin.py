@@ -10,6 +10,7 @@ a card's text is rebuilt from its numbers by ``munchkin_cards.card_text`` with D
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config.names import isolate
 from games.engine.munchkin_cards import card_text
 
 WINDOW_SECONDS = 20  # the "anyone?" window of a person: then the board passes for them
@@ -463,7 +464,7 @@ def mk_next_step(view, ctx, names, me) -> str:
     if view["outcome"]:
         return ""
     if ctx["handoff"] is not None:
-        return _("Pass the device to %(name)s.") % {"name": ctx["handoff"].name}
+        return _("Pass the device to %(name)s.") % {"name": isolate(ctx["handoff"].name)}
     phase = view["phase"]
     acting = view["to_act"][0] if view["to_act"] else None
     who = _seat_name(names, acting)

@@ -6,6 +6,8 @@ Brigand's, which is played face up)."""
 
 from django.utils.translation import gettext as _
 
+from config.names import isolate
+
 # Each symbol has a sign and a name as well as a colour (colour is never the only cue).
 TR_SIGNS = {
     "people": "☺",
@@ -255,7 +257,7 @@ def tr_next_step(view, ctx, my_turn) -> str:
     if view["outcome"]:
         return ""
     if ctx["handoff"] is not None:
-        return _("Pass the device to %(name)s.") % {"name": ctx["handoff"].name}
+        return _("Pass the device to %(name)s.") % {"name": isolate(ctx["handoff"].name)}
     acting = names.get(view["to_act"][0], "") if view["to_act"] else ""
     current = names.get(view["current"], "")
     if not my_turn:

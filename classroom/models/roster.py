@@ -1,13 +1,14 @@
 import csv
 import re
 import secrets
-import unicodedata
 from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from config.names import clean_name, isolate, name_key
 
 from .signin import ClassroomSignIn, StudentSignIn
 
@@ -80,6 +81,7 @@ class Classroom(ClassroomSignIn, models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
+        self.name = clean_name(self.name)  # every way in, the Django admin's too
         if not self.code:
             self.code = self.unused_code()
         super().save(*args, **kwargs)
@@ -122,15 +124,17 @@ class Classroom(ClassroomSignIn, models.Model):
 
     def name_taken_by(self, name: str, exclude=None):
         """The child of this class (archived ones too) whose name is ``name``, ignoring
-        case, or None: two children with the same name cannot tell their names apart on
-        the sign-in screen."""
-        students = self.students.filter(name__iexact=name)
+        case and accents (``name_key``, kept in ``sort_name``), or None: two children with
+        the same name cannot tell their names apart on the sign-in screen."""
+        students = self.students.filter(sort_name=name_sort_key(name))
         if exclude is not None:
             students = students.exclude(pk=exclude.pk)
         return students.first()
 
     def group_named(self, name: str):
-        return self.groups.filter(name__iexact=name).first()
+        """The group of this class called ``name``, ignoring case and accents, or None."""
+        key = name_key(name)
+        return next((g for g in self.groups.all() if name_key(g.name) == key), None)
 
     def read_roster(self, text: str) -> "RosterReading":
         """Check a pasted or uploaded roster line by line against the rules and this
@@ -143,18 +147,18 @@ class Classroom(ClassroomSignIn, models.Model):
         if reading.errors or not reading.rows:
             raise ValueError("only a reading without errors can be imported")
         with transaction.atomic():
-            groups = {g.name.lower(): g for g in self.groups.select_for_update()}
+            groups = {name_key(g.name): g for g in self.groups.select_for_update()}
             new_groups = []
             for row in reading.rows:
-                if row.group and row.group.lower() not in groups:
+                if row.group and name_key(row.group) not in groups:
                     group = Group.objects.create(classroom=self, name=row.group)
-                    groups[row.group.lower()] = group
+                    groups[name_key(row.group)] = group
                     new_groups.append(group)
             students = Student.objects.bulk_create(
                 Student(
                     classroom=self,
                     name=row.name,
-                    group=groups[row.group.lower()] if row.group else None,
+                    group=groups[name_key(row.group)] if row.group else None,
                 )
                 for row in reading.rows
             )
@@ -186,18 +190,23 @@ class Group(models.Model):
     def __str__(self):
         return self.name
 
+    def save(self, *args, **kwargs):
+        self.name = clean_name(self.name)
+        super().save(*args, **kwargs)
+
 
 def name_sort_key(name: str) -> str:
-    """How a name sorts in every list of children: letters without their accents and case
-    ("Émilie" with the Es, "bob" with the Bs), so a child finds their name where they look."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
-    return plain.casefold()[:80]
+    """How a name sorts in every list of children, and how two children's names compare:
+    letters without their accents and case ("Émilie" with the Es, "bob" with the Bs), so a
+    child finds their name where they look (``config.names.name_key``)."""
+    return name_key(name)[:80]
 
 
 class StudentQuerySet(models.QuerySet):
     def bulk_create(self, objs, *args, **kwargs):
         objs = list(objs)
         for obj in objs:
+            obj.name = clean_name(obj.name)
             obj.sort_name = name_sort_key(obj.name)
         return super().bulk_create(objs, *args, **kwargs)
 
@@ -241,6 +250,7 @@ class Student(StudentSignIn, models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
+        self.name = clean_name(self.name)  # every way in, the Django admin's too
         self.sort_name = name_sort_key(self.name)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "name" in update_fields:
@@ -346,8 +356,9 @@ HEADER_GROUPS = {"group", "groups", "table", ""}
 
 
 def tidy(value: str) -> str:
-    """NFC, trimmed, inner runs of spaces made one space."""
-    return " ".join(unicodedata.normalize("NFC", value).split())
+    """A typed name cleaned: NFC, no control or format characters, trimmed, inner runs of
+    spaces made one space (``config.names.clean_name``)."""
+    return clean_name(value)
 
 
 def child_name_problem(name: str):
@@ -411,8 +422,8 @@ def read_roster(text: str, classroom: Classroom | None = None) -> RosterReading:
     existing = {}
     groups = {}
     if classroom is not None and classroom.pk:
-        existing = {n.lower(): n for n in classroom.students.values_list("name", flat=True)}
-        groups = {g.name.lower(): g.name for g in classroom.groups.all()}
+        existing = {name_key(n): n for n in classroom.students.values_list("name", flat=True)}
+        groups = {name_key(g.name): g.name for g in classroom.groups.all()}
     data_rows = 0
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
@@ -446,21 +457,21 @@ def read_roster(text: str, classroom: Classroom | None = None) -> RosterReading:
         if problem is None and group:
             problem = group_name_problem(group)
         if problem is None:
-            key = name.lower()
+            key = name_key(name)  # "Ana", "ANA" and "Aná" are one name on the sign-in screen
             if key in first_seen:
                 problem = _("%(name)s is already on line %(line)s") % {
-                    "name": name,
+                    "name": isolate(name),
                     "line": first_seen[key],
                 }
             elif key in existing:
                 problem = _(
                     "%(name)s is already in this class: add an initial (e.g. “%(name)s B.”)"
-                ) % {"name": existing[key]}
+                ) % {"name": isolate(existing[key])}
             first_seen.setdefault(key, number)
         if problem:
             reading.errors.append((number, problem))
         else:
-            reading.rows.append(RosterRow(number, name, groups.get(group.lower(), group)))
+            reading.rows.append(RosterRow(number, name, groups.get(name_key(group), group)))
     if data_rows > ROSTER_MAX_ROWS:
         reading.errors.insert(
             0,

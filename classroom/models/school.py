@@ -10,6 +10,8 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.names import clean_name
+
 # How far back the school dashboard's "games per day" chart looks.
 GAMES_CHART_DAYS = 28
 
@@ -39,6 +41,10 @@ class School(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.name = clean_name(self.name)  # every way in, the Django admin's too
+        super().save(*args, **kwargs)
 
     # --- the school's clock -----------------------------------------------------------
     @property

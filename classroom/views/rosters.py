@@ -27,6 +27,7 @@ from classroom.models.roster import (
     group_name_problem,
     tidy,
 )
+from config.names import NameField, isolate, name_key
 
 from .accounts import finish, membership_of, not_in_a_school, render_page
 
@@ -45,6 +46,9 @@ class ClassForm(forms.ModelForm):
         fields = ["name"]
         labels = {"name": _("Class name")}
         help_texts = {"name": _("For example “3B” or “Year 4 Robins”.")}
+        # Names people type are cleaned as they come in (config/names.py).
+        field_classes = {"name": NameField}
+        error_messages = {"name": {"required": _("Give the class a name.")}}
 
     def __init__(self, *args, teacher, **kwargs):
         super().__init__(*args, **kwargs)
@@ -54,10 +58,11 @@ class ClassForm(forms.ModelForm):
         name = tidy(self.cleaned_data["name"])
         if not name:
             raise ValidationError(_("Give the class a name."), code="required")
-        same = Classroom.objects.for_teacher(self.teacher).active().filter(name__iexact=name)
+        same = Classroom.objects.for_teacher(self.teacher).active()
         if self.instance.pk:
             same = same.exclude(pk=self.instance.pk)
-        if same.exists():
+        key = name_key(name)  # "3B", "3b" and "3 B" with an accent look alike on a list
+        if any(name_key(other) == key for other in same.values_list("name", flat=True)):
             raise ValidationError(_("You already have a class with this name."), code="taken")
         return name
 
@@ -67,6 +72,8 @@ class GroupForm(forms.ModelForm):
         model = Group
         fields = ["name"]
         labels = {"name": _("Group name")}
+        field_classes = {"name": NameField}
+        error_messages = {"name": {"required": _("Give the group a name.")}}
 
     def __init__(self, *args, classroom, **kwargs):
         super().__init__(*args, **kwargs)
@@ -78,10 +85,11 @@ class GroupForm(forms.ModelForm):
         problem = group_name_problem(name) if name else _("Give the group a name.")
         if problem:
             raise ValidationError(problem)
-        same = self.classroom.groups.filter(name__iexact=name)
+        same = self.classroom.groups.all()
         if self.instance.pk:
             same = same.exclude(pk=self.instance.pk)
-        if same.exists():
+        key = name_key(name)
+        if any(name_key(other) == key for other in same.values_list("name", flat=True)):
             raise ValidationError(_("This class already has a group with this name."))
         return name
 
@@ -96,6 +104,8 @@ class StudentForm(forms.ModelForm):
         fields = ["name", "group"]
         labels = {"name": _("First name or nickname"), "group": _("Group")}
         help_texts = {"name": _("Nothing more: no surname, no e-mail address.")}
+        field_classes = {"name": NameField}
+        error_messages = {"name": {"required": _("Type the child's first name or nickname.")}}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -111,7 +121,7 @@ class StudentForm(forms.ModelForm):
         if self.instance.classroom.name_taken_by(name, exclude=self.instance):
             raise ValidationError(
                 _("Another child in this class is called %(name)s: add an initial.")
-                % {"name": name}
+                % {"name": isolate(name)}
             )
         return name
 
@@ -137,7 +147,7 @@ class MoveForm(forms.Form):
         if target.name_taken_by(self.student.name):
             raise ValidationError(
                 _("%(class)s already has a child called %(name)s: rename one of them first.")
-                % {"class": target.name, "name": self.student.name}
+                % {"class": isolate(target.name), "name": isolate(self.student.name)}
             )
         return target
 
@@ -246,7 +256,9 @@ def class_new(request):
         classroom.teacher = request.user
         classroom.save()
         messages.success(
-            request, gettext("Class %(name)s is ready: add the children.") % {"name": classroom}
+            request,
+            gettext("Class %(name)s is ready: add the children.")
+            % {"name": isolate(classroom.name)},
         )
         return finish(request, class_url(classroom))
     return render(request, CLASS_FORM, context)
@@ -283,7 +295,7 @@ def class_archive(request, pk):
     messages.success(
         request,
         gettext("%(name)s is archived: its children cannot sign in. You can restore it.")
-        % {"name": classroom.name},
+        % {"name": isolate(classroom.name)},
     )
     return finish(request, reverse("teacher_home"))
 
@@ -292,16 +304,17 @@ def class_archive(request, pk):
 @require_POST
 def class_restore(request, pk):
     classroom = my_class(request, pk)
-    clash = Classroom.objects.for_teacher(request.user).active().filter(name__iexact=classroom.name)
-    if classroom.is_archived and clash.exists():
+    others = Classroom.objects.for_teacher(request.user).active().values_list("name", flat=True)
+    clash = any(name_key(other) == name_key(classroom.name) for other in others)
+    if classroom.is_archived and clash:
         messages.error(
             request,
             gettext("You already have an active class called %(name)s: rename one first.")
-            % {"name": classroom.name},
+            % {"name": isolate(classroom.name)},
         )
         return finish(request, class_url(classroom))
     classroom.restore()
-    messages.success(request, gettext("%(name)s is back.") % {"name": classroom.name})
+    messages.success(request, gettext("%(name)s is back.") % {"name": isolate(classroom.name)})
     return finish(request, class_url(classroom))
 
 
@@ -334,7 +347,7 @@ def roster_add(request, pk):
     }
     if new_groups:
         text += " " + gettext("New groups: %(names)s.") % {
-            "names": ", ".join(g.name for g in new_groups)
+            "names": ", ".join(isolate(g.name) for g in new_groups)
         }
     messages.success(request, text)
     return finish(request, class_url(classroom))
@@ -351,7 +364,7 @@ def group_new(request, pk):
             context = detail_context(classroom, group_form=form)
             return render_page(request, DETAIL, "group_form", context, status=422)
     group = form.save()
-    messages.success(request, gettext("Group %(name)s added.") % {"name": group.name})
+    messages.success(request, gettext("Group %(name)s added.") % {"name": isolate(group.name)})
     return finish(request, class_url(classroom) + "#groups")
 
 
@@ -379,7 +392,7 @@ def group_delete(request, pk):
     messages.success(
         request,
         gettext("Group %(name)s removed; its children are still in the class.")
-        % {"name": group.name},
+        % {"name": isolate(group.name)},
     )
     return finish(request, class_url(classroom) + "#groups")
 
@@ -414,7 +427,8 @@ def student_move(request, pk):
         student.move_to(target)
         messages.success(
             request,
-            gettext("%(name)s moved to %(class)s.") % {"name": student.name, "class": target.name},
+            gettext("%(name)s moved to %(class)s.")
+            % {"name": isolate(student.name), "class": isolate(target.name)},
         )
         return finish(request, class_url(old))
     return render(request, STUDENT_MOVE, context)
@@ -428,7 +442,7 @@ def student_archive(request, pk):
     messages.success(
         request,
         gettext("%(name)s is archived: they cannot sign in. You can restore them.")
-        % {"name": student.name},
+        % {"name": isolate(student.name)},
     )
     return finish(request, class_url(student.classroom))
 
@@ -438,7 +452,7 @@ def student_archive(request, pk):
 def student_restore(request, pk):
     student = my_student(request, pk)
     student.restore()
-    messages.success(request, gettext("%(name)s is back.") % {"name": student.name})
+    messages.success(request, gettext("%(name)s is back.") % {"name": isolate(student.name)})
     return finish(request, class_url(student.classroom))
 
 
@@ -455,7 +469,9 @@ def student_delete(request, pk):
     name = student.name
     with transaction.atomic():
         student.delete_everything()
-    messages.success(request, gettext("%(name)s and all their data are deleted.") % {"name": name})
+    messages.success(
+        request, gettext("%(name)s and all their data are deleted.") % {"name": isolate(name)}
+    )
     return finish(request, class_url(classroom))
 
 

@@ -16,6 +16,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.models import Invite, School
 from classroom.models.school import GAMES_CHART_DAYS
+from config.names import clean_name
+from config.params import int_param
 
 
 def admin_school(request) -> School:
@@ -131,7 +133,8 @@ class InviteForm(forms.ModelForm):
         widgets = {"role": forms.RadioSelect}
 
     def clean_note(self):
-        return " ".join(self.cleaned_data["note"].split())
+        # Usually a colleague's name: cleaned like every typed name (config/names.py).
+        return clean_name(self.cleaned_data["note"])
 
 
 def invite_link(request, invite: Invite) -> str:
@@ -166,9 +169,9 @@ def render_invites(request, school, *, form=None, new_invite=None, notice="", st
 def invite_list(request):
     school = admin_school(request)
     new_invite = None
-    new_pk = request.GET.get("new", "")
-    if new_pk.isdigit():
-        new_invite = Invite.objects.filter(school=school, pk=int(new_pk)).usable().first()
+    new_pk = int_param(request.GET.get("new", ""))
+    if new_pk is not None:
+        new_invite = Invite.objects.filter(school=school, pk=new_pk).usable().first()
     return render_invites(request, school, new_invite=new_invite)
 
 

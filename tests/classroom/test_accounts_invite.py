@@ -93,7 +93,7 @@ def test_a_signed_in_grown_up_without_a_school_accepts_with_one_button(world):
     client = Client()
     client.force_login(loner)
     page = client.get(url(world.invite_a))
-    assert "Join School A" in page.text
+    assert "Join <bdi>School A</bdi>" in page.text
     response = client.post(url(world.invite_a))
     assert response.status_code == 302
     loner.refresh_from_db()
@@ -104,7 +104,7 @@ def test_a_member_of_a_school_is_told_so_and_nothing_changes(world):
     client = world.client("admin_b")
     page = client.get(url(world.invite_a))
     assert page.status_code == 200
-    assert "You already belong to School B" in page.text
+    assert "You already belong to <bdi>School B</bdi>" in page.text
     assert client.post(url(world.invite_a)).status_code == 409
     world.admin_b.refresh_from_db()
     assert world.admin_b.membership.school == world.school_b

@@ -38,7 +38,7 @@ def test_the_reference_finder_sees_every_kind_of_link(world):
 def test_the_confirmation_page_names_the_child_and_deletes_nothing(world):
     response = world.client("teacher_a").get(reverse("student_delete", args=[world.child_a.pk]))
     assert response.status_code == 200
-    assert "Delete Ada for good?" in response.text
+    assert "Delete <bdi>Ada</bdi> for good?" in response.text
     assert "1 game" in response.text
     assert Student.objects.filter(pk=world.child_a.pk).exists()
 

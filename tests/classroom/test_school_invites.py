@@ -101,7 +101,7 @@ def test_list_shows_open_links_and_below_the_used_and_revoked_ones(world):
     assert "Admin_A" in open_part  # who made it
     for note in ["Used one", "Revoked one", "Old one"]:
         assert note in closed_part and note not in open_part
-    assert "Used by Teacher_B" in closed_part
+    assert "Used by <bdi>Teacher_B</bdi>" in closed_part
     assert "School B&#x27;s" not in html and "School B's" not in html
 
 

@@ -142,7 +142,7 @@ def test_the_badge_page_asks_before_signing_in(world):
     url = reverse("join_badge", args=[world.child_a.badge_token])
     page = client.get(url)
     assert page.status_code == 200
-    assert "I’m Ada: start" in page.content.decode()
+    assert "I’m <bdi>Ada</bdi>: start" in page.content.decode()
     assert signed_in_as(client) is None  # a link preview fetching the URL signs nobody in
     token = CSRF.search(page.content.decode()).group(1)
     response = client.post(url, {"csrfmiddlewaretoken": token})

@@ -4,6 +4,7 @@ a game without its own replay board shows the public log."""
 import pytest
 from django.urls import reverse
 
+from config.names import isolate
 from games import presenters
 from games.models import Match, Seat
 
@@ -48,7 +49,8 @@ def test_a_finished_muertoons_match_replays_move_by_move_without_hands():
         assert not [c for c in hands if c in body], ply
     body = ana.get(f"{url}?ply=1").content.decode()
     first = match.moves.get(ply=1)
-    line = presenters.mu_event_line(first.events[0], {0: "Ana", 1: "Coco", 2: "Memo"})
+    names = {0: isolate("Ana"), 1: isolate("Coco"), 2: isolate("Memo")}  # as the board has them
+    line = presenters.mu_event_line(first.events[0], names)
     assert line and line.replace("'", "&#x27;") in body
 
 
@@ -98,7 +100,7 @@ def test_a_move_without_a_log_line_is_not_called_the_deal(monkeypatch):
     ana = guest_client("ana")
     assert "The game begins." in ana.get(f"{url}?ply=0").content.decode()
     second = match.moves.get(ply=2)
-    mover = {0: "Ana", 1: "Coco", 2: "Memo"}[second.seat]
+    mover = isolate({0: "Ana", 1: "Coco", 2: "Memo"}[second.seat])
     body = ana.get(f"{url}?ply=2").content.decode()
     assert f"{mover} made a move." in body and "The game begins." not in body
 

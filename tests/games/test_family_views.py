@@ -92,7 +92,7 @@ def test_people_on_one_device_share_the_player_key_and_see_the_hand_off(client):
     assert [s.kind for s in seats] == [guest, guest, bot, guest]
     assert len({s.owner_key for s in seats if s.kind == Seat.Kind.GUEST}) == 1
     body = client.get(match.get_absolute_url()).content.decode()
-    assert "I'm Ana — show my cards" in body
+    assert "I'm <bdi>Ana</bdi> — show my cards" in body
     assert not [c for h in match.state["hands"] for c in h if c in body]
 
 

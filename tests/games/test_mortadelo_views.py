@@ -8,6 +8,7 @@ import random
 import pytest
 from django.urls import reverse
 
+from config.names import isolate
 from games import engine, presenters
 from games.engine import mortadelo as MM
 from games.models import Match, Move, Seat
@@ -107,7 +108,7 @@ def test_the_board_starts_with_choosing_a_mortadelo():
     assert_no_secrets(body, state, 0)
     # Ben waits and sees the Mortadelos without buttons
     body = guest_client("ben").get(url("play", match)).content.decode()
-    assert 'name="character"' not in body and "Ana is choosing a Mortadelo" in body
+    assert 'name="character"' not in body and f"{isolate('Ana')} is choosing a Mortadelo" in body
 
 
 @pytest.mark.django_db
@@ -117,16 +118,18 @@ def test_pick_then_challenge_an_opponent():
     response = post_move(ana, match, type="pick", character="ninja")
     assert response.status_code == 200
     body = response.content.decode()
-    assert "<html" not in body and "Ana is Ninja Mortadelo." in body
+    assert "<html" not in body and f"{isolate('Ana')} is Ninja Mortadelo." in body
     play_as(match, 1, {"type": "pick", "character": "king"})
     play_as(match, 2, {"type": "pick", "character": "chef"})
     body = ana.get(url("play", match)).content.decode()
     assert "choose whom you challenge" in body
-    assert "Challenge Ben" in body and "Challenge Cleo" in body
+    ben, cleo = isolate("Ben"), isolate("Cleo")  # names on the board are isolated
+    assert f"Challenge {ben}" in body and f"Challenge {cleo}" in body
     response = post_move(ana, match, type="challenge", target="2")
     assert response.status_code == 200
     body = response.content.decode()
-    assert "Duel: Ana against Cleo" in body and "Ana challenges Cleo to a duel!" in body
+    ana_ = isolate("Ana")
+    assert f"Duel: {ana_} against {cleo}" in body and f"{ana_} challenges {cleo} to a duel!" in body
     assert "Choose a card face down" in body
 
 
@@ -144,12 +147,14 @@ def test_the_secret_choice_is_hidden_until_both_have_chosen_then_both_flip():
     assert response.status_code == 200
     body = response.content.decode()
     assert "Your card, face down until both have chosen" in body
-    assert body.count("Waiting for Ben to choose") == 1  # said once, in the status column
+    assert (
+        body.count(f"Waiting for {isolate('Ben')} to choose") == 1
+    )  # said once, in the status column
     state = state_of(match)
     assert card in MM.private(state, 0)
     ben_body = ben.get(url("play", match)).content.decode()
     assert card not in ben_body  # Ben cannot see Ana's choice, not even in an attribute
-    assert "Ana chose a card, face down." in ben_body and "has chosen" in ben_body
+    assert f"{isolate('Ana')} chose a card, face down." in ben_body and "has chosen" in ben_body
     assert_no_secrets(ben_body, state, 1)
     assert_no_secrets(body, state, 0)
     # a second choice is refused
@@ -171,7 +176,7 @@ def test_same_device_duellists_choose_in_turn_behind_the_hand_off():
     pick_all(match)
     client = guest_client("ana")
     body = client.get(url("play", match)).content.decode()
-    assert "I&#x27;m Ana — show my cards" in body or "I'm Ana — show my cards" in body
+    assert "I'm <bdi>Ana</bdi> — show my cards" in body
     state = state_of(match)
     assert not [c for c in state["hands"][0] + state["hands"][1] if c in body]
     client.post(url("reveal", match), **HTMX)

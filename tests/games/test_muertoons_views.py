@@ -6,6 +6,7 @@ import random
 import pytest
 from django.urls import reverse
 
+from config.names import isolate
 from games import engine
 from games.models import Match, Move, Seat
 
@@ -115,7 +116,7 @@ def test_a_legal_play_is_200_with_the_board_partial():
     assert response.status_code == 200
     body = response.content.decode()
     assert "<html" not in body and 'id="board"' in body
-    assert "Ana played" in body
+    assert f"{isolate('Ana')} played" in body
 
 
 def _can(state, seat):
@@ -127,7 +128,7 @@ def test_pass_is_200():
     match = make_mu()
     response = post_move(guest_client("ana"), match, type="pass")
     assert response.status_code == 200
-    assert "Ana passed." in response.content.decode()
+    assert f"{isolate('Ana')} passed." in response.content.decode()
 
 
 @pytest.mark.django_db
@@ -324,7 +325,7 @@ def test_pass_and_play_contest_each_person_chooses_behind_the_hand_off():
         state = state_of(match)
         seat = min(s for s in MU.to_act(state) if s in (0, 1))
         body = device.get(url("play", match)).content.decode()
-        assert f"I'm {names[seat]} — show my cards" in body
+        assert f"I'm <bdi>{names[seat]}</bdi> — show my cards" in body
         assert not [c for c in state["hands"][0] + state["hands"][1] if c in body]
         device.post(url("reveal", match), **HTMX)
         body = device.get(url("play", match)).content.decode()
@@ -335,4 +336,4 @@ def test_pass_and_play_contest_each_person_chooses_behind_the_hand_off():
     # Both people of this device have chosen: only Cleo is left.
     assert MU.to_act(state_of(match)) == (2,)
     body = device.get(url("play", match)).content.decode()
-    assert "Waiting for Cleo" in body
+    assert f"Waiting for {isolate('Cleo')}" in body

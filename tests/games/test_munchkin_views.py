@@ -8,6 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from config.names import isolate
 from games import engine, presenters
 from games.engine import munchkin as MK
 from games.models import Match, Move, Seat
@@ -118,7 +119,7 @@ def test_ready_then_kick_the_door_over_http():
     assert response.status_code == 200
     body = response.content.decode()
     assert "<html" not in body and 'id="board"' in body
-    assert "Ana kicked open the door" in body
+    assert f"{isolate('Ana')} kicked open the door" in body
     state = state_of(match)
     assert_no_secrets(body, state, 0)
 

@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from config.names import isolate
 from games.models import ROOM_CODE_ALPHABET, Match, Seat
 from games.views import PLAYER_COOKIE
 
@@ -296,8 +297,8 @@ def test_the_host_sees_a_quiet_person_and_a_computer_takes_over():
     assert "has been quiet" not in host.get(url("room", match)).content.decode()
     make_quiet(match, 1, minutes=3)
     body = host.get(url("room", match)).content.decode()
-    assert "Ben has been quiet for 3 minutes." in body
-    assert "Let a computer player take over from Ben" in body
+    assert f"{isolate('Ben')} has been quiet for 3 minutes." in body
+    assert "Let a computer player take over from <bdi>Ben</bdi>" in body
     assert 'hx-swap-oob="true"' in body
     # The host's board carries the card too; Ben's own board never does.
     assert "has been quiet" in host.get(match.get_absolute_url()).content.decode()
@@ -312,7 +313,7 @@ def test_the_host_sees_a_quiet_person_and_a_computer_takes_over():
     assert host.post(url("take_over", match), {"seat": 2}, **HTMX).status_code == 422  # a bot
     response = host.post(url("take_over", match), {"seat": 1, "level": "heuristic"}, **HTMX)
     assert response.status_code == 200
-    assert "A computer player now plays for Ben." in response.content.decode()
+    assert "A computer player now plays for \u2068Ben\u2069." in response.content.decode()
     seat = match.seats.get(number=1)
     assert seat.kind == Seat.Kind.BOT and seat.bot_level == "heuristic"
     assert seat.name == "Ben (computer)" and seat.owner_key == ""
