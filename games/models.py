@@ -1,7 +1,8 @@
 """Matches, their seats and the append-only move log.
 
 ``Match.play`` is the one code path that applies a move: it locks the match, checks the
-version, asks the pure engine, stores the new state and the move, bumps the version and,
+version (``moved_on_for``: has the board the form came from changed in a way that matters to
+the seat?), asks the pure engine, stores the new state and the move, bumps the version and,
 once the transaction commits, enqueues the follow-ups (bot turns, analytics).
 """
 
@@ -335,14 +336,14 @@ class Match(models.Model):
         seats = getattr(self, "_prefetched_objects_cache", {}).get("seats")
         if seats is not None:  # seats do not change during play: reuse the caller's
             match._prefetched_objects_cache = {"seats": seats}
-        stale = version is not None and int(version) != match.version
-        if move_id and (stale or version is None):
+        older = version is not None and int(version) != match.version
+        if move_id and (older or version is None):
             # A repeated move id comes back with the version it was first sent with.
             existing = match.moves.filter(client_move_id=move_id).first()
             if existing is not None:
                 self._sync(match)
                 return Played(match=self, move=existing, duplicate=True)
-        if stale:
+        if older and match.moved_on_for(seat_number, int(version)):
             self._sync(match)
             raise StaleVersion(str(_("The game moved on. Here is the latest board.")))
         if match.paused_at is not None and match.status == Match.Status.ACTIVE:
@@ -395,6 +396,30 @@ class Match(models.Model):
             match.after_change()
         self._sync(match)
         return Played(match=self, move=move, duplicate=False)
+
+    def moved_on_for(self, seat_number: int, version: int) -> bool:
+        """Whether a form of the board ``seat_number`` saw at ``version`` is stale: some move
+        since then changed what that seat saw in a way that matters to it. Every move does,
+        except another seat's secret choice in a round of simultaneous choices that is still
+        open (a Muertoons contest, a Mortadelo duel): a move whose only events are of the
+        engine's ``COMMITMENTS`` kinds. Such a move tells the seat only that the other has
+        chosen (public: its view lists who has chosen) and leaves its own choice as it was;
+        the engine still checks the move against the current state. Call it under the row
+        lock (``Match.play`` does), so no move lands in between."""
+        if version == self.version:
+            return False
+        quiet = getattr(self.engine, "COMMITMENTS", frozenset())
+        if not quiet or not 0 <= version < self.version:
+            return True
+        since = list(self.moves.filter(ply__gt=version).values_list("seat", "events"))
+        if len(since) != self.version - version:
+            return True
+        return any(
+            seat == seat_number
+            or not events
+            or any(not isinstance(e, dict) or e.get("kind") not in quiet for e in events)
+            for seat, events in since
+        )
 
     SYNCED_FIELDS = (
         "state",

@@ -4,7 +4,9 @@ Every game module follows the same protocol (see docs/rules/ and games/engine/mu
 SLUG, NAME, MIN_PLAYERS, MAX_PLAYERS, OPTIONS, LEVELS, setup, to_act, legal_actions, apply, view,
 outcome, dump, load, private, bot_action, describe (and the test helper cards). Optional:
 timeout_action(state, seat), the action the table takes for a person whose time ran out (only
-Munchkin's "anyone?" window has a clock; ``Match.time_out`` plays it).
+Munchkin's "anyone?" window has a clock; ``Match.time_out`` plays it), and COMMITMENTS, the
+event kinds of a secret simultaneous choice that leaves the round open (Muertoons' contest,
+Mortadelo's duel): another seat's move with only these events does not make a form stale.
 
 No module under games/engine imports Django, and no module uses the global ``random`` functions:
 all chance comes from ``random.Random`` instances derived from the seed kept in the state.

@@ -33,6 +33,10 @@ MAX_PLAYERS = 6
 OPTIONS: dict[str, dict] = {}
 LEVELS = ["random", "odds"]
 BEST_LEVEL = "odds"
+# The events of a secret simultaneous choice (a duel card chosen face down while another player
+# still chooses): a move with only these tells the others no more than that the seat has chosen
+# (their view lists who has), so their boards' forms stay good (games.models.Match.moved_on_for).
+COMMITMENTS = frozenset({"chose"})
 
 HAND_SIZE = 5
 KO_WOUNDS = 6
@@ -85,7 +89,8 @@ def _seat_arg(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.isdigit() and len(value) < 3:
+    # ASCII digits only: str.isdigit() is true for "²", which int() refuses.
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 3:
         return int(value)
     return None
 

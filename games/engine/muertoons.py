@@ -24,6 +24,10 @@ MAX_PLAYERS = 5
 OPTIONS: dict[str, dict] = {}
 LEVELS = ["random", "heuristic"]
 BEST_LEVEL = "heuristic"
+# The events of a secret simultaneous choice (a contest card chosen face down while another player
+# still chooses): a move with only these tells the others no more than that the seat has chosen
+# (their view lists who has), so their boards' forms stay good (games.models.Match.moved_on_for).
+COMMITMENTS = frozenset({"contest_choice"})
 
 State = dict[str, Any]
 Action = dict[str, Any]

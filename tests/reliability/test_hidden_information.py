@@ -93,7 +93,8 @@ class Table:
             answer = self.clients[other].post(self.url("move/"), move_data(action, version), **HTMX)
             assert answer.status_code == 403, answer.status_code
             self.check(answer, other, "a refused move (not your turn)")
-        if version and self.rng.random() < 0.05:
+        # (A form of before another seat's secret choice is not stale: Match.moved_on_for.)
+        if version and self.rng.random() < 0.05 and self.match.moved_on_for(seat, version - 1):
             answer = client.post(self.url("move/"), move_data(action, version - 1), **HTMX)
             assert answer.status_code == 409, answer.status_code
             self.check(answer, seat, "a stale move")
