@@ -51,7 +51,9 @@ lock:
 # (-n 0): -s prints every test's figures, which pytest-xdist workers would not show.
 soak: install
 	LEAK_GAMES=$${LEAK_GAMES:-1000} LEAK_PLIES=$${LEAK_PLIES:-0} RACE_TRIALS=$${RACE_TRIALS:-1000} \
-	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest tests/reliability -n 0 -q -s -rA
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-300} STACK_SOAK_TABLES=$${STACK_SOAK_TABLES:-10} \
+	STACK_SOAK_SECONDS=$${STACK_SOAK_SECONDS:-1200} \
+	$(BIN)/python -m pytest tests/reliability -n 0 -q -s -rA
 
 # Benchmarks (not timed tests): writes bench/results/latest.json and latest.md.
 bench: install

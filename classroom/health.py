@@ -1,5 +1,6 @@
 """Health checks for /healthz: each returns (ok, detail) and never raises."""
 
+import hmac
 import uuid
 
 from django.conf import settings
@@ -52,6 +53,16 @@ def check_worker() -> tuple[bool, str]:
     if seconds > settings.WORKER_HEARTBEAT_MAX_AGE:
         return False, f"last heartbeat {seconds} s ago"
     return True, f"last heartbeat {seconds} s ago"
+
+
+def may_see_details(request) -> bool:
+    """Monitoring (``Authorization: Bearer <HEALTHZ_TOKEN>``, when the token is set) and staff
+    see each check's detail; anyone else the status only."""
+    token = settings.HEALTHZ_TOKEN
+    sent = request.headers.get("Authorization", "")
+    if token and hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
+        return True
+    return request.user.is_authenticated and request.user.is_staff
 
 
 CHECKS = {

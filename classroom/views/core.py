@@ -1,6 +1,7 @@
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import path
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -15,8 +16,17 @@ def home(request):
 @never_cache
 @require_GET
 def healthz(request):
-    """Everything the site needs (for monitoring): database, cache, broker, a live worker."""
-    return health_response(health.run_checks())
+    """Everything the site needs (for monitoring): database, cache, broker, a live worker.
+    The public gets the status only; monitoring with ``Authorization: Bearer HEALTHZ_TOKEN``
+    and staff also get each check and its detail (error texts name hosts and versions)."""
+    if health.may_see_details(request):
+        response = health_response(health.run_checks(), failed="error")
+    else:
+        healthy = all(check["ok"] for check in health.run_checks().values())
+        body = {"status": "ok" if healthy else "error"}
+        response = JsonResponse(body, status=200 if healthy else 503)
+    patch_vary_headers(response, ["Authorization"])
+    return response
 
 
 @never_cache
@@ -28,10 +38,10 @@ def healthz_web(request):
     return health_response(health.run_checks(["database"]))
 
 
-def health_response(checks):
+def health_response(checks, failed="fail"):
     healthy = all(check["ok"] for check in checks.values())
     body = {
-        "status": "ok" if healthy else "fail",
+        "status": "ok" if healthy else failed,
         "failing": [name for name, check in checks.items() if not check["ok"]],
         "checks": checks,
     }

@@ -36,12 +36,13 @@ def test_worker_consumes_task_from_redis(celery_worker, settings, redis_url):
     send_and_wait(celery_worker)
 
 
-def test_worker_heartbeat_makes_healthz_green(celery_worker, client):
+def test_worker_heartbeat_makes_healthz_green(celery_worker, client, settings):
     # The worker writes a heartbeat as soon as it is ready, without beat.
     assert wait_for(
         lambda: WorkerHeartbeat.objects.filter(hostname__startswith=celery_worker).exists()
     )
-    response = client.get("/healthz")
+    settings.HEALTHZ_TOKEN = "t"  # a failure names the check
+    response = client.get("/healthz", HTTP_AUTHORIZATION="Bearer t")
     assert response.status_code == 200, response.json()
 
 

@@ -8,13 +8,24 @@ from classroom.models import WorkerHeartbeat
 pytestmark = pytest.mark.django_db
 
 
+TOKEN = "monitoring-token-for-the-tests"
+
+
 @pytest.fixture
 def fresh_worker():
     return WorkerHeartbeat.beat("worker@test")
 
 
-def test_all_healthy_answers_200(client, fresh_worker):
-    response = client.get("/healthz")
+@pytest.fixture
+def monitor(client, settings):
+    """Monitoring: /healthz with the token, which names each check."""
+    settings.HEALTHZ_TOKEN = TOKEN
+    client.defaults["HTTP_AUTHORIZATION"] = f"Bearer {TOKEN}"
+    return client
+
+
+def test_all_healthy_answers_200(monitor, fresh_worker):
+    response = monitor.get("/healthz")
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
@@ -23,21 +34,21 @@ def test_all_healthy_answers_200(client, fresh_worker):
     assert all(check["ok"] for check in body["checks"].values())
 
 
-def test_no_worker_ever_answers_503_naming_the_worker(client):
-    response = client.get("/healthz")
+def test_no_worker_ever_answers_503_naming_the_worker(monitor):
+    response = monitor.get("/healthz")
     assert response.status_code == 503
     assert response.json()["failing"] == ["worker"]
 
 
-def test_stale_heartbeat_answers_503(client, fresh_worker):
+def test_stale_heartbeat_answers_503(monitor, fresh_worker):
     WorkerHeartbeat.objects.update(seen_at=timezone.now() - timedelta(minutes=10))
-    response = client.get("/healthz")
+    response = monitor.get("/healthz")
     assert response.status_code == 503
     assert response.json()["failing"] == ["worker"]
     assert "s ago" in response.json()["checks"]["worker"]["detail"]
 
 
-def test_unreachable_cache_answers_503(client, fresh_worker, settings):
+def test_unreachable_cache_answers_503(monitor, fresh_worker, settings):
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -45,17 +56,72 @@ def test_unreachable_cache_answers_503(client, fresh_worker, settings):
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
-    response = client.get("/healthz")
+    response = monitor.get("/healthz")
     assert response.status_code == 503
     assert "cache" in response.json()["failing"]
     assert response.json()["checks"]["database"]["ok"] is True
 
 
-def test_unreachable_broker_answers_503(client, fresh_worker, settings):
+def test_unreachable_broker_answers_503(monitor, fresh_worker, settings):
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
-    response = client.get("/healthz")
+    response = monitor.get("/healthz")
     assert response.status_code == 503
     assert response.json()["failing"] == ["broker"]
+
+
+def test_the_public_gets_the_status_only(client, fresh_worker):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_the_public_is_not_told_what_failed_nor_why(client, fresh_worker, settings):
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    WorkerHeartbeat.objects.update(seen_at=timezone.now() - timedelta(minutes=10))
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == {"status": "error"}
+    assert b"127.0.0.1" not in response.content and b"broker" not in response.content
+
+
+@pytest.mark.parametrize(
+    "token, sent",
+    [
+        (TOKEN, "Bearer not-the-token"),
+        (TOKEN, TOKEN),  # without "Bearer "
+        (TOKEN, ""),
+        ("", "Bearer "),  # no token set: no header opens the details
+    ],
+)
+def test_a_wrong_or_missing_token_gets_the_status_only(client, settings, token, sent):
+    settings.HEALTHZ_TOKEN = token
+    response = client.get("/healthz", HTTP_AUTHORIZATION=sent)
+    assert response.status_code == 503  # no worker
+    assert response.json() == {"status": "error"}
+
+
+def test_monitoring_with_the_token_gets_each_check(monitor):
+    response = monitor.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "error" and body["failing"] == ["worker"]
+    assert body["checks"]["worker"]["detail"] == "no worker has ever sent a heartbeat"
+    assert "Authorization" in response["Vary"]
+
+
+def test_staff_get_each_check_and_others_do_not(client, django_user_model, fresh_worker):
+    teacher = django_user_model.objects.create_user("teacher", password="pw-123456789")
+    client.force_login(teacher)
+    assert client.get("/healthz").json() == {"status": "ok"}
+    staff = django_user_model.objects.create_user("ops", password="pw-123456789", is_staff=True)
+    client.force_login(staff)
+    body = client.get("/healthz").json()
+    assert body["status"] == "ok" and set(body["checks"]) == {
+        "database",
+        "cache",
+        "broker",
+        "worker",
+    }
 
 
 def test_healthz_is_not_cached(client, fresh_worker):

@@ -49,7 +49,7 @@ def test_default_mode_needs_no_server():
     assert "journal_mode=WAL" in conf["options"]["init_command"]
     assert conf["options"]["timeout"] >= 10
     assert conf["cache"].endswith("FileBasedCache")
-    assert conf["broker"] == "filesystem://"
+    assert conf["broker"] == "atomicfs://"
     assert conf["debug"] is True
 
 
