@@ -1,8 +1,10 @@
 """Which child (if any) this browser is signed in as.
 
-A child's session holds the student id and the class's sign-in generation. It ends at the
-end of the school day, when the teacher ends the class's session (the generation moves on),
-or when the child (or the next child on a shared Chromebook) switches.
+A child's session holds the student id, the class's sign-in generation and a digest of the
+child's badge and pictures (``Student.signin_key``). It ends at the end of the school day,
+when the teacher ends the class's session (the generation moves on), when the teacher gives
+the child a new badge or new pictures (the digest changes), or when the child (or the next
+child on a shared Chromebook) switches.
 """
 
 import secrets
@@ -35,6 +37,7 @@ def sign_in_student(request, student: Student) -> None:
     request.session.cycle_key()
     request.session["student_id"] = student.pk
     request.session["signin_generation"] = student.classroom.signin_generation
+    request.session["signin_key"] = student.signin_key
     request.session["player_key"] = secrets.token_urlsafe(18)
     request.session.set_expiry(session_end(student.classroom.school))
 
@@ -54,8 +57,8 @@ SIGNED_IN_STUDENT = PreparedQuery(
 
 
 def current_student(request) -> Student | None:
-    """The signed-in child, or None (also when the teacher ended the session or the child
-    was archived or deleted)."""
+    """The signed-in child, or None (also when the teacher ended the session, gave the child a
+    new badge or new pictures, or the child was archived or deleted)."""
     student_id = request.session.get("student_id")
     if not student_id:
         return None
@@ -65,6 +68,7 @@ def current_student(request) -> Student | None:
     if (
         student is None
         or request.session.get("signin_generation") != student.classroom.signin_generation
+        or request.session.get("signin_key") != student.signin_key
     ):
         request.session.flush()
         student = None

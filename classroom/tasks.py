@@ -81,3 +81,12 @@ def recompute_job(job_id: int):
     job = RecomputeJob.objects.filter(pk=job_id).first()
     if job is not None:
         job.run()
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def forget_old_throttles():
+    """Drop sign-in device counts and rate-limit windows that ended days ago (idempotent)."""
+    from classroom.models import RateLimit, SignInDevice
+
+    SignInDevice.forget_old()
+    RateLimit.forget_old()

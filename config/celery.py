@@ -6,6 +6,8 @@ from celery import Celery, bootsteps
 from celery.schedules import crontab
 from celery.signals import worker_ready
 
+from config import broker  # noqa: F401 (registers the embedded broker's atomicfs:// URL)
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("multiplipotion")
@@ -22,6 +24,8 @@ app.conf.beat_schedule = {
     "expire-family-rooms": {"task": "games.tasks.expire_family_rooms", "schedule": 600.0},
     # Statistics of games that ended while the broker was down (their task was lost).
     "sweep-missed-stats": {"task": "classroom.tasks.sweep_missed_stats", "schedule": 60.0},
+    # Sign-in device counts and rate-limit windows that ended days ago.
+    "forget-old-throttles": {"task": "classroom.tasks.forget_old_throttles", "schedule": 3600.0},
     # Once a night (UTC): class roll-ups and yesterday's and today's trends.
     "analytics-nightly-rollups": {
         "task": "classroom.tasks.nightly_rollups",

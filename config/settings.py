@@ -7,6 +7,7 @@ safe production defaults and requires a real ``SECRET_KEY``.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -59,6 +60,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "games",
     "classroom",
 ]
@@ -75,6 +77,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a locked-out log-in into the lockout page (classroom/views/accounts.py).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -115,6 +119,8 @@ SQLITE_OPTIONS = {
 }
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 # CONN_MAX_AGE: seconds a PostgreSQL connection is kept between requests (docs/deploy.md).
+# The Procfile's development server sets 0: it opens a thread per request, and each thread
+# would keep a connection of its own until the server runs out of them.
 _db = dj_database_url.parse(
     DATABASE_URL,
     conn_max_age=0
@@ -152,7 +158,8 @@ if REDIS_URL:
     }
 else:
     # No servers: a cache shared by every process on this machine, and kombu's
-    # filesystem transport for Celery.
+    # filesystem transport for Celery, with atomic writes (config/broker.py: kombu's own
+    # lets a worker read a half-written message and crash).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
@@ -162,13 +169,17 @@ else:
     _broker_dir = VAR_DIR / "celery-broker"
     for _sub in ("queue", "processed", "control"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = "atomicfs://"  # config/broker.py
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),
         "data_folder_out": str(_broker_dir / "queue"),
         "processed_folder": str(_broker_dir / "processed"),
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
+        # A worker looks for a message this often while it has none or all its processes
+        # are busy (kombu's default 1 s let computer players' turns queue up for 30 s
+        # with ten family games at once; a look is one directory listing).
+        "polling_interval": 0.1,
     }
 
 CELERY_TASK_IGNORE_RESULT = True
@@ -183,6 +194,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Seconds after which /healthz calls the worker dead.
 WORKER_HEARTBEAT_MAX_AGE = int(os.environ.get("WORKER_HEARTBEAT_MAX_AGE", "90"))
+# /healthz names each check and its error only to staff and to `Authorization: Bearer <this>`
+# (monitoring); the public gets the status. Empty (default): staff only.
+HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
 # Family night: a room nobody touched for this long expires (its guests' names go with it);
 # a person quiet for this many minutes may be replaced by a computer player by the host.
 FAMILY_ROOM_TTL_HOURS = int(os.environ.get("FAMILY_ROOM_TTL_HOURS", "12"))
@@ -203,6 +217,30 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# A grown-up's session ends when the browser closes (set_expiry(0) at log-in) and the server
+# forgets every session after a working day: shared Chromebooks (docs/classroom/
+# accounts-and-rosters.md). A child's session ends with the school day (child_session.py).
+SESSION_COOKIE_AGE = int(os.environ.get("SESSION_HOURS", "10")) * 3600
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out account first
+    "django.contrib.auth.backends.ModelBackend",
+]
+# django-axes, database handler (so the lockout holds while the cache is down); the lockout
+# is per account, and one account's guesses are checked one at a time (LoginView).
+AXES_FAILURE_LIMIT = 10  # classroom.views.accounts.LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=15)  # LOGIN_LOCKOUT_SECONDS
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_USERNAME_CALLABLE = "classroom.views.accounts.axes_username"
+AXES_CLIENT_IP_CALLABLE = "config.throttle.client_address"
+AXES_LOCKOUT_CALLABLE = "classroom.views.accounts.login_locked_out"
+AXES_RESET_ON_SUCCESS = True
+# Guesses during a lockout do not extend it (else anyone could keep a teacher locked out).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_DISABLE_ACCESS_LOG = True  # no log of every successful log-in: data kept to a minimum
+AXES_VERBOSE = False
+# axes.W006 warns that a lockout without the address can be dodged by changing user agent or
+# cookies: ours is by account alone, which neither changes (an address is shared by a school).
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "teacher_home"
 LOGOUT_REDIRECT_URL = "home"
@@ -287,5 +325,5 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {"django.db.backends": {"level": "INFO"}, "axes": {"level": "WARNING"}},
 }

@@ -55,8 +55,14 @@ def too_many_wrong_codes(request, kind: str) -> bool:
 
 
 def count_wrong_code(request, kind: str) -> None:
+    """One more wrong code: ``add`` then ``incr``, atomic in Redis (parallel wrong codes are
+    all counted; the old get-then-set lost counts)."""
     key = _key(request, kind)
-    cache.set(key, cache.get(key, 0) + 1, WRONG_CODE_WINDOW)
+    cache.add(key, 0, WRONG_CODE_WINDOW)
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, WRONG_CODE_WINDOW)
 
 
 def forget(address: str) -> None:

@@ -13,6 +13,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.child_session import current_student
+from config.names import isolate
+from config.params import int_param
 from config.throttle import count_wrong_code, too_many_wrong_codes
 from games import engine, presenters
 from games.forms import (
@@ -281,10 +283,8 @@ def play(request, public_id):
 
 
 def stale_form(request, match) -> bool:
-    try:
-        return int(request.POST.get("version", "")) != match.version
-    except ValueError:
-        return False
+    version = int_param(request.POST.get("version", ""))
+    return version is not None and version != match.version
 
 
 @never_cache
@@ -300,13 +300,14 @@ def move(request, public_id):
     seat = presenters.acting_seat(request, match, mine)
     if seat is None and stale_form(request, match):
         # A form of an older board (a double tap, a lost race): Match.play answers a repeated
-        # move id with the stored move, any other with 409 and the latest board.
+        # move id with the stored move, any other with 409 and the latest board. (A form of a
+        # board that changed only by another seat's secret choice is not stale: Match.play
+        # applies it, see Match.moved_on_for.)
         seat = mine[0]
     if seat is None:
         return render_board(request, match, mine, notice=_("It is not your turn yet."), status=403)
-    try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
+    version = int_param(request.POST.get("version", ""))
+    if version is None:
         return render_board(
             request, match, mine, notice=_("I do not understand that move."), status=422
         )
@@ -478,10 +479,7 @@ def take_over(request, public_id):
         return render_board(
             request, match, mine, notice=_("The game is not being played now."), status=409
         )
-    try:
-        number = int(request.POST.get("seat", ""))
-    except ValueError:
-        number = -1
+    number = int_param(request.POST.get("seat", ""))
     seat = next((s for s in match.seats.all() if s.number == number), None)
     level = chosen_level(request, match)
     if seat is None or level is None or seat.kind not in Seat.TAKEOVER_KINDS or seat in mine:
@@ -496,14 +494,15 @@ def take_over(request, public_id):
             request,
             match,
             mine,
-            notice=_("%(name)s is playing again: the seat stays theirs.") % {"name": seat.name},
+            notice=_("%(name)s is playing again: the seat stays theirs.")
+            % {"name": isolate(seat.name)},
             status=409,
         )
     return board_or_redirect(
         request,
         match,
         mine,
-        notice=_("A computer player now plays for %(name)s.") % {"name": seat.name},
+        notice=_("A computer player now plays for %(name)s.") % {"name": isolate(seat.name)},
     )
 
 
@@ -527,6 +526,6 @@ def replay(request, public_id):
     if not match.is_over:
         messages.info(request, _("You can replay a game once it is finished."))
         return redirect(reverse("games:play", args=[public_id]) if mine else "home")
-    ctx = presenters.replay_context(request, match, request.GET.get("ply"))
+    ctx = presenters.replay_context(request, match, int_param(request.GET.get("ply", "")))
     template = "games/replay.html#step" if request.htmx else "games/replay.html"
     return render(request, template, ctx)

@@ -293,6 +293,7 @@ class World:
             session = client.session
             session["student_id"] = student.pk
             session["signin_generation"] = student.classroom.signin_generation
+            session["signin_key"] = student.signin_key
             session["player_key"] = f"key-{role}"
             session.save()
             client.cookies["sessionid"] = session.session_key

@@ -17,6 +17,8 @@ from .roster import (
     new_class_code,
 )
 from .school import Invite, Membership, School
+from .signin import SignInDevice
+from .throttle import RateLimit
 
 __all__ = [
     "CODE_ALPHABET",
@@ -33,9 +35,11 @@ __all__ = [
     "Group",
     "Invite",
     "Membership",
+    "RateLimit",
     "RecomputeJob",
     "ReportStudentQuerySet",
     "School",
+    "SignInDevice",
     "Student",
     "StudentQuerySet",
     "WaitingEntry",

@@ -1,5 +1,5 @@
-"""Child sign-in behaviour: class codes, picture passwords, badges, lockout and the per-class
-rate limit (mixed into Classroom and Student; the fields live in ``roster.py``).
+"""Child sign-in behaviour: class codes, picture passwords, badges, the child's lockout and the
+device throttle (mixed into Classroom and Student; the fields live in ``roster.py``).
 
 The rules (docs/classroom/child-sign-in.md):
 
@@ -8,38 +8,40 @@ The rules (docs/classroom/child-sign-in.md):
   outside it cannot be mapped to a sure guess: such a code is simply not found.
 - A child picks 3 of the 9 pictures, in any order. Five wrong answers in a row lock the child's
   picture sign-in for ``LOCKOUT_MINUTES``; a right answer (or a badge) resets the count; the
-  teacher can unlock at once.
-- Each class accepts at most ``CLASS_SIGNIN_FAILURES_PER_MINUTE`` wrong picture answers a
-  minute (counted in the Django cache, per class, never per IP address); past that every
-  picture answer of the class waits for the next minute. Right answers are not counted, so a
-  whole class signing in at once is never slowed down.
+  teacher can unlock one child or the whole class at once.
+- A device (the browser's ``mp_device`` cookie; a client without one: its network address)
+  that sends wrong answers is slowed and then stopped on its own (``SignInDevice``), before
+  it can lock many children: from its ``DEVICE_SLOW_AFTER``-th wrong answer it waits
+  ``DEVICE_WAIT_SECONDS`` between answers, and after ``DEVICE_STOP_AFTER`` wrong answers it
+  is stopped for the rest of its ``DEVICE_WINDOW_MINUTES`` window. Its refused answers are
+  never compared and never count against a child. A right answer forgives the device (the
+  next child on a shared Chromebook starts afresh); the teacher's "unlock everyone" forgives
+  the devices whose last wrong answer was for the class.
+- Lock, check, compare and count happen in one transaction (``Student.answer_pictures``): the
+  device's row and then the child's row are locked (``select_for_update``; SQLite's
+  IMMEDIATE transactions serialise writers), so no number of parallel requests gets more
+  than ``LOCKOUT_AFTER`` wrong answers compared per child and lockout window.
 """
 
+import enum
+import hashlib
 import re
 import secrets
-import time
+from dataclasses import dataclass
 from datetime import timedelta
 
-from django.conf import settings
-from django.core.cache import cache
 from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
 LOCKOUT_AFTER = 5  # wrong picture answers in a row
 LOCKOUT_MINUTES = 10
-DEFAULT_FAILURES_PER_MINUTE = 60
+DEVICE_SLOW_AFTER = 3  # wrong answers from one device before it must wait between answers
+DEVICE_WAIT_SECONDS = 10
+DEVICE_STOP_AFTER = 8  # wrong answers from one device in its window: stopped
+DEVICE_WINDOW_MINUTES = 10
 
 _SEPARATORS = re.compile(r"[\s\-_.·/]+")
-
-
-def _clock() -> float:
-    """Seconds since the epoch (a seam for tests of the minute window)."""
-    return time.time()
-
-
-def failures_per_minute() -> int:
-    return int(getattr(settings, "CLASS_SIGNIN_FAILURES_PER_MINUTE", DEFAULT_FAILURES_PER_MINUTE))
 
 
 class ClassroomSignIn:
@@ -80,24 +82,28 @@ class ClassroomSignIn:
         )
         self.refresh_from_db(fields=["signin_generation"])
 
-    # --- the per-class rate limit -------------------------------------------------------
+    def unlock_children(self) -> int:
+        """Unlock every child of the class at once (wrong tries forgotten), and forgive the
+        devices whose last wrong answer was for this class; how many children were locked or
+        had wrong tries."""
+        SignInDevice.objects.filter(classroom=self).update(failures=0, last_failure_at=None)
+        return self.students.filter(
+            models.Q(failed_signins__gt=0) | models.Q(locked_until__isnull=False)
+        ).update(failed_signins=0, locked_until=None)
 
-    def _signin_rate_key(self, now: float | None = None) -> str:
-        minute = int((now if now is not None else _clock()) // 60)
-        return f"signin-failures:{self.pk}:{minute}"
 
-    def signin_rate_exceeded(self, now: float | None = None) -> bool:
-        """True when the class had its quota of wrong picture answers this minute."""
-        return (cache.get(self._signin_rate_key(now)) or 0) >= failures_per_minute()
+class Verdict(enum.Enum):
+    SIGNED_IN = "signed_in"
+    WRONG = "wrong"
+    LOCKED = "locked"  # the child's picture sign-in is locked (now or already)
+    DEVICE_WAIT = "device_wait"  # this device must wait a few seconds
+    DEVICE_STOPPED = "device_stopped"  # this device is stopped until its window ends
 
-    def count_signin_failure(self, now: float | None = None) -> int:
-        key = self._signin_rate_key(now)
-        cache.add(key, 0, timeout=120)
-        try:
-            return cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, timeout=120)
-            return 1
+
+@dataclass(frozen=True)
+class Answer:
+    verdict: Verdict
+    wait_seconds: int = 0  # DEVICE_WAIT and DEVICE_STOPPED: how long
 
 
 class StudentSignIn:
@@ -116,7 +122,8 @@ class StudentSignIn:
         return secrets.compare_digest(answer, self.pictures)
 
     def new_pictures(self) -> None:
-        """Three new pictures (never the same three again); the printed card is out of date."""
+        """Three new pictures (never the same three again); the printed card is out of date
+        and every session obtained with the old pictures ends (``signin_key``)."""
         from .roster import new_pictures
 
         old = self.pictures
@@ -126,6 +133,43 @@ class StudentSignIn:
         self.locked_until = None
         self.save(update_fields=["pictures", "failed_signins", "locked_until"])
 
+    @property
+    def signin_key(self) -> str:
+        """A digest of the child's credentials, kept in the child's session: a new badge or
+        new pictures change it, which ends every session obtained with the old ones."""
+        raw = f"{self.badge_token}|{self.pictures}".encode()
+        return hashlib.sha256(raw).hexdigest()[:24]
+
+    def answer_pictures(self, chosen, device_key: str, now=None) -> Answer:
+        """Lock the device and the child, check both, compare the pictures and count, all in
+        one transaction. ``chosen``: three distinct picture indexes (the view checks the
+        shape); ``device_key``: ``SignInDevice.key_for(request)``."""
+        with transaction.atomic():
+            now = now or timezone.now()
+            device = SignInDevice.locked(device_key, now)
+            refused = device.refusal(now)
+            if refused is not None:
+                return refused
+            row = type(self).objects.select_for_update().get(pk=self.pk)
+            if row.is_locked_at(now):
+                answer = Answer(Verdict.LOCKED)
+            elif row.check_pictures(chosen):
+                row.failed_signins, row.locked_until = 0, None
+                row.save(update_fields=["failed_signins", "locked_until"])
+                device.forgive()
+                answer = Answer(Verdict.SIGNED_IN)
+            else:
+                if row.locked_until is not None:  # the cool-off is over: a fresh run
+                    row.failed_signins, row.locked_until = 0, None
+                row.failed_signins += 1
+                if row.failed_signins >= LOCKOUT_AFTER:
+                    row.locked_until = now + timedelta(minutes=LOCKOUT_MINUTES)
+                row.save(update_fields=["failed_signins", "locked_until"])
+                device.count_failure(now, row.classroom_id)
+                answer = Answer(Verdict.LOCKED if row.locked_until else Verdict.WRONG)
+        self.failed_signins, self.locked_until = row.failed_signins, row.locked_until
+        return answer
+
     # --- lockout -----------------------------------------------------------------------------
 
     def is_locked_at(self, now) -> bool:
@@ -134,23 +178,6 @@ class StudentSignIn:
     @property
     def is_locked(self) -> bool:
         return self.is_locked_at(timezone.now())
-
-    def register_failure(self) -> bool:
-        """Count a wrong picture answer; lock after LOCKOUT_AFTER in a row. Returns True when
-        the child is now locked. Row-locked, so two tabs cannot both skip the count."""
-        with transaction.atomic():
-            row = type(self).objects.select_for_update().get(pk=self.pk)
-            now = timezone.now()
-            if row.locked_until is not None and row.locked_until <= now:
-                # The cool-off is over: a fresh run of attempts.
-                row.locked_until = None
-                row.failed_signins = 0
-            row.failed_signins += 1
-            if row.failed_signins >= LOCKOUT_AFTER:
-                row.locked_until = now + timedelta(minutes=LOCKOUT_MINUTES)
-            row.save(update_fields=["failed_signins", "locked_until"])
-        self.failed_signins, self.locked_until = row.failed_signins, row.locked_until
-        return self.is_locked
 
     def register_success(self) -> None:
         if self.failed_signins or self.locked_until:
@@ -164,7 +191,8 @@ class StudentSignIn:
     # --- the personal QR badge ------------------------------------------------------------
 
     def new_badge(self) -> None:
-        """A new badge token: the printed badge stops working."""
+        """A new badge token: the printed badge stops working, and so does every session
+        obtained with the old one (``signin_key``)."""
         from .roster import new_badge_token
 
         self.badge_token = new_badge_token()
@@ -175,3 +203,98 @@ class StudentSignIn:
 
     def get_signin_url(self) -> str:
         return reverse("join_pictures", args=[self.classroom.code, self.pk])
+
+
+DEVICE_COOKIE = "mp_device"
+DEVICE_COOKIE_SALT = "classroom.signin.device"
+
+
+class SignInDevice(models.Model):
+    """The wrong picture answers of one device in its current window. ``key``: a digest of
+    the device's cookie (or, for a client that sends none, of its network address), so the
+    table holds nothing that names a person or a browser."""
+
+    key = models.CharField(max_length=64, unique=True)
+    window_start = models.DateTimeField()
+    failures = models.PositiveIntegerField(default=0)
+    last_failure_at = models.DateTimeField(null=True, blank=True)
+    # The class of the last wrong answer: the teacher's "unlock everyone" forgives it too.
+    classroom = models.ForeignKey(
+        "classroom.Classroom", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        app_label = "classroom"
+
+    def __str__(self) -> str:
+        return f"device {self.key[:8]}: {self.failures} wrong"
+
+    @staticmethod
+    def key_for(request) -> str:
+        """This request's device: its signed ``mp_device`` cookie, else its address."""
+        from config.throttle import client_address
+
+        token = request.get_signed_cookie(DEVICE_COOKIE, default=None, salt=DEVICE_COOKIE_SALT)
+        raw = f"cookie:{token}" if token else f"address:{client_address(request)}"
+        return hashlib.sha256(raw.encode()).hexdigest()
+
+    @staticmethod
+    def remember(request, response) -> None:
+        """Give a browser its device cookie (random, a year) if it has none."""
+        if request.get_signed_cookie(DEVICE_COOKIE, default=None, salt=DEVICE_COOKIE_SALT):
+            return
+        response.set_signed_cookie(
+            DEVICE_COOKIE,
+            secrets.token_urlsafe(16),
+            salt=DEVICE_COOKIE_SALT,
+            max_age=365 * 24 * 3600,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+
+    @classmethod
+    def locked(cls, key: str, now) -> "SignInDevice":
+        """The device's row, locked for this transaction (made if new; a window that has run
+        out starts again)."""
+        cls.objects.bulk_create([cls(key=key, window_start=now)], ignore_conflicts=True)
+        device = cls.objects.select_for_update().get(key=key)
+        if device.window_start + timedelta(minutes=DEVICE_WINDOW_MINUTES) <= now:
+            device.window_start, device.failures, device.last_failure_at = now, 0, None
+            device.save(update_fields=["window_start", "failures", "last_failure_at"])
+        return device
+
+    def refusal(self, now) -> Answer | None:
+        """Why this device may not answer now, or None."""
+        if self.failures >= DEVICE_STOP_AFTER:
+            end = self.window_start + timedelta(minutes=DEVICE_WINDOW_MINUTES)
+            return Answer(Verdict.DEVICE_STOPPED, _ceil_seconds(end - now))
+        if self.failures >= DEVICE_SLOW_AFTER and self.last_failure_at is not None:
+            ready = self.last_failure_at + timedelta(seconds=DEVICE_WAIT_SECONDS)
+            if ready > now:
+                return Answer(Verdict.DEVICE_WAIT, _ceil_seconds(ready - now))
+        return None
+
+    def count_failure(self, now, classroom_id) -> None:
+        self.failures += 1
+        self.last_failure_at = now
+        self.classroom_id = classroom_id
+        self.save(update_fields=["failures", "last_failure_at", "classroom"])
+
+    def forgive(self) -> None:
+        """A right answer: whoever uses this device knows a child's pictures (the next child
+        on a shared Chromebook starts afresh)."""
+        if self.failures:
+            self.failures, self.last_failure_at = 0, None
+            self.save(update_fields=["failures", "last_failure_at"])
+
+    @classmethod
+    def forget_old(cls, now=None) -> int:
+        """Drop rows whose window ended more than a day ago (beat, daily)."""
+        now = now or timezone.now()
+        cutoff = now - timedelta(minutes=DEVICE_WINDOW_MINUTES) - timedelta(days=1)
+        return cls.objects.filter(window_start__lt=cutoff).delete()[0]
+
+
+def _ceil_seconds(delta: timedelta) -> int:
+    return max(1, int(-(-delta.total_seconds() // 1)))

@@ -2,16 +2,17 @@
 log-in by e-mail, and the teacher's home page with their classes."""
 
 import hashlib
+from datetime import timedelta
 
+from axes.utils import reset as axes_reset
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login, password_validation
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -22,7 +23,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from classroom.models import Classroom, Invite, Membership, School
+from classroom.models import Classroom, Invite, Membership, RateLimit, School
+from config.names import NameField, isolate
+from config.params import LocalNextMixin
 from config.throttle import client_address
 
 User = get_user_model()
@@ -52,17 +55,86 @@ def not_in_a_school(request, status=200):
     return render(request, "classroom/accounts/no_school.html", status=status)
 
 
+def grown_up_session_expiry(request):
+    """A grown-up's session ends when the browser closes, and the server forgets it after
+    ``SESSION_COOKIE_AGE`` (a working day, settings.py) in any case: shared Chromebooks."""
+    request.session.set_expiry(0)
+
+
 def start_grown_up_session(request, user):
     """Log ``user`` in on a fresh session: a child signed in on this browser is signed out
     and the session key changes (no fixation)."""
     request.session.flush()
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    grown_up_session_expiry(request)
 
 
-# --- forms -------------------------------------------------------------------------------------
+# --- logging in ---------------------------------------------------------------------------------
+# Log-in lockout (django-axes, database handler; docs/classroom/accounts-and-rosters.md):
+# LOGIN_FAILURE_LIMIT wrong passwords for one account, each within LOGIN_LOCKOUT_SECONDS of the
+# previous one, lock that account's log-in for LOGIN_LOCKOUT_SECONDS (429 with a message); a
+# password reset lifts it. The count is keyed on the account the typed name resolves to
+# ("teacher", "Teacher" and "teacher@example.com" are one account), and on the typed name
+# (case-folded) when no account matches. LoginView checks, compares and counts one account's
+# guesses one at a time (login_lock), so parallel guesses cannot slip past the limit.
+LOGIN_FAILURE_LIMIT = 10
+LOGIN_LOCKOUT_SECONDS = 15 * 60
+
+
+def resolve_login(typed: str) -> str | None:
+    """The user name of the account that a typed name means: a user name in any case, or
+    the e-mail address of exactly one account; None when none matches."""
+    typed = (typed or "").strip()
+    if not typed:
+        return None
+    user = User.objects.filter(username__iexact=typed).order_by("pk").first()
+    if user is None and "@" in typed:
+        matches = list(User.objects.filter(email__iexact=typed)[:2])
+        user = matches[0] if len(matches) == 1 else None
+    return user.get_username() if user is not None else None
+
+
+def login_key(typed: str) -> str:
+    """What the lockout counts: the resolved account, else the typed name, case-folded."""
+    typed = str(typed or "")[:254]
+    return (resolve_login(typed) or typed.strip()).casefold()
+
+
+def axes_username(request, credentials=None) -> str:
+    """AXES_USERNAME_CALLABLE: django-axes counts failures under login_key."""
+    typed = (credentials or {}).get("username")
+    if typed is None:
+        typed = request.POST.get("username", "") if request is not None else ""
+    return login_key(typed)
+
+
+def login_lock(key: str) -> None:
+    """Inside a transaction: wait until no other request is checking this account's
+    password, so that django-axes's check and count cannot interleave. PostgreSQL: a
+    transaction-level advisory lock on the key; SQLite: its IMMEDIATE transactions already
+    let one writer in at a time."""
+    if connection.vendor == "postgresql":
+        digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [digest])
+
+
+def login_locked_out(request, original_response=None, credentials=None):
+    """AXES_LOCKOUT_CALLABLE: our log-in page already answers 429 with the form and the
+    message; anything else (the admin's log-in) gets the same message on a page of its own."""
+    if original_response is not None and original_response.status_code == 429:
+        return original_response
+    return render(
+        request,
+        "registration/locked_out.html",
+        {"minutes": LOGIN_LOCKOUT_SECONDS // 60},
+        status=429,
+    )
+
+
 class EmailLoginForm(AuthenticationForm):
     """Log in with the e-mail address (the username of every grown-up who signed up) or a
-    plain username (the demo users "teacher" and "head")."""
+    plain username (the demo users "teacher" and "head"), in any case."""
 
     username = forms.CharField(
         label=_("E-mail address or user name"),
@@ -72,39 +144,31 @@ class EmailLoginForm(AuthenticationForm):
         ),
     )
 
-    # Set by LoginView while this username has failed too often from this address: the
-    # password is then not even checked.
-    locked_out = False
-
     def clean(self):
-        if self.locked_out:
-            raise ValidationError(
-                _(
-                    "Too many wrong passwords for this account. Wait %(minutes)s minutes and "
-                    "try again, or reset your password."
-                ),
-                code="locked_out",
-                params={"minutes": LOGIN_LOCKOUT_SECONDS // 60},
-            )
-        raw = (self.cleaned_data.get("username") or "").strip()
-        if "@" in raw:
-            user = User.objects.filter(username__iexact=raw).first()
-            if user is None:
-                matches = list(User.objects.filter(email__iexact=raw)[:2])
-                user = matches[0] if len(matches) == 1 else None
-            if user is not None:
-                raw = user.get_username()
-        self.cleaned_data["username"] = raw
-        return super().clean()
+        raw = self.cleaned_data.get("username") or ""
+        self.cleaned_data["username"] = resolve_login(raw) or raw.strip()
+        try:
+            return super().clean()
+        except ValidationError:
+            if getattr(self.request, "axes_locked_out", False):
+                raise ValidationError(
+                    _(
+                        "Too many wrong passwords for this account. Wait %(minutes)s minutes "
+                        "and try again, or reset your password."
+                    ),
+                    code="locked_out",
+                    params={"minutes": LOGIN_LOCKOUT_SECONDS // 60},
+                ) from None
+            raise
 
 
 class GrownUpForm(forms.Form):
-    first_name = forms.CharField(
+    first_name = NameField(
         label=_("First name"),
         max_length=150,
         widget=forms.TextInput(attrs={"autocomplete": "given-name"}),
     )
-    last_name = forms.CharField(
+    last_name = NameField(
         label=_("Last name"),
         max_length=150,
         widget=forms.TextInput(attrs={"autocomplete": "family-name"}),
@@ -170,7 +234,7 @@ class GrownUpForm(forms.Form):
 
 
 class SignupForm(GrownUpForm):
-    school_name = forms.CharField(
+    school_name = NameField(
         label=_("Your school's name"),
         max_length=120,
         widget=forms.TextInput(attrs={"autocomplete": "organization"}),
@@ -185,35 +249,17 @@ class Unprocessable:
         return self.render_to_response(self.get_context_data(form=form), status=422)
 
 
-# Log-in lockout: LOGIN_FAILURE_LIMIT wrong passwords for one username from one address, each
-# within LOGIN_LOCKOUT_SECONDS of the previous one, lock that pair out for LOGIN_LOCKOUT_SECONDS
-# (429 with a message). Counted in the cache (Redis in production: every web node shares it).
-LOGIN_FAILURE_LIMIT = 10
-LOGIN_LOCKOUT_SECONDS = 15 * 60
-
-
-def login_failure_key(request, username: str) -> str:
-    who = f"{username.strip().lower()}|{client_address(request)}"
-    return "login-failures:" + hashlib.sha256(who.encode()).hexdigest()
-
-
-class LoginView(Unprocessable, auth_views.LoginView):
+class LoginView(LocalNextMixin, Unprocessable, auth_views.LoginView):
     authentication_form = EmailLoginForm
 
-    def failure_key(self) -> str:
-        return login_failure_key(self.request, str(self.request.POST.get("username", ""))[:254])
-
-    def get_form(self, form_class=None):
-        form = super().get_form(form_class)
-        if self.request.method == "POST":
-            form.locked_out = cache.get(self.failure_key(), 0) >= LOGIN_FAILURE_LIMIT
-        return form
+    def post(self, request, *args, **kwargs):
+        with transaction.atomic():
+            login_lock(login_key(request.POST.get("username", "")))
+            return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form):
-        if form.locked_out:
+        if getattr(self.request, "axes_locked_out", False):
             return self.render_to_response(self.get_context_data(form=form), status=429)
-        key = self.failure_key()
-        cache.set(key, cache.get(key, 0) + 1, LOGIN_LOCKOUT_SECONDS)
         return super().form_invalid(form)
 
     def get_default_redirect_url(self):
@@ -231,25 +277,60 @@ class LoginView(Unprocessable, auth_views.LoginView):
         return super().get_default_redirect_url()
 
     def form_valid(self, form):
-        cache.delete(self.failure_key())
         if "student_id" in self.request.session:
             # A child was signed in on this device: the teacher starts a session of their own,
             # without the child's identity or the child's games.
             self.request.session.flush()
-        return super().form_valid(form)
+        response = super().form_valid(form)
+        grown_up_session_expiry(self.request)
+        return response
+
+
+class LogoutView(LocalNextMixin, auth_views.LogoutView):
+    """Django's log-out; a ``next`` address only when it is a path of this site."""
 
 
 class PasswordChangeView(Unprocessable, auth_views.PasswordChangeView):
     pass
 
 
+# Password-reset e-mails: at most RESET_PER_ADDRESS an hour to one e-mail address and
+# RESET_PER_CLIENT an hour from one network address (RateLimit: counted in the database,
+# under a row lock). Past either, 429 with a message and no e-mail.
+RESET_PER_ADDRESS = 3
+RESET_PER_CLIENT = 20
+RESET_WINDOW = timedelta(hours=1)
+
+
 class PasswordResetView(Unprocessable, auth_views.PasswordResetView):
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
 
+    def form_valid(self, form):
+        email = form.cleaned_data["email"].strip().casefold()
+        allowed = RateLimit.hit(
+            "reset-client", client_address(self.request), RESET_PER_CLIENT, RESET_WINDOW
+        ) and RateLimit.hit("reset-address", email, RESET_PER_ADDRESS, RESET_WINDOW)
+        if not allowed:
+            form.add_error(
+                None,
+                ValidationError(
+                    _(
+                        "Too many password-reset e-mails were asked for. Look for the last "
+                        "one in your inbox (and the spam folder), or try again in an hour."
+                    ),
+                    code="too_many",
+                ),
+            )
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)
+
 
 class PasswordResetConfirmView(Unprocessable, auth_views.PasswordResetConfirmView):
-    pass
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        axes_reset(username=login_key(self.user.get_username()))  # the lockout is lifted
+        return response
 
 
 # --- views -------------------------------------------------------------------------------------
@@ -273,7 +354,7 @@ def signup(request):
         messages.success(
             request,
             gettext("Welcome! %(school)s is set up, and you are its school admin.")
-            % {"school": school.name},
+            % {"school": isolate(school.name)},
         )
         return finish(request, reverse("teacher_home"))
     return render(request, SIGNUP, {"form": form})
@@ -312,7 +393,9 @@ def invite_accept(request, token):
         invite.accept(user)
     if form is not None:
         start_grown_up_session(request, user)
-    messages.success(request, gettext("Welcome to %(school)s!") % {"school": invite.school.name})
+    messages.success(
+        request, gettext("Welcome to %(school)s!") % {"school": isolate(invite.school.name)}
+    )
     return finish(request, reverse("teacher_home"))
 
 

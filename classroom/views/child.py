@@ -10,16 +10,17 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.child_session import current_student, sign_in_student, sign_out_student
-from classroom.models import PICTURES, Classroom, Student
-from classroom.models.signin import LOCKOUT_MINUTES
+from classroom.models import PICTURES, Classroom, SignInDevice, Student
+from classroom.models.signin import LOCKOUT_MINUTES, Verdict
+from config.params import int_param, safe_next
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -118,7 +119,7 @@ def join_class(request, code):
         return render(request, "classroom/signin/join.html", ctx, status=404)
     if classroom.code != code:
         return redirect("join_class", classroom.code)
-    return render(
+    response = render(
         request,
         "classroom/signin/class.html",
         {
@@ -127,51 +128,62 @@ def join_class(request, code):
             "student": current_student(request),
         },
     )
+    SignInDevice.remember(request, response)
+    return response
+
+
+def picture_answer(request) -> list[int] | None:
+    """The three distinct picture indexes of a POST (ASCII digits only), or None."""
+    raw = request.POST.getlist("pictures")[:10]
+    chosen = [int_param(value, low=0, high=len(PICTURES) - 1) for value in raw]
+    if len(chosen) != 3 or None in chosen or len(set(chosen)) != 3:
+        return None
+    return chosen
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
 def join_pictures(request, code, pk):
-    """Step 2: tap your three pictures (any order). Five wrong in a row: a cool-off."""
+    """Step 2: tap your three pictures (any order). The device is slowed, then stopped, after
+    wrong answers; five wrong in a row lock the child for a cool-off (models/signin.py)."""
     classroom, canonical = class_for_code(code)
     student = signin_student(classroom, pk)
     if request.method == "GET" and not canonical:
         return redirect("join_pictures", classroom.code, student.pk)
     ctx = {"classroom": classroom, "student": student, "lockout_minutes": LOCKOUT_MINUTES}
     status = 200
-    chosen = []
-    if student.is_locked:
-        status = 403 if request.method == "POST" else 200
-        ctx["locked"] = True
-    elif request.method == "POST":
-        chosen = [c for c in request.POST.getlist("pictures") if c.isdigit()][:9]
-        if len(set(chosen)) != 3 or any(int(c) >= len(PICTURES) for c in chosen):
-            status = 422
-            ctx["error"] = _("Tap three pictures, then “That’s me!”.")
-        elif classroom.signin_rate_exceeded():
-            ctx["slow_down"] = True
-            status = 429
-            chosen = []
-        elif student.check_pictures(chosen):
-            student.register_success()
+    if request.method == "GET":
+        ctx["locked"] = student.is_locked
+    elif (chosen := picture_answer(request)) is None:
+        status = 422
+        ctx["error"] = _("Tap three pictures, then “That’s me!”.")
+    else:
+        answer = student.answer_pictures(chosen, SignInDevice.key_for(request))
+        if answer.verdict is Verdict.SIGNED_IN:
             sign_in_student(request, student)
-            return go(request, reverse("child_home"))
+            response = go(request, reverse("child_home"))
+            SignInDevice.remember(request, response)
+            return response
+        if answer.verdict is Verdict.LOCKED:
+            ctx["locked"] = True
+            status = 403
+        elif answer.verdict is Verdict.WRONG:
+            ctx["error"] = _("Those are not your pictures. Try again!")
+            status = 422
         else:
-            classroom.count_signin_failure()
-            chosen = []
-            if student.register_failure():
-                ctx["locked"] = True
-                status = 403
-            else:
-                ctx["error"] = _("Those are not your pictures. Try again!")
-                status = 422
-    ctx["pictures"] = picture_choices(chosen)
+            ctx["slow_down"] = answer.verdict.value
+            ctx["wait_seconds"] = answer.wait_seconds
+            ctx["wait_minutes"] = -(-answer.wait_seconds // 60)
+            status = 429
+    ctx["pictures"] = picture_choices()
     template = (
         "classroom/signin/pictures.html#pictures-form"
         if request.htmx
         else "classroom/signin/pictures.html"
     )
-    return render(request, template, ctx, status=status)
+    response = render(request, template, ctx, status=status)
+    SignInDevice.remember(request, response)
+    return response
 
 
 @never_cache
@@ -208,13 +220,8 @@ def child_switch(request):
 
 
 def back_to_cards(request, classroom):
-    """After a teacher action: the page that asked (when it is ours) or the login cards."""
-    nxt = request.POST.get("next", "")
-    if nxt and url_has_allowed_host_and_scheme(
-        nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return go(request, nxt)
-    return go(request, reverse("login_cards", args=[classroom.pk]))
+    """After a teacher action: the page that asked (a path of this site) or the login cards."""
+    return go(request, safe_next(request, reverse("login_cards", args=[classroom.pk])))
 
 
 def card_context(request, student):
@@ -249,9 +256,10 @@ def login_cards(request, pk):
     students = classroom.students_for_signin()
     only = request.GET.get("student", "")
     if only:
-        if not only.isdigit():
+        student_pk = int_param(only)
+        if student_pk is None:
             raise Http404("no such child")
-        students = students.filter(pk=only)
+        students = students.filter(pk=student_pk)
         if not students:
             raise Http404("no such child")
     join_url = request.build_absolute_uri(classroom.get_join_url())
@@ -330,6 +338,24 @@ def class_signins_end(request, pk):
     return back_to_cards(request, classroom)
 
 
+@login_required
+@require_POST
+def class_signins_unlock(request, pk):
+    """Unlock every child of the class with one button (after a flood of wrong answers)."""
+    classroom = get_object_or_404(Classroom.objects.for_teacher(request.user), pk=pk)
+    count = classroom.unlock_children()
+    if count:
+        message = ngettext(
+            "%(count)s child of %(name)s can sign in again.",
+            "%(count)s children of %(name)s can sign in again.",
+            count,
+        ) % {"count": count, "name": classroom}
+    else:
+        message = _("No child of %(name)s was locked.") % {"name": classroom}
+    messages.success(request, message)
+    return back_to_cards(request, classroom)
+
+
 urlpatterns = [
     path("join/", join, name="join"),
     path("join/badge/<str:token>/", join_badge, name="join_badge"),
@@ -338,6 +364,7 @@ urlpatterns = [
     path("me/switch/", child_switch, name="child_switch"),
     path("teacher/classes/<int:pk>/cards/", login_cards, name="login_cards"),
     path("teacher/classes/<int:pk>/end-sign-ins/", class_signins_end, name="class_signins_end"),
+    path("teacher/classes/<int:pk>/unlock-all/", class_signins_unlock, name="class_signins_unlock"),
     path("teacher/students/<int:pk>/badge/", student_badge_revoke, name="student_badge_revoke"),
     path("teacher/students/<int:pk>/pictures/", student_pictures_new, name="student_pictures_new"),
     path("teacher/students/<int:pk>/unlock/", student_unlock, name="student_unlock"),

@@ -3,6 +3,7 @@
 or hidden."""
 
 import pytest
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib import admin
 from django.contrib.auth.models import Group as AuthGroup
 from django.urls import reverse
@@ -25,6 +26,14 @@ def filled(world):
     AuthGroup.objects.create(name="Support")
     WorkerHeartbeat.beat("worker@test", "12:00:00")
     WaitingEntry.objects.create(assignment=world.assignment_a, student=world.child_a2, tier="green")
+    # django-axes's log-in lockout records (a wrong password, as the log-in view stores it).
+    seen = {"ip_address": "127.0.0.1", "user_agent": "test", "path_info": "/accounts/login/"}
+    now = timezone.now()
+    AccessAttempt.objects.create(
+        username="teacher_a", failures_since_start=1, attempt_time=now, **seen
+    )
+    AccessFailureLog.objects.create(username="teacher_a", attempt_time=now, **seen)
+    AccessLog.objects.create(username="teacher_a", attempt_time=now, **seen)
     return world
 
 

@@ -29,6 +29,7 @@ def child_session(student) -> str:
     session = Client().session
     session["student_id"] = student.pk
     session["signin_generation"] = student.classroom.signin_generation
+    session["signin_key"] = student.signin_key
     session["player_key"] = f"browser-{student.pk}"
     session.save()
     return session.session_key

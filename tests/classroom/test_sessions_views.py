@@ -20,6 +20,7 @@ def child_client(student, **kwargs) -> Client:
     session = client.session
     session["student_id"] = student.pk
     session["signin_generation"] = student.classroom.signin_generation
+    session["signin_key"] = student.signin_key
     session["player_key"] = f"key-{student.pk}"
     session.save()
     client.cookies["sessionid"] = session.session_key
@@ -424,7 +425,7 @@ def test_the_wall_shows_every_live_match_and_answers_204_when_unchanged(world):
     page = teacher.get(reverse("session_wall", args=[world.class_a.pk]))
     assert page.status_code == 200
     assert "Ada" in page.text and "Pip" in page.text
-    assert "Ada's turn" in page.text
+    assert "<bdi>Ada</bdi>'s turn" in page.text
     assert reverse("games:spectate", args=[world.match_a.public_id]) in page.text
     assert "Bea" not in page.text  # class B's game
     # no hand is ever shown
@@ -453,7 +454,7 @@ def test_the_wall_after_the_closing_time_says_the_games_carry_on(world):
     )
     teacher = world.client("teacher_a")
     page = teacher.get(reverse("session_wall", args=[world.class_a.pk])).text
-    assert "Ada's turn" in page  # the game is still being played
+    assert "<bdi>Ada</bdi>'s turn" in page  # the game is still being played
     assert "No game session is open" not in page
     assert "the games below carry on until they end" in page
     Match.objects.filter(assignment=world.assignment_a).update(status=Match.Status.FINISHED)

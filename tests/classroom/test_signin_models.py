@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from classroom.child_session import AFTER_HOURS_SESSION, session_end
-from classroom.models import Classroom, School
+from classroom.models import Classroom, School, SignInDevice
 from classroom.models import signin as rules
 
 
@@ -28,17 +28,84 @@ def test_check_pictures_ignores_order_and_rejects_everything_else(world):
     assert not child.check_pictures(["one", "four", "seven"])
 
 
-def test_register_failure_locks_on_the_fifth(world):
+def wrong(child) -> list[int]:
+    return [i for i in range(9) if i not in child.picture_indexes][:3]
+
+
+def test_answer_pictures_locks_the_child_on_the_fifth_wrong_answer(world):
     child = world.child_a
-    results = [child.register_failure() for _ in range(rules.LOCKOUT_AFTER)]
-    assert results == [False] * (rules.LOCKOUT_AFTER - 1) + [True]
+    now = timezone.now()
+    verdicts = [
+        child.answer_pictures(wrong(child), f"device-{n}", now).verdict
+        for n in range(rules.LOCKOUT_AFTER)
+    ]
+    assert verdicts == [rules.Verdict.WRONG] * (rules.LOCKOUT_AFTER - 1) + [rules.Verdict.LOCKED]
     child.refresh_from_db()
     assert child.is_locked
     assert child.is_locked_at(child.locked_until - timedelta(seconds=1))
     assert not child.is_locked_at(child.locked_until)
+    # Locked: even the right pictures are refused, and nothing more is counted.
+    assert child.answer_pictures(child.picture_indexes, "device-x", now).verdict is (
+        rules.Verdict.LOCKED
+    )
+    child.refresh_from_db()
+    assert child.failed_signins == rules.LOCKOUT_AFTER
     child.unlock()
     child.refresh_from_db()
     assert (child.failed_signins, child.locked_until, child.is_locked) == (0, None, False)
+
+
+def test_a_device_is_slowed_then_stopped_and_its_window_runs_out(world):
+    child, device = world.child_a, "one-tablet"
+    t = timezone.now()
+    for _ in range(rules.DEVICE_SLOW_AFTER):
+        assert child.answer_pictures(wrong(child), device, t).verdict is rules.Verdict.WRONG
+        child.unlock()
+    # From now on it waits DEVICE_WAIT_SECONDS after each wrong answer.
+    soon = child.answer_pictures(child.picture_indexes, device, t + timedelta(seconds=1))
+    assert soon.verdict is rules.Verdict.DEVICE_WAIT
+    assert soon.wait_seconds == rules.DEVICE_WAIT_SECONDS - 1
+    step = timedelta(seconds=rules.DEVICE_WAIT_SECONDS)
+    for _ in range(rules.DEVICE_SLOW_AFTER, rules.DEVICE_STOP_AFTER):
+        t += step
+        assert child.answer_pictures(wrong(child), device, t).verdict is rules.Verdict.WRONG
+        child.unlock()
+    t += step
+    stopped = child.answer_pictures(child.picture_indexes, device, t)
+    assert stopped.verdict is rules.Verdict.DEVICE_STOPPED
+    assert SignInDevice.objects.get(key=device).failures == rules.DEVICE_STOP_AFTER
+    # Another device is not affected; the stopped one is free once its window ends.
+    assert child.answer_pictures(child.picture_indexes, "other", t).verdict is (
+        rules.Verdict.SIGNED_IN
+    )
+    start = SignInDevice.objects.get(key=device).window_start
+    later = start + timedelta(minutes=rules.DEVICE_WINDOW_MINUTES)
+    assert child.answer_pictures(child.picture_indexes, device, later).verdict is (
+        rules.Verdict.SIGNED_IN
+    )
+
+
+def test_a_right_answer_forgives_the_device(world):
+    t = timezone.now()
+    for _ in range(rules.DEVICE_SLOW_AFTER - 1):
+        world.child_a.answer_pictures(wrong(world.child_a), "shared", t)
+    assert world.child_a2.answer_pictures(world.child_a2.picture_indexes, "shared", t).verdict is (
+        rules.Verdict.SIGNED_IN
+    )
+    assert SignInDevice.objects.get(key="shared").failures == 0
+
+
+def test_unlock_children_unlocks_the_class_and_forgives_its_devices(world):
+    t = timezone.now()
+    for n in range(rules.LOCKOUT_AFTER):
+        world.child_a.answer_pictures(wrong(world.child_a), f"d{n}", t)
+        world.child_a2.answer_pictures(wrong(world.child_a2), f"d{n}", t)
+    world.child_b.answer_pictures(wrong(world.child_b), "elsewhere", t)
+    assert world.class_a.unlock_children() == 2
+    assert not world.class_a.students.filter(failed_signins__gt=0).exists()
+    assert set(SignInDevice.objects.filter(failures__gt=0).values_list("key", flat=True)) == {
+        "elsewhere"
+    }
 
 
 def test_new_badge_and_new_pictures_change_them(world):
@@ -62,17 +129,6 @@ def test_find_for_signin_skips_archived_classes(world):
     world.class_a.archived_at = timezone.now()
     world.class_a.save()
     assert Classroom.find_for_signin(world.class_a.code) is None
-
-
-def test_the_rate_window_is_per_class_and_per_minute(world, settings):
-    settings.CLASS_SIGNIN_FAILURES_PER_MINUTE = 2
-    t = 1_800_000_020.0
-    assert not world.class_a.signin_rate_exceeded(t)
-    assert world.class_a.count_signin_failure(t) == 1
-    assert world.class_a.count_signin_failure(t + 10) == 2
-    assert world.class_a.signin_rate_exceeded(t + 30)
-    assert not world.class_b.signin_rate_exceeded(t)
-    assert not world.class_a.signin_rate_exceeded(t + 60)
 
 
 # --- the end of the school day -------------------------------------------------------------

@@ -21,6 +21,7 @@ def child_client():
     session = client.session
     session["student_id"] = student.pk
     session["signin_generation"] = classroom.signin_generation
+    session["signin_key"] = student.signin_key
     session["player_key"] = "ada-device"
     session.save()
     client.cookies["sessionid"] = session.session_key
@@ -47,9 +48,9 @@ def play_until_attempts(match, moves=300):
 def test_a_signed_in_child_plays_multiplipotion_at_home_as_themself():
     child, student = child_client()
     body = child.get(reverse("games:family")).content.decode()
-    assert "Ada, you are signed in" in body
+    assert "<bdi>Ada</bdi>, you are signed in" in body
     body = child.get(reverse("games:new_family", args=["multiplipotion"])).content.decode()
-    assert "Player 1 is you, Ada" in body
+    assert "Player 1 is you, <bdi>Ada</bdi>" in body
     # Player 1 is the child whatever the form says.
     response = child.post(
         reverse("games:new_family", args=["multiplipotion"]),

@@ -138,6 +138,12 @@ ENTRIES = [
         "expect": teacher_a_only(302),
     },
     {
+        "name": "class_signins_unlock",
+        "method": "post",
+        "url": lambda w: reverse("class_signins_unlock", args=[w.class_a.pk]),
+        "expect": teacher_a_only(302),
+    },
+    {
         # Another teacher's child: not found even for a teacher of the same school.
         "name": "student_unlock",
         "method": "post",
