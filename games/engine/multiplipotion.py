@@ -437,14 +437,27 @@ def _challenge(state: State, seat: int, action: Action) -> tuple[State, list[Eve
     return s, [fact, ev]
 
 
-def _available_facts(state: State, seat: int) -> list[tuple[int, int]]:
-    monsters = {MONSTER[m] for m in state["areas"][1 - seat]}
-    found: set[tuple[int, int]] = set()
-    for a, b in combinations(state["areas"][seat], 2):
-        pa, pb = POTION[a], POTION[b]
-        if pa * pb in monsters:
-            found.add((pa, pb) if pa <= pb else (pb, pa))
-    return sorted(found)
+def _missed_facts(state: State, seat: int) -> list[tuple[int, int]]:
+    """The omissions of a turn ended without a capture (docs/rules/multiplipotion.md, "Missed
+    captures"): one fact per monster value the seat could have captured, in the order the
+    opponent's monsters lie. Of several pairs that make the value, the pair whose later card
+    was placed most recently (two such pairs share that card, so they are the same fact); its
+    potions in the order they lie in the seat's area, the order a capture names them."""
+    own = state["areas"][seat]
+    found: dict[int, tuple[int, int]] = {}  # value -> (i, j), positions in the seat's area
+    for i, j in combinations(range(len(own)), 2):
+        value = POTION[own[i]] * POTION[own[j]]
+        if value not in found or (j, i) > found[value][::-1]:
+            found[value] = (i, j)
+    facts: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    for m in state["areas"][1 - seat]:
+        value = MONSTER[m]
+        if value in found and value not in seen:
+            seen.add(value)
+            i, j = found[value]
+            facts.append((POTION[own[i]], POTION[own[j]]))
+    return facts
 
 
 def _end_turn(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
@@ -456,7 +469,7 @@ def _end_turn(state: State, seat: int, action: Action) -> tuple[State, list[Even
     events: list[Event] = []
     missed = False
     if not state["captured"]:
-        for a, b in _available_facts(state, seat):
+        for a, b in _missed_facts(state, seat):
             missed = True
             events.append(_fact(seat, a, b, None, False, "missed"))
     s = dict(state)
@@ -584,29 +597,17 @@ _FACTORS: dict[int, frozenset[int]] = {
 }
 
 
-def bot_action(
-    view: dict,
-    legal: list,
-    level: str,
-    rng: random.Random,
-    focus: list[tuple[int, int]] | None = None,
-) -> Action:
-    if not legal:
-        raise ValueError("no legal action")
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}")
-    me = view["seat"]
-    opp = 1 - me
+def _card_values(view: dict) -> tuple[dict[str, int], dict[str, int]]:
     pot: dict[str, int] = {}
     mon: dict[str, int] = {}
-    for area in view["areas"]:
-        for c in area:
-            pot[c["id"]] = c["potion"]
-            mon[c["id"]] = c["monster"]
-    for c in view.get("hand", ()):
+    for c in [*view["areas"][0], *view["areas"][1], *view.get("hand", ())]:
         pot[c["id"]] = c["potion"]
         mon[c["id"]] = c["monster"]
+    return pot, mon
 
+
+def _sort_legal(legal: list, pot: dict, mon: dict) -> tuple[list, list, list, list]:
+    """Places, right captures, right challenges and ends (bots never make a wrong claim)."""
     places: list[Action] = []
     captures: list[Action] = []
     challenges: list[Action] = []
@@ -621,76 +622,186 @@ def bot_action(
             p = a["potions"]
             if pot[p[0]] * pot[p[1]] == mon[a["monster"]]:
                 (captures if kind == "capture" else challenges).append(a)
+    return places, captures, challenges, ends
 
+
+def bot_action(
+    view: dict,
+    legal: list,
+    level: str,
+    rng: random.Random,
+    focus: list[tuple[int, int]] | None = None,
+) -> Action:
+    if not legal:
+        raise ValueError("no legal action")
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}")
+    pot, mon = _card_values(view)
+    places, captures, challenges, ends = _sort_legal(legal, pot, mon)
     if level == "random":
         options = places + captures + challenges + ends
         return rng.choice(options) if options else legal[0]
-
+    # The Coach with no focus facts (nobody's facts to practise) plays exactly like the wizard.
+    facts = _focus_facts(focus) if level == "coach" else {}
     if view["phase"] == "forced_capture":
         if level == "apprentice":
             return rng.choice(captures)
-        return _best_capture(view, captures, mon, rng)
-
+        return _best_capture(view, captures, mon, rng, facts)
     if challenges and (level != "apprentice" or rng.random() < 0.5):
         return challenges[0]
-
     if places:
-        my_potions = [c["potion"] for c in view["areas"][me]]
-        opp_monsters = [c["monster"] for c in view["areas"][opp]]
-        opp_potions = [c["potion"] for c in view["areas"][opp]]
-        mset = set(opp_monsters)
         if level == "apprentice":
-            good = [a for a in places if any(pot[a["card"]] * q in mset for q in my_potions)]
-            return rng.choice(good or places)
-        threats = _pairs_products(opp_potions)
-        focus_products = {a * b: (a, b) for a, b in (focus or []) if level == "coach"}
-        best: list[Action] = []
-        best_score = -1e9
-        for a in places:
-            p, m = pot[a["card"]], mon[a["card"]]
-            score = 0.0
-            capture_now = any(p * q in mset for q in my_potions)
-            if capture_now:
-                score += 10
-            else:
-                score += min(3, sum(1 for v in opp_monsters if p in _FACTORS[v]))
-            if m in focus_products:
-                fa, fb = focus_products[m]
-                if m in threats:
-                    score += 8
-                elif fa in opp_potions or fb in opp_potions:
-                    score += 5
-                else:
-                    score += 2
-            elif not capture_now:
-                if m in threats:
-                    score -= 8
-                elif not _FACTORS[m].isdisjoint(opp_potions):
-                    score -= 1
-            if score > best_score:
-                best_score, best = score, [a]
-            elif score == best_score:
-                best.append(a)
-        return rng.choice(best)
-
+            return _apprentice_place(view, places, pot, rng)
+        if facts:
+            return _coach_place(view, places, pot, mon, rng, facts)
+        return _wizard_place(view, places, pot, mon, rng)
     if captures:
         if level == "apprentice":
             if rng.random() < 2 / 3:
                 return rng.choice(captures)
         else:
-            return _best_capture(view, captures, mon, rng)
+            return _best_capture(view, captures, mon, rng, facts)
     return ends[0] if ends else legal[0]
 
 
-def _best_capture(view: dict, captures: list[Action], mon: dict, rng: random.Random) -> Action:
-    """Prefer captures that also take away our own monsters the opponent could capture."""
+def _pick_best(scored: list[tuple[float, Action]], rng: random.Random) -> Action:
+    """The best-scored action; equal scores: a random one (the rng is used even for one)."""
+    top = max(score for score, _a in scored)
+    return rng.choice([a for score, a in scored if score == top])
+
+
+def _apprentice_place(view: dict, places: list, pot: dict, rng: random.Random) -> Action:
+    me = view["seat"]
+    my_potions = [c["potion"] for c in view["areas"][me]]
+    mset = {c["monster"] for c in view["areas"][1 - me]}
+    good = [a for a in places if any(pot[a["card"]] * q in mset for q in my_potions)]
+    return rng.choice(good or places)
+
+
+def _wizard_place(view: dict, places: list, pot: dict, mon: dict, rng: random.Random) -> Action:
+    """A potion that captures now, or that goes with the opponent's monsters next turn; never
+    a monster the opponent's placed potions capture."""
+    me = view["seat"]
+    my_potions = [c["potion"] for c in view["areas"][me]]
+    opp_monsters = [c["monster"] for c in view["areas"][1 - me]]
+    opp_potions = [c["potion"] for c in view["areas"][1 - me]]
+    mset = set(opp_monsters)
+    threats = _pairs_products(opp_potions)
+    scored: list[tuple[float, Action]] = []
+    for a in places:
+        p, m = pot[a["card"]], mon[a["card"]]
+        if any(p * q in mset for q in my_potions):
+            scored.append((10.0, a))
+            continue
+        score = float(min(3, sum(1 for v in opp_monsters if p in _FACTORS[v])))
+        if m in threats:
+            score -= 8
+        elif not _FACTORS[m].isdisjoint(opp_potions):
+            score -= 1
+        scored.append((score, a))
+    return _pick_best(scored, rng)
+
+
+# The Coach (docs/rules/multiplipotion.md, "Bots" and "Measuring the Coach"). The weights of
+# its card choice, tuned with games.engine.coach_measure on seeds 0-999 only.
+COACH_REACH = {2: 14.0, 1: 6.0, 0: 2.0}  # a focus monster; the child holds both / one / no factor
+COACH_KEEP = 10.0  # a capture using a card whose monster is a focus product: less worth
+COACH_SPARE = 6.0  # a capture of a child's card whose potion is a focus factor: less worth
+COACH_GUARD = 2.0  # a monster the child could take with a focus-factor potion: less worth
+
+
+def _focus_facts(focus) -> dict[int, list[tuple[int, int]]]:
+    """Focus facts by product (7 x 8 and 8 x 7 are one fact here)."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    for a, b in focus or ():
+        fact = (a, b) if a <= b else (b, a)
+        if fact not in out.setdefault(a * b, []):
+            out[a * b].append(fact)
+    return out
+
+
+def _reach(facts: list[tuple[int, int]], potions: list[int]) -> int:
+    """2 when the potions hold both factors of one of the facts, 1 when one factor, else 0."""
+    best = 0
+    for a, b in facts:
+        if (potions.count(a) >= 2) if a == b else (a in potions and b in potions):
+            return 2
+        if a in potions or b in potions:
+            best = 1
+    return best
+
+
+def _capture_value(
+    mine: list[str], child: list[dict], card: str, pot: dict, kept: set, spare: set
+) -> float | None:
+    """The best capture the Coach has once ``card`` is placed (10, less for one that takes
+    away a focus monster of its own or a child's focus-factor potion); None: no capture."""
+    best = None
+    for x, y in combinations([*mine, card], 2):
+        for t in child:
+            if pot[x] * pot[y] == t["monster"]:
+                v = 10 - COACH_KEEP * ((x in kept) + (y in kept)) - COACH_SPARE * (t["id"] in spare)
+                best = v if best is None else max(best, v)
+    return best
+
+
+def _coach_place(
+    view: dict, places: list, pot: dict, mon: dict, rng: random.Random, facts: dict
+) -> Action:
+    """The wizard's choice, but a card whose monster is the product of a focus fact comes
+    first, the more so when the child's placed potions already hold its factors; a capture
+    the card opens counts less when it would take away a focus monster or a child's potion
+    that is a focus factor, and so does a monster the child could take with such a potion."""
+    me = view["seat"]
+    mine = [c["id"] for c in view["areas"][me]]
+    child = view["areas"][1 - me]
+    child_potions = [c["potion"] for c in child]
+    threats = _pairs_products(child_potions)
+    factors = {f for fs in facts.values() for fact in fs for f in fact}
+    guarded = factors & set(child_potions)
+    keep = {c for c in mine if mon[c] in facts}
+    spare = {c["id"] for c in child if c["potion"] in factors}
+    scored: list[tuple[float, Action]] = []
+    for a in places:
+        card = a["card"]
+        p, m = pot[card], mon[card]
+        cap = _capture_value(mine, child, card, pot, keep | {card} if m in facts else keep, spare)
+        future = sum(1 for c in child if p in _FACTORS[c["monster"]] and c["id"] not in spare)
+        score = float(cap if cap is not None and cap > min(3, future) else min(3, future))
+        if m in facts:
+            score += COACH_REACH[_reach(facts[m], child_potions)]
+        elif cap is None or cap < 10:
+            if m in threats:
+                score -= 8
+            elif not _FACTORS[m].isdisjoint(child_potions):
+                score -= 1
+            if not _FACTORS[m].isdisjoint(guarded):
+                score -= COACH_GUARD
+        scored.append((score, a))
+    return _pick_best(scored, rng)
+
+
+def _best_capture(
+    view: dict, captures: list[Action], mon: dict, rng: random.Random, facts: dict | None = None
+) -> Action:
+    """Prefer captures that also take away our own monsters the opponent could capture; the
+    Coach keeps its focus monsters in front of the child instead."""
     me = view["seat"]
     opp_potions = [c["potion"] for c in view["areas"][1 - me]]
     threats = _pairs_products(opp_potions)
+    factors = {f for fs in (facts or {}).values() for fact in fs for f in fact}
+    potion_of = {c["id"]: c["potion"] for c in view["areas"][1 - me]}
     best: list[Action] = []
-    best_score = -1.0
+    best_score = -1e9
     for a in captures:
-        score = sum(2 for p in a["potions"] if mon[p] in threats)
+        score = 0.0
+        for p in a["potions"]:
+            if facts and mon[p] in facts:
+                score -= COACH_KEEP
+            elif mon[p] in threats:
+                score += 2
+        if potion_of.get(a["monster"]) in factors:
+            score -= COACH_SPARE
         score += mon[a["monster"]] / 100
         if score > best_score:
             best_score, best = score, [a]

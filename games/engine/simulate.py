@@ -17,8 +17,11 @@ from . import get
 PLY_CAP = 5000
 
 
-def run(slug: str, games: int, seed: int, options: dict, bots: list[str]) -> dict:
-    """Play ``games`` bot games; game i uses seed ``seed + i`` and bot rngs derived from it."""
+def run(
+    slug: str, games: int, seed: int, options: dict, bots: list[str], focus: list | None = None
+) -> dict:
+    """Play ``games`` bot games; game i uses seed ``seed + i`` and bot rngs derived from it.
+    ``focus`` goes to every bot (only MultipliPotion's Coach uses it)."""
     mod = get(slug)
     players = len(bots)
     setup, to_act, view, legal_actions = mod.setup, mod.to_act, mod.view, mod.legal_actions
@@ -39,7 +42,7 @@ def run(slug: str, games: int, seed: int, options: dict, bots: list[str]) -> dic
                 break
             seat = acting[0]
             action = bot_action(
-                view(state, seat), legal_actions(state, seat), bots[seat], rngs[seat]
+                view(state, seat), legal_actions(state, seat), bots[seat], rngs[seat], focus
             )
             state, _events = apply(state, seat, action)
             plies += 1

@@ -405,8 +405,8 @@ def test_faq_forgot_to_capture_opponent_notices_vigilance():
     assert ev[0] == {
         "kind": "fact",
         "seat": 0,
-        "a": 7,
-        "b": 9,
+        "a": 9,  # as the potions lie in seat 0's area: 9 placed before 7
+        "b": 7,
         "answer": None,
         "correct": False,
         "context": "missed",
@@ -532,16 +532,50 @@ def test_ruling_legal_actions_list_every_claim_right_or_wrong():
     assert mp.legal_actions(s, 0)[-1] == END
 
 
-def test_ruling_missed_facts_one_event_per_distinct_fact():
+def test_ruling_missed_one_event_per_monster_value_in_the_monsters_order():
     s = arrange(
-        areas=([C(2, 4), C(3, 8), C(6, 12), C(4, 6)], [C(5, 12), C(4, 12), C(9, 18)]),
+        areas=([C(2, 4), C(3, 8), C(6, 12), C(4, 6)], [C(9, 18), C(5, 12), C(4, 12)]),
         hands=([C(5, 6)], [C(5, 9)]),
         phase="capture_or_end",
     )
     s, ev = act(s, 0, END)
     facts = [(e["a"], e["b"]) for e in ev if e["kind"] == "fact"]
-    assert facts == [(2, 6), (3, 4), (3, 6)]  # 12, 12 and 18; (2, 6) listed once
-    assert all(e["context"] == "missed" and e["answer"] is None for e in ev[:3])
+    # 18 first (it lies first), then 12 once for the two monsters 12 (2 x 6 and 3 x 4 make
+    # it; 3 x 4 holds the 4, the card placed last).
+    assert facts == [(3, 6), (3, 4)]
+    assert all(e["context"] == "missed" and e["answer"] is None for e in ev[:2])
+
+
+def _ended_without_capture(potions, monsters):
+    """Seat 0 with these placed cards (oldest first) ends the turn; the missed facts."""
+    s = arrange(
+        areas=(potions, monsters),
+        hands=([C(5, 6)], [C(5, 9)]),
+        phase="capture_or_end",
+    )
+    _, ev = act(s, 0, END)
+    return [(e["a"], e["b"]) for e in ev if e["kind"] == "fact" and e["context"] == "missed"]
+
+
+def test_ruling_missed_fact_is_stored_in_the_order_the_potions_lie():
+    # 8 placed before 7: the board offered 8 x 7, as a capture through the board would name it.
+    assert _ended_without_capture([C(8, 16), C(7, 14)], [C(8, 56)]) == [(8, 7)]
+    assert _ended_without_capture([C(7, 14), C(8, 16)], [C(8, 56)]) == [(7, 8)]
+    assert _ended_without_capture([C(8, 16), C(2, 4), C(7, 14)], [C(8, 56)]) == [(8, 7)]
+
+
+def test_ruling_a_missed_monster_is_charged_once_with_the_newest_pair():
+    # Potions 3, 4, 6, 8 and a monster 24: one omission, not both 3 x 8 and 4 x 6. The pair
+    # holding the card placed last (the newest on the board) is charged.
+    monster = [C(6, 24)]
+    assert _ended_without_capture([C(3, 8), C(4, 6), C(6, 12), C(8, 16)], monster) == [(3, 8)]
+    assert _ended_without_capture([C(3, 8), C(8, 16), C(4, 6), C(6, 12)], monster) == [(4, 6)]
+    # Neither pair holds the newest card (a 2): the pair whose later card is newer.
+    five = [C(3, 8), C(4, 6), C(6, 12), C(8, 16), C(2, 4)]
+    assert _ended_without_capture(five, monster) == [(3, 8)]
+    # Two monsters of the same value are one missed product; two values are two omissions.
+    two = [C(6, 24), C(7, 24), C(8, 56)]
+    assert _ended_without_capture([C(3, 8), C(7, 14), C(8, 16)], two) == [(3, 8), (7, 8)]
 
 
 def test_ruling_challenge_with_a_wrong_product_changes_nothing():
@@ -784,6 +818,54 @@ def test_bot_coach_offers_a_focus_monster_the_child_can_reach():
             "card": C(6, 54),
         }
         assert _bot(s, 0, "coach", focus=None, seed=seed) == _bot(s, 0, "wizard", seed=seed)
+
+
+def test_bot_coach_offers_a_reachable_focus_monster_before_opening_a_capture():
+    # The child (seat 1) has potions 7 and 8 placed: a monster 56 is a capture with exactly
+    # 7 x 8 for them. The wizard places the 9 instead, which makes 9 x 2 = 18 its capture.
+    s = arrange(
+        areas=([C(2, 4)], [C(7, 14), C(8, 72), C(2, 18)]),
+        hands=([C(8, 56), C(9, 28)], [C(5, 6)]),
+    )
+    for seed in range(20):
+        coach = _bot(s, 0, "coach", focus=[(8, 7)], seed=seed)
+        assert coach == {"type": "place", "card": C(8, 56)}
+        wizard = _bot(s, 0, "wizard", focus=[(8, 7)], seed=seed)
+        assert wizard == {"type": "place", "card": C(9, 28)}
+
+
+def test_bot_coach_does_not_capture_with_its_focus_monster_when_it_can_choose():
+    # 24 can be captured with 3 x 8 or 4 x 6; the 8 lies under a monster 48 = 6 x 8. The
+    # wizard uses 3 x 8 (its monster 8 is in danger from the child's 2 x 4); the Coach keeps
+    # the 48 in front of the child.
+    s = arrange(
+        areas=([C(3, 8), C(8, 48), C(4, 6), C(6, 12)], [C(7, 24), C(2, 4), C(4, 9)]),
+        hands=([C(5, 6)], [C(5, 9)]),
+        phase="capture_or_end",
+    )
+    for seed in range(20):
+        assert _bot(s, 0, "wizard", seed=seed) == capture(C(3, 8), C(8, 48), C(7, 24))
+        coach = _bot(s, 0, "coach", focus=[(6, 8)], seed=seed)
+        assert coach == capture(C(4, 6), C(6, 12), C(7, 24))
+    # With no other capture it still captures (it never leaves a capture on purpose).
+    only = arrange(
+        areas=([C(8, 48), C(3, 8)], [C(7, 24)]),
+        hands=([C(5, 6)], [C(5, 9)]),
+        phase="capture_or_end",
+    )
+    assert _bot(only, 0, "coach", focus=[(6, 8)]) == capture(C(8, 48), C(3, 8), C(7, 24))
+
+
+def test_bot_coach_spares_a_childs_potion_that_is_a_focus_factor():
+    # Two monsters 12 to capture with 3 x 4: under one lies the child's potion 6 (of 6 x 8).
+    s = arrange(
+        areas=([C(3, 8), C(4, 6)], [C(6, 12), C(5, 12)]),
+        hands=([C(5, 6)], [C(5, 9)]),
+        phase="capture_or_end",
+    )
+    coach = {_bot(s, 0, "coach", focus=[(6, 8)], seed=i)["monster"] for i in range(20)}
+    wizard = {_bot(s, 0, "wizard", seed=i)["monster"] for i in range(20)}
+    assert coach == {C(5, 12)} and wizard == {C(5, 12), C(6, 12)}
 
 
 def test_bot_wizard_always_challenges_a_missed_capture():
