@@ -23,10 +23,13 @@ from classroom.diagnosis import (
     OPERAND,
     OPERATION,
     OTHER,
+    REVERSED,
     STATES,
     TABLE,
     TABLE_ERROR,
+    ZERO_ONE,
     classify,
+    neighbour_fact,
 )
 
 # --- words -------------------------------------------------------------------------------
@@ -55,36 +58,63 @@ def kind_label(kind: str) -> str:
     """A kind of wrong answer in words (classroom.diagnosis.classify)."""
     return {
         OPERAND: _("neighbouring fact"),
-        OPERATION: _("added, subtracted or wrote the digits"),
+        CLOSE: _("near miss"),
+        ZERO_ONE: _("0 or one of the two numbers"),
+        OPERATION: _("added, subtracted or wrote the numbers side by side"),
+        REVERSED: _("digits the other way round"),
         TABLE_ERROR: _("another times-table answer"),
-        CLOSE: _("close miss"),
-        OMISSION: _("missed capture"),
         OTHER: _("other"),
+        OMISSION: _("missed capture"),
     }.get(kind, kind)
+
+
+def kind_help(kind: str) -> str:
+    """What a kind means, with 7 × 8 as the example (the help under the kinds table)."""
+    return {
+        OPERAND: _(
+            "the answer of a fact one or two steps away that shares a number: 7 × 8 → 48 "
+            "(6 × 8, one step), 63 (7 × 9) or 40 (5 × 8, two steps)"
+        ),
+        CLOSE: _("1 or 2 away from the answer, even another table answer: 7 × 8 → 54 or 57"),
+        ZERO_ONE: _("0, or one of the two numbers, as if multiplying by 0 or 1: 7 × 8 → 0 or 7"),
+        OPERATION: _("7 + 8 = 15, 8 − 7 = 1, or the numbers side by side: 78 or 87"),
+        REVERSED: _("the right digits the other way round: 7 × 8 → 65"),
+        TABLE_ERROR: _("an answer from elsewhere in the tables: 7 × 8 → 81 (9 × 9)"),
+        OTHER: _("none of these: 7 × 8 → 59"),
+        OMISSION: _("a capture left on the board"),
+    }.get(kind, "")
 
 
 def explain_answer(a: int, b: int, answer: int | None) -> str:
     """Why this wrong answer to a × b is what it is, in a few words: "added instead",
-    "neighbouring fact: 6 × 8"..."""
+    "neighbouring fact, one step away: 6 × 8"..."""
     kind = classify(a, b, answer)
+    if kind == OPERAND:
+        found = neighbour_fact(a, b, answer)
+        if found is not None:
+            x, y, steps = found
+            values = {"x": x, "y": y}
+            if steps == 1:
+                return _("neighbouring fact, one step away: %(x)s × %(y)s") % values
+            return _("neighbouring fact, two steps away: %(x)s × %(y)s") % values
+        return _("neighbouring fact")
+    if kind == CLOSE:
+        return _("near miss (%(off)+d)") % {"off": answer - a * b}
+    if kind == ZERO_ONE:
+        if answer == 0:
+            return _("0, as if multiplying by 0")
+        return _("%(n)s, one of the two numbers, as if multiplying by 1") % {"n": answer}
     if kind == OPERATION:
         if answer == a + b:
             return _("added instead (%(a)s + %(b)s)") % {"a": a, "b": b}
         if answer == abs(a - b):
-            return _("subtracted instead")
+            return _("subtracted instead (%(x)s − %(y)s)") % {"x": max(a, b), "y": min(a, b)}
         return _("wrote the two numbers side by side")
-    if kind == OPERAND:
-        for d in (-1, 1, -2, 2):
-            if answer == (a + d) * b and a + d >= 1:
-                return _("neighbouring fact: %(x)s × %(y)s") % {"x": a + d, "y": b}
-            if answer == a * (b + d) and b + d >= 1:
-                return _("neighbouring fact: %(x)s × %(y)s") % {"x": a, "y": b + d}
-        return _("neighbouring fact")
+    if kind == REVERSED:
+        return _("digits the other way round (%(p)s)") % {"p": a * b}
     if kind == TABLE_ERROR:
-        return _("another times-table answer")
-    if kind == CLOSE:
-        off = (answer or 0) - a * b
-        return _("close miss (%(off)+d)") % {"off": off}
+        facts = [f"{x} × {y}" for x in TABLE for y in TABLE if x <= y and x * y == answer]
+        return _("another times-table answer (%(facts)s)") % {"facts": ", ".join(facts)}
     if kind == OMISSION:
         return _("missed capture")
     return _("other")

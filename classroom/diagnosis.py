@@ -1,8 +1,9 @@
 """What a child's multiplication answers say: pure functions, no ORM.
 
 ``classify`` names the kind of every wrong answer; ``mastery`` turns a fact's attempts into
-a state a teacher can act on. The rules, their thresholds and the research they rest on are
-in docs/analytics.md.
+a state a teacher can act on. The rules, their order, the thresholds and the research they
+rest on are in docs/analytics.md ("Kinds of wrong answer"); ``classroom.diagnosis_model`` is
+the published-error model the naming is measured against.
 """
 
 from collections.abc import Iterable, Sequence
@@ -13,37 +14,47 @@ TABLE = range(2, 10)  # the 2–9 times tables
 TABLE_PRODUCTS = frozenset(x * y for x in TABLE for y in TABLE)
 
 CORRECT = "correct"
-OPERAND = "operand"  # the product of a neighbouring fact: 7×8 → 48 (6×8) or 63 (7×9)
-OPERATION = "operation"  # added, subtracted or concatenated: 7×8 → 15, 1, 78, 87
-TABLE_ERROR = "table"  # another product of the 2–9 tables: 7×8 → 54
-CLOSE = "close"  # within 2 of the product and not a product: 7×8 → 55
+OPERAND = "operand"  # the product of a neighbouring fact: 7×8 → 48 (6×8), 63 (7×9), 40 (5×8)
+CLOSE = "close"  # a near miss, within 2 of the product, a product or not: 7×8 → 54, 55, 58
+ZERO_ONE = "zero_one"  # 0 or one of the two numbers (a × 0 or × 1 rule): 7×8 → 0, 7, 8
+OPERATION = "operation"  # added, subtracted or side by side: 7×8 → 15, 1, 78, 87
+REVERSED = "reversed"  # the product's two digits swapped: 7×8 → 65
+TABLE_ERROR = "table"  # another product of the 2–9 tables: 7×8 → 42, 81
+OTHER = "other"  # none of the above: 7×8 → 59, 100
 OMISSION = "omission"  # a capture left on the board (no answer given)
-OTHER = "other"
 
-ERROR_KINDS = (OPERAND, OPERATION, TABLE_ERROR, CLOSE, OMISSION, OTHER)
-NEIGHBOUR_REACH = 2  # operand errors: the other factor off by at most 2
+# Neighbouring facts share one number with the fact; the other is at most this many steps
+# away (Campbell & Graham's operand errors fall off with that distance) and is itself a
+# number from 2 to 10: × 1 and × 0 are the rules of ZERO_ONE, and 10 × 7 = 70 is one step
+# from 9 × 7 in a table every child knows.
+NEIGHBOUR_REACH = 2
+NEIGHBOUR_FACTORS = range(2, 11)
+NEAR_MISS = 2  # a near miss is at most this far from the product
 
 
-def classify(a: int, b: int, answer: int | None) -> str:
-    """The kind of an answer to a × b. ``None`` (no answer: a missed capture) is an omission.
+def neighbour_fact(a: int, b: int, answer: int) -> tuple[int, int, int] | None:
+    """The nearest fact sharing a number with a × b whose product is ``answer``, as
+    (x, y, steps): 7 × 8, 48 → (6, 8, 1). The fewest steps first, then the first number
+    changed before the second, down before up; None when no neighbour makes it."""
+    for steps in range(1, NEIGHBOUR_REACH + 1):
+        for x, y in ((a - steps, b), (a + steps, b), (a, b - steps), (a, b + steps)):
+            if x * y == answer and x in NEIGHBOUR_FACTORS and y in NEIGHBOUR_FACTORS:
+                return x, y, steps
+    return None
 
-    When an answer fits several kinds the first in this order wins: operation (it names a
-    misconception about what × means), operand, table, close miss, other.
-    """
-    if answer is None:
-        return OMISSION
-    product = a * b
-    if answer == product:
-        return CORRECT
-    if answer in operation_answers(a, b):
-        return OPERATION
-    if answer in neighbour_products(a, b):
-        return OPERAND
-    if answer in TABLE_PRODUCTS:
-        return TABLE_ERROR
-    if abs(answer - product) <= 2:
-        return CLOSE
-    return OTHER
+
+def neighbour_products(a: int, b: int) -> set[int]:
+    """Products of the facts that share a number with a × b and whose other number is at
+    most NEIGHBOUR_REACH away (Campbell & Graham's operand-related errors)."""
+    out = set()
+    for d in range(-NEIGHBOUR_REACH, NEIGHBOUR_REACH + 1):
+        if d == 0:
+            continue
+        if a + d in NEIGHBOUR_FACTORS and b in NEIGHBOUR_FACTORS:
+            out.add((a + d) * b)
+        if b + d in NEIGHBOUR_FACTORS and a in NEIGHBOUR_FACTORS:
+            out.add(a * (b + d))
+    return out - {a * b}
 
 
 def operation_answers(a: int, b: int) -> set[int]:
@@ -51,18 +62,100 @@ def operation_answers(a: int, b: int) -> set[int]:
     return {a + b, abs(a - b), int(f"{a}{b}"), int(f"{b}{a}")} - {a * b}
 
 
-def neighbour_products(a: int, b: int) -> set[int]:
-    """Products of the facts that share an operand with a × b and whose other operand is at
-    most NEIGHBOUR_REACH away (Campbell & Graham's operand-related errors)."""
-    out = set()
-    for d in range(-NEIGHBOUR_REACH, NEIGHBOUR_REACH + 1):
-        if d == 0:
-            continue
-        if a + d >= 1:
-            out.add((a + d) * b)
-        if b + d >= 1:
-            out.add(a * (b + d))
-    return out - {a * b}
+def reversed_product(a: int, b: int) -> int | None:
+    """The product with its two digits swapped (56 → 65); None for a one-digit product, one
+    ending in 0 (40 → "04" is not a two-digit answer) or one that reads the same."""
+    digits = str(a * b)
+    if len(digits) != 2 or digits[1] == "0" or digits[0] == digits[1]:
+        return None
+    return int(digits[::-1])
+
+
+def _operand(a, b, x):
+    return x in neighbour_products(a, b)
+
+
+def _close(a, b, x):
+    return abs(x - a * b) <= NEAR_MISS
+
+
+def _zero_one(a, b, x):
+    return x in (0, a, b)
+
+
+def _operation(a, b, x):
+    return x in operation_answers(a, b)
+
+
+def _reversed(a, b, x):
+    return x == reversed_product(a, b)
+
+
+def _table(a, b, x):
+    return x in TABLE_PRODUCTS
+
+
+# The order in which the rules are tried: the first that fits names the answer. Each rule's
+# reasons and the answers that fit two of them: docs/analytics.md, "Kinds of wrong answer".
+PRECEDENCE = (
+    (OPERAND, _operand),
+    (CLOSE, _close),
+    (ZERO_ONE, _zero_one),
+    (OPERATION, _operation),
+    (REVERSED, _reversed),
+    (TABLE_ERROR, _table),
+)
+ANSWER_KINDS = (*(kind for kind, _rule in PRECEDENCE), OTHER)  # the kinds of a given answer
+ERROR_KINDS = (*ANSWER_KINDS, OMISSION)  # every kind of wrong answer, in this order
+
+
+def classify(a: int, b: int, answer: int | None) -> str:
+    """The kind of an answer to a × b. ``None`` (no answer: a missed capture) is an omission;
+    otherwise the first rule of PRECEDENCE that fits, or OTHER."""
+    if answer is None:
+        return OMISSION
+    if answer == a * b:
+        return CORRECT
+    for kind, fits in PRECEDENCE:
+        if fits(a, b, answer):
+            return kind
+    return OTHER
+
+
+def kinds_of_answers(answers: Iterable[int]) -> frozenset[str]:
+    """The kinds that wrong answers drawn from ``answers`` can get on the 2–9 facts."""
+    answers = frozenset(answers)
+    return frozenset(classify(a, b, x) for a in TABLE for b in TABLE for x in answers) - {CORRECT}
+
+
+# Which kinds the evidence of each context (``Attempt.context``) can produce, so a report
+# shows no empty row for a kind its evidence could never contain. In a game the claimed
+# answer is always a monster on the board, and every monster is a product of the tables
+# (tested against the deck): no OTHER there. Every game context stands for the game as a
+# whole (one that played can miss a capture too). A new source of evidence is one line here;
+# a context not listed can produce every kind.
+GAME_ANSWERS = TABLE_PRODUCTS
+GAME_KINDS = kinds_of_answers(GAME_ANSWERS) | {OMISSION}
+CONTEXT_KINDS: dict[str, frozenset[str]] = {
+    "capture": GAME_KINDS,
+    "challenge": GAME_KINDS,
+    "missed": GAME_KINDS,
+}
+
+
+def possible_kinds(contexts: Iterable[str]) -> frozenset[str]:
+    """The kinds the evidence of these contexts can produce (none for no evidence)."""
+    out: frozenset[str] = frozenset()
+    for context in contexts:
+        out |= CONTEXT_KINDS.get(context, frozenset(ERROR_KINDS))
+    return out
+
+
+def shown_kinds(counts: dict[str, int], contexts: Iterable[str]) -> list[str]:
+    """The kinds a report lists, in ERROR_KINDS order: those counted at least once and those
+    the evidence's contexts can produce (a zero there is news; elsewhere it is noise)."""
+    possible = possible_kinds(contexts)
+    return [k for k in ERROR_KINDS if counts.get(k) or k in possible]
 
 
 # --- mastery -------------------------------------------------------------------------------

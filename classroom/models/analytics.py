@@ -315,11 +315,13 @@ class FactStat(models.Model):
     # them into columns costs the rebuild far less than building a JSON object per row.
     # ``errors`` reads and writes them as one dict.
     operand_errors = models.PositiveIntegerField(default=0)
-    operation_errors = models.PositiveIntegerField(default=0)
-    table_errors = models.PositiveIntegerField(default=0)
     close_errors = models.PositiveIntegerField(default=0)
-    omission_errors = models.PositiveIntegerField(default=0)
+    zero_one_errors = models.PositiveIntegerField(default=0)
+    operation_errors = models.PositiveIntegerField(default=0)
+    reversed_errors = models.PositiveIntegerField(default=0)
+    table_errors = models.PositiveIntegerField(default=0)
     other_errors = models.PositiveIntegerField(default=0)
+    omission_errors = models.PositiveIntegerField(default=0)
     wrong_answers = models.JSONField(default=dict, blank=True)  # {"48": 3, ...}
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -39,6 +39,7 @@ from classroom.diagnosis import (
     TABLE,
     Mastery,
     focus_facts,
+    shown_kinds,
 )
 from classroom.models import (
     Attempt,
@@ -50,6 +51,7 @@ from classroom.models import (
     School,
     Student,
 )
+from config.params import int_param
 
 logger = logging.getLogger(__name__)
 
@@ -193,7 +195,21 @@ def fact_detail(student, stats, a: int, b: int, *, together: bool = False) -> di
     }
 
 
-def error_summary(stats) -> list[dict]:
+def evidence_contexts(student) -> set[str]:
+    """The contexts (capture, challenge, missed...) of the child's attempts: which kinds of
+    wrong answer their evidence can contain (``diagnosis.CONTEXT_KINDS``)."""
+    return set(
+        Attempt.objects.filter(student=student)
+        .order_by()
+        .values_list("context", flat=True)
+        .distinct()
+    )
+
+
+def error_summary(stats, contexts) -> list[dict]:
+    """The child's wrong answers by kind, in ``ERROR_KINDS`` order: a kind counted at least
+    once, or one the evidence's contexts can produce (game-only evidence never shows an
+    empty row for a kind no game can give)."""
     totals = dict.fromkeys(ERROR_KINDS, 0)
     for stat in stats.values():
         for kind, n in (stat.errors or {}).items():
@@ -204,10 +220,11 @@ def error_summary(stats) -> list[dict]:
         {
             "kind": kind,
             "label": charts.kind_label(kind),
-            "count": n,
-            "percent": round(100 * n / biggest),
+            "help": charts.kind_help(kind),
+            "count": totals[kind],
+            "percent": round(100 * totals[kind] / biggest),
         }
-        for kind, n in totals.items()
+        for kind in shown_kinds(totals, contexts)
     ]
 
 
@@ -258,7 +275,7 @@ def child_context(request, student, selected=None) -> dict:
         "rows": child_heatmap(student, stats, together=together, selected=selected),
         "detail": fact_detail(student, stats, a, b, together=together) if selected else None,
         "focus": child_focus(student, stats),
-        "errors": error_summary(stats),
+        "errors": error_summary(stats, evidence_contexts(student)),
         "trend": trend_for(DailyTrend.Scope.STUDENT, student.pk, school.local_today()),
         "facts_seen": len(seen),
         "counts": {s: sum(1 for x in stats.values() if x.state == s) for s in STATES},
@@ -564,9 +581,9 @@ def class_context(request, classroom, selected=None) -> dict:
         .with_help_flags(week_start)
         .order_by("sort_name", "name", "pk")
     )
-    job_pk = request.GET.get("job", "")
-    job = latest_job(classroom, int(job_pk) if job_pk.isdigit() else None)
-    if job is not None and not job_pk.isdigit() and job.status == RecomputeJob.Status.DONE:
+    job_pk = int_param(request.GET.get("job", ""))
+    job = latest_job(classroom, job_pk)
+    if job is not None and job_pk is None and job.status == RecomputeJob.Status.DONE:
         job = None  # an old rebuild's "Rebuilt." is news only on the page that asked for it
     updated = ClassFactStat.objects.filter(classroom=classroom).aggregate(t=Max("updated_at"))["t"]
     return {

@@ -37,7 +37,7 @@ def test_tapping_a_cell_shows_the_fact_detail(page, live_server):
     assert page.url == url  # htmx: no navigation
     detail = page.locator("#fact-detail")
     assert "7 × 8 = 56" in detail.inner_text()
-    assert "neighbouring fact: 6 × 8" in detail.inner_text()
+    assert "neighbouring fact, one step away: 6 × 8" in detail.inner_text()
     assert page.locator("#cell-7-8").get_attribute("aria-current") == "true"
 
     # The keyboard reaches the cells too: Enter on a focused cell opens it.

@@ -200,14 +200,65 @@ def test_the_child_report_shows_focus_facts_and_error_kinds_in_words(world, ada_
     focus = re.search(r'id="focus-title".*?</section>', html, flags=re.S).group(0)
     # Learning facts, lowest accuracy first: 6 × 9 (20 %), 7 × 8 (33 %), 4 × 4 (67 %).
     assert re.findall(r"(\d) × (\d) = \d+</a>", focus) == [("6", "9"), ("7", "8"), ("4", "4")]
-    kinds = re.search(r'class="[^"]*kinds-table.*?</table>', html, flags=re.S).group(0)
-    rows = dict(re.findall(r'<th scope="row">([^<]+)</th><td class="num">(\d+)</td>', kinds))
+    rows = kind_rows(html)
     assert rows["neighbouring fact"] == "3"
     assert rows["another times-table answer"] == "2"
-    assert rows["close miss"] == "2"
-    assert rows["added, subtracted or wrote the digits"] == "1"
+    assert rows["near miss"] == "2"
+    assert rows["added, subtracted or wrote the numbers side by side"] == "1"
     assert rows["missed capture"] == "1"
-    assert rows["other"] == "0"
+    # No attempt is stored in this fixture, so no context says which other kinds could be.
+    assert "other" not in rows and "digits the other way round" not in rows
+
+
+def kind_rows(html: str) -> dict[str, str]:
+    """The child report's "Kinds of mistakes" table: {label: count}."""
+    kinds = re.search(r'class="[^"]*kinds-table.*?</table>', html, flags=re.S).group(0)
+    return dict(re.findall(r'<th scope="row">([^<]+)</th><td class="num">(\d+)</td>', kinds))
+
+
+def kinds_help(html: str) -> str:
+    return re.search(r'id="errors-title".*?</section>', html, flags=re.S).group(0)
+
+
+@pytest.mark.django_db
+def test_a_game_only_report_shows_no_empty_row_for_a_kind_games_cannot_give(world):
+    """In a game a claimed answer is always a monster on the board: never OTHER. A child with
+    game attempts only sees every other kind (zeros are news there) but no empty "other"; an
+    attempt from a context not in diagnosis.CONTEXT_KINDS (a later warm-up) brings it."""
+    ada, now = world.child_a, timezone.now()
+    attempt(ada, world.match_a, 7, 8, 54, when=now - timedelta(minutes=3))  # the 54/56 miss
+    attempt(ada, world.match_a, 6, 6, 63, when=now - timedelta(minutes=2))  # 36 turned round
+    attempt(ada, world.match_a, 7, 8, None, when=now - timedelta(minutes=1), context="missed")
+    FactStat.objects.rebuild_for([ada.pk])
+    url = reverse("child_report", args=[ada.pk])
+    html = world.client("teacher_a").get(url).text
+    rows = kind_rows(html)
+    assert rows == {
+        "neighbouring fact": "0",
+        "near miss": "1",
+        "0 or one of the two numbers": "0",
+        "added, subtracted or wrote the numbers side by side": "0",
+        "digits the other way round": "1",
+        "another times-table answer": "0",
+        "missed capture": "1",
+    }
+    help_text = kinds_help(html)
+    assert "one or two steps away" in help_text and "7 × 8 → 65" in help_text
+    assert "none of these" not in help_text  # no help for a kind not shown
+    # The printable report shows the same rows.
+    printed = world.client("teacher_a").get(reverse("child_report_print", args=[ada.pk])).text
+    assert kind_rows(printed) == rows
+
+    attempt(ada, world.match_a, 7, 8, 57, when=now, context="warm-up")
+    FactStat.objects.rebuild_for([ada.pk])
+    rows = kind_rows(world.client("teacher_a").get(url).text)
+    assert rows["other"] == "0" and rows["near miss"] == "2"
+
+
+@pytest.mark.django_db
+def test_a_child_without_answers_has_no_kinds_table(world):
+    html = world.client("teacher_a").get(reverse("child_report", args=[world.child_a.pk])).text
+    assert "kinds-table" not in html and "No answers yet." in html
 
 
 @pytest.mark.django_db
@@ -222,7 +273,9 @@ def test_the_fact_detail_partial(world, ada_stats):
     numbers = re.search(r'<dl class="fact-numbers">.*?</dl>', html, flags=re.S).group(0)
     assert "<dd>6</dd>" in numbers and "2 <span" in numbers and "(33 %)" in numbers
     # Typical wrong answers, most frequent first, with their kind in words.
-    assert re.search(r">48</th><td[^>]*>2</td><td>neighbouring fact: 6 × 8</td>", html)
+    assert re.search(
+        r">48</th><td[^>]*>2</td><td>neighbouring fact, one step away: 6 × 8</td>", html
+    )
     assert re.search(r">15</th><td[^>]*>1</td><td>added instead \(7 \+ 8\)</td>", html)
     assert "Its twin 8 × 7: mastered." in html
 
@@ -498,7 +551,9 @@ def test_the_class_fact_partial_lists_who_struggles(world, class_stats):
     struggling = re.search(r"still learning it</h3>.*?</table>", html, flags=re.S).group(0)
     assert "Ada" in struggling and "Ali" not in struggling
     assert "Know it:" in html and "Ali" in html.split("Know it:")[1]
-    assert re.search(r">48</th><td[^>]*>4</td><td>neighbouring fact: 6 × 8</td>", html)
+    assert re.search(
+        r">48</th><td[^>]*>4</td><td>neighbouring fact, one step away: 6 × 8</td>", html
+    )
     assert reverse("child_fact", args=[world.child_a.pk, 7, 8]) in struggling
 
 
