@@ -3,25 +3,39 @@ see"). The statistics themselves are filled by the pipeline (FactStat, ClassFact
 DailyTrend); these QuerySets only read them.
 
 ``Student.reports`` is a second manager on Student (the roster's ``objects`` stays the
-default): ``Student.reports.for_teacher(user).needing_help(week_start)``.
+default): ``Student.reports.for_teacher(user).needing_help()``.
 """
+
+from datetime import timedelta
 
 from django.db import models
 from django.db.models import Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from classroom.diagnosis import LEARNING
 
 from .analytics import Attempt, FactStat
 from .roster import Student, StudentQuerySet
 
-# "Needs help": a child with at least WEAK_FACTS facts (as asked) still being learned with an
-# accuracy under 60 % over at least WEAK_MIN_ATTEMPTS attempts, or at least WEEK_OMISSIONS
-# captures left on the board since Monday (the school's local week).
+# "Needs help" (docs/analytics.md, "Needs help."): a child is flagged for any of three reasons.
+# 1. Low accuracy: under 60 % right over at least RECENT_MIN_ATTEMPTS attempts in the last
+#    RECENT_DAYS days (a rolling window: now minus 7 × 24 h). Every attempt counts, a missed
+#    capture as a wrong one, as in the "Week by week" line and the fact panels.
+# 2. Stuck: at least STUCK_IN_A_ROW attempts of one fact (as asked) in that window, all wrong or
+#    missed, after the child's latest right answer to that fact (or with none ever).
+# 3. Weak facts: at least WEAK_FACTS facts (as asked) still being learned with an accuracy under
+#    60 % over at least WEAK_MIN_ATTEMPTS attempts (all-time, from FactStat).
+# The window rolls (not "since Monday"), so on a Monday morning last week's play still counts.
+# Captures missed are no reason of their own any more: they count as wrong in 1 and 2 (a count
+# of 3 flagged a child who plays a lot and misses little); the class report still shows them.
+RECENT_DAYS = 7
+RECENT_MIN_ATTEMPTS = 15
+STUCK_IN_A_ROW = 3
 WEAK_FACTS = 3
 WEAK_MIN_ATTEMPTS = 5
 WEAK_ACCURACY_NUM, WEAK_ACCURACY_DEN = 3, 5  # accuracy < 3/5 = 60 %
-WEEK_OMISSIONS = 3
 
 
 class FactStatReportQuerySet(models.QuerySet):
@@ -43,50 +57,124 @@ def weak_facts():
     return FactStatReportQuerySet(model=FactStat)
 
 
+def _count(queryset):
+    """One number per child from an Attempt or FactStat queryset on ``OuterRef("pk")``."""
+    counted = queryset.order_by().values("student").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=models.IntegerField()), 0)
+
+
+def _flag(condition):
+    return models.Case(
+        models.When(condition, then=True), default=False, output_field=models.BooleanField()
+    )
+
+
+def _stuck_facts(since):
+    """The child's facts (as asked) answered wrong or missed at least STUCK_IN_A_ROW times
+    since ``since`` and after the latest right answer to them, longest run first."""
+    latest_right = (
+        Attempt.objects.filter(
+            student=OuterRef("student"), a=OuterRef("a"), b=OuterRef("b"), correct=True
+        )
+        .order_by("-created_at")
+        .values("created_at")[:1]
+    )
+    return (
+        Attempt.objects.filter(student=OuterRef("pk"), created_at__gte=since, correct=False)
+        .annotate(latest_right=Subquery(latest_right))
+        .filter(Q(latest_right__isnull=True) | Q(created_at__gt=F("latest_right")))
+        .order_by()
+        .values("a", "b")
+        .annotate(run=Count("pk"))
+        .filter(run__gte=STUCK_IN_A_ROW)
+        .order_by("-run", "a", "b")
+    )
+
+
 class ReportStudentQuerySet(StudentQuerySet):
-    def with_help_flags(self, week_start):
-        """Annotate ``weak_facts`` (see FactStatReportQuerySet.weak), ``week_omissions``
-        (missed captures since ``week_start``) and ``needs_help``. Two subqueries, no join
-        that multiplies rows."""
-        weak = (
-            weak_facts()
-            .weak()
-            .filter(student=OuterRef("pk"))
-            .order_by()
-            .values("student")
-            .annotate(n=Count("pk"))
-            .values("n")
-        )
-        missed = (
-            Attempt.objects.filter(
-                student=OuterRef("pk"),
-                context=Attempt.Context.MISSED,
-                created_at__gte=week_start,
+    def with_help_flags(self, now=None):
+        """Annotate the "needs help" figures and flags (the rule: the constants above):
+        ``recent_attempts`` and ``recent_correct`` (the last RECENT_DAYS days) and
+        ``low_accuracy``; ``stuck_a``, ``stuck_b``, ``stuck_run`` (the stuck fact with the
+        longest run, else None) and ``stuck``; ``weak_facts`` (FactStatReportQuerySet.weak);
+        ``recent_omissions`` (missed captures in the window); ``needs_help``. Correlated
+        subqueries of one statement, no join that multiplies rows. ``help_reasons(student)``
+        says why in words."""
+        since = (now or timezone.now()) - timedelta(days=RECENT_DAYS)
+        mine = Attempt.objects.filter(student=OuterRef("pk"))
+        recent = mine.filter(created_at__gte=since)
+        stuck = _stuck_facts(since)
+        integer = models.IntegerField()
+        return (
+            self.annotate(
+                weak_facts=_count(weak_facts().weak().filter(student=OuterRef("pk"))),
+                recent_omissions=_count(recent.filter(context=Attempt.Context.MISSED)),
+                recent_attempts=_count(recent),
+                recent_correct=_count(recent.filter(correct=True)),
+                stuck_a=Subquery(stuck.values("a")[:1], output_field=integer),
+                stuck_b=Subquery(stuck.values("b")[:1], output_field=integer),
+                stuck_run=Subquery(stuck.values("run")[:1], output_field=integer),
             )
-            .order_by()
-            .values("student")
-            .annotate(n=Count("pk"))
-            .values("n")
-        )
-        return self.annotate(
-            weak_facts=Coalesce(Subquery(weak, output_field=models.IntegerField()), 0),
-            week_omissions=Coalesce(Subquery(missed, output_field=models.IntegerField()), 0),
-        ).annotate(
-            needs_help=models.Case(
-                models.When(
-                    Q(weak_facts__gte=WEAK_FACTS) | Q(week_omissions__gte=WEEK_OMISSIONS),
-                    then=True,
+            .annotate(
+                _low_margin=ExpressionWrapper(
+                    F("recent_correct") * WEAK_ACCURACY_DEN
+                    - F("recent_attempts") * WEAK_ACCURACY_NUM,
+                    output_field=integer,
                 ),
-                default=False,
-                output_field=models.BooleanField(),
+            )
+            .annotate(
+                low_accuracy=_flag(
+                    Q(recent_attempts__gte=RECENT_MIN_ATTEMPTS) & Q(_low_margin__lt=0)
+                ),
+                stuck=_flag(Q(stuck_run__isnull=False)),
+                needs_help=_flag(
+                    Q(recent_attempts__gte=RECENT_MIN_ATTEMPTS, _low_margin__lt=0)
+                    | Q(stuck_run__isnull=False)
+                    | Q(weak_facts__gte=WEAK_FACTS)
+                ),
             )
         )
 
-    def needing_help(self, week_start):
-        return self.with_help_flags(week_start).filter(needs_help=True)
+    def needing_help(self, now=None):
+        return self.with_help_flags(now).filter(needs_help=True)
 
     def with_any_stats(self):
         return self.filter(Exists(FactStat.objects.filter(student=OuterRef("pk"))))
+
+
+def help_reasons(student) -> list[str]:
+    """Why a child annotated by ``with_help_flags`` needs help, one sentence per reason (empty
+    when not flagged). No name in them: the page shows the name, isolated, beside them."""
+    reasons = []
+    if student.low_accuracy:
+        reasons.append(
+            gettext(
+                "Low accuracy in the last %(days)s days: %(right)s right of %(total)s "
+                "(%(percent)s %%)"
+            )
+            % {
+                "days": RECENT_DAYS,
+                "right": student.recent_correct,
+                "total": student.recent_attempts,
+                # floor, so a child under 60 % never reads "60 %"
+                "percent": 100 * student.recent_correct // student.recent_attempts,
+            }
+        )
+    if student.stuck:
+        reasons.append(
+            ngettext(
+                "Stuck on %(a)s × %(b)s: wrong or missed %(run)s time in a row",
+                "Stuck on %(a)s × %(b)s: wrong or missed %(run)s times in a row",
+                student.stuck_run,
+            )
+            % {"a": student.stuck_a, "b": student.stuck_b, "run": student.stuck_run}
+        )
+    if student.weak_facts >= WEAK_FACTS:
+        reasons.append(
+            ngettext("%(n)s weak fact", "%(n)s weak facts", student.weak_facts)
+            % {"n": student.weak_facts}
+        )
+    return reasons
 
 
 class ReportStudentManager(models.Manager.from_queryset(ReportStudentQuerySet)):

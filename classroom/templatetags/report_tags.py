@@ -7,6 +7,7 @@ permission is the same as the pages': only the signed-in teacher's own classes.
 from django import template
 
 from classroom.models import Classroom, Student
+from classroom.models.report_queries import help_reasons as reasons_of
 
 register = template.Library()
 
@@ -26,6 +27,12 @@ def needs_help_for_teacher(user) -> list[dict]:
     return out
 
 
+@register.filter
+def help_reasons(student) -> list[str]:
+    """``{{ s|help_reasons|join:" · " }}``: why a flagged child needs help, in words."""
+    return reasons_of(student)
+
+
 @register.simple_tag
 def needs_help_in_class(classroom) -> list:
     return list(in_class(classroom))
@@ -35,6 +42,6 @@ def in_class(classroom):
     return (
         Student.reports.filter(classroom=classroom)
         .active()
-        .needing_help(classroom.school.week_start())
+        .needing_help()
         .order_by("sort_name", "name", "pk")
     )

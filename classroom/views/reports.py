@@ -281,6 +281,8 @@ def child_context(request, student, selected=None) -> dict:
         "counts": {s: sum(1 for x in stats.values() if x.state == s) for s in STATES},
         "updated": max((s.updated_at for s in stats.values()), default=None),
         "table_rows": fact_table(stats, together),
+        # the "needs help" flag and its reasons (one query)
+        "help": Student.reports.filter(pk=student.pk).with_help_flags().first(),
     }
 
 
@@ -574,11 +576,10 @@ def job_context(job) -> dict:
 def class_context(request, classroom, selected=None) -> dict:
     stats = {key: as_numbers(s) for key, s in class_stats(classroom).items()}
     school = classroom.school
-    week_start = school.week_start()
     students = list(
         Student.reports.filter(classroom=classroom)
         .active()
-        .with_help_flags(week_start)
+        .with_help_flags()
         .order_by("sort_name", "name", "pk")
     )
     job_pk = int_param(request.GET.get("job", ""))

@@ -625,12 +625,33 @@ def test_moving_or_deleting_a_child_rebuilds_the_class_heatmaps(
 # --- needs help --------------------------------------------------------------------------------
 
 
-def flags(world):
-    week = world.class_a.school.week_start()
+def flags(world, now=None):
     return {
-        s.name: (s.weak_facts, s.week_omissions, s.needs_help)
-        for s in Student.reports.filter(classroom=world.class_a).with_help_flags(week)
+        s.name: (s.weak_facts, s.needs_help)
+        for s in Student.reports.filter(classroom=world.class_a).with_help_flags(now)
     }
+
+
+def flagged(world, name="Ada", now=None):
+    return Student.reports.filter(classroom=world.class_a).with_help_flags(now).get(name=name)
+
+
+FACTS = [(a, b) for a in range(2, 10) for b in range(2, 10)]
+
+
+def answers(world, right, wrong, *, missed=0, when=None, child=None):
+    """``right`` + ``wrong`` answers and ``missed`` captures, each of another fact (so no
+    fact is stuck), a minute apart, ending at ``when`` (default: now)."""
+    child = child or world.child_a
+    when = when or timezone.now()
+    kinds = ["right"] * right + ["wrong"] * wrong + ["missed"] * missed
+    for i, kind in enumerate(kinds):
+        a, b = FACTS[(Attempt.objects.filter(student=child).count()) % len(FACTS)]
+        at = when - timedelta(minutes=len(kinds) - i)
+        if kind == "missed":
+            attempt(child, world.match_a, a, b, None, context="missed", when=at)
+        else:
+            attempt(child, world.match_a, a, b, a * b + (0 if kind == "right" else 1), when=at)
 
 
 @pytest.mark.django_db
@@ -641,47 +662,129 @@ def test_needs_help_with_three_weak_facts(world):
     stat(ada, 2, 5, "learning", attempts=4, correct=0)  # only 4 attempts: not weak
     stat(ada, 2, 6, "learning", attempts=5, correct=3)  # exactly 60 %: not weak
     stat(ada, 2, 7, "fluent", attempts=5, correct=2)  # not learning: not weak
-    assert flags(world)["Ada"] == (2, 0, False)
+    assert flags(world)["Ada"] == (2, False)
     stat(ada, 2, 8, "learning", attempts=6, correct=3)  # 50 %: the third weak fact
-    assert flags(world)["Ada"] == (3, 0, True)
-    assert flags(world)["Ali"] == (0, 0, False)
+    assert flags(world)["Ada"] == (3, True)
+    assert flags(world)["Ali"] == (0, False)
 
 
 @pytest.mark.django_db
-def test_needs_help_with_three_missed_captures_this_week(world):
-    school = world.class_a.school
-    week_start = school.week_start()
-    for minutes in (1, 2):
-        attempt(
-            world.child_a2,
-            world.match_a,
-            3,
-            4,
-            None,
-            context="missed",
-            when=week_start + timedelta(minutes=minutes),
-        )
-    attempt(
-        world.child_a2,
-        world.match_a,
-        3,
-        4,
-        None,
-        context="missed",
-        when=week_start - timedelta(minutes=1),
-    )  # last week: does not count
-    attempt(world.child_a2, world.match_a, 3, 4, 12, when=week_start + timedelta(minutes=3))
-    assert flags(world)["Ali"] == (0, 2, False)
-    attempt(
-        world.child_a2,
-        world.match_a,
-        3,
-        4,
-        None,
-        context="missed",
-        when=week_start + timedelta(minutes=4),
-    )
-    assert flags(world)["Ali"] == (0, 3, True)
+def test_low_accuracy_needs_15_answers_under_60_percent(world):
+    answers(world, 0, 14)  # 14 answers, none right: too few to judge
+    ada = flagged(world)
+    assert (ada.recent_attempts, ada.low_accuracy, ada.needs_help) == (14, False, False)
+    answers(world, 0, 1)  # the 15th
+    ada = flagged(world)
+    assert (ada.recent_correct, ada.recent_attempts, ada.low_accuracy, ada.needs_help) == (
+        0, 15, True, True,
+    )  # fmt: skip
+    Attempt.objects.all().delete()
+    answers(world, 12, 8)  # exactly 60 %: not low
+    assert flagged(world).low_accuracy is False
+    answers(world, 1, 1)  # 13 of 22: 59 %
+    ada = flagged(world)
+    assert (ada.recent_correct, ada.recent_attempts, ada.low_accuracy) == (13, 22, True)
+    assert ada.stuck is False and ada.weak_facts == 0  # low accuracy is the only reason
+    assert ada.needs_help is True
+    assert flags(world)["Ali"] == (0, False)
+
+
+@pytest.mark.django_db
+def test_a_missed_capture_counts_as_a_wrong_answer(world):
+    answers(world, 9, 6)  # 60 % of 15
+    assert flagged(world).low_accuracy is False
+    answers(world, 0, 0, missed=1)  # 9 of 16
+    ada = flagged(world)
+    assert (ada.recent_correct, ada.recent_attempts, ada.low_accuracy) == (9, 16, True)
+    assert ada.recent_omissions == 1
+
+
+@pytest.mark.django_db
+def test_low_accuracy_counts_the_last_7_days_only(world):
+    now = timezone.now()
+    answers(world, 0, 15, when=now - timedelta(days=7, minutes=1))  # 8 days ago … 7 days + 1'
+    ada = flagged(world, now=now)
+    assert (ada.recent_attempts, ada.needs_help) == (0, False)
+    Attempt.objects.all().delete()
+    answers(world, 0, 15, when=now - timedelta(days=6, hours=23, minutes=44))  # all inside
+    ada = flagged(world, now=now)
+    assert (ada.recent_attempts, ada.low_accuracy) == (15, True)
+    # A week later, the same answers no longer count: the window rolls, it is not "since
+    # Monday" (so a Monday morning still sees last week's play).
+    ada = flagged(world, now=now + timedelta(days=1))
+    assert (ada.recent_attempts, ada.needs_help) == (0, False)
+
+
+@pytest.mark.django_db
+def test_stuck_on_a_fact_wrong_or_missed_three_times_in_a_row(world):
+    ada, match, now = world.child_a, world.match_a, timezone.now()
+
+    def at(minutes):
+        return now - timedelta(days=2) + timedelta(minutes=minutes)
+
+    attempt(ada, match, 7, 8, 54, when=at(1))
+    attempt(ada, match, 7, 8, 48, when=at(2))
+    attempt(ada, match, 8, 7, 48, when=at(3))  # the twin, as asked: another fact
+    attempt(ada, match, 2, 2, 4, when=at(4))  # another fact, right: no matter
+    assert flagged(world).stuck is False  # two in a row
+    attempt(ada, match, 7, 8, None, context="missed", when=at(5))  # a missed one is wrong too
+    ada_ = flagged(world)
+    assert (ada_.stuck, ada_.stuck_a, ada_.stuck_b, ada_.stuck_run) == (True, 7, 8, 3)
+    assert ada_.low_accuracy is False and ada_.weak_facts == 0 and ada_.needs_help is True
+    attempt(ada, match, 7, 8, 56, when=at(6))  # right at last: the run ends
+    assert flagged(world).needs_help is False
+    attempt(ada, match, 7, 8, 63, when=at(7))
+    attempt(ada, match, 7, 8, 63, when=at(8))
+    assert flagged(world).stuck is False  # two since the right answer
+    attempt(ada, match, 7, 8, 63, when=at(9))
+    assert flagged(world).stuck_run == 3
+    # Older than 7 days, the same run is no longer news.
+    assert flagged(world, now=at(8) + timedelta(days=7, seconds=30)).stuck is False  # 2 left
+    assert flagged(world, now=at(7) + timedelta(days=7)).stuck is True  # at the edge: in
+
+
+@pytest.mark.django_db
+def test_stuck_wrong_answers_before_the_window_do_not_count(world):
+    ada, match, now = world.child_a, world.match_a, timezone.now()
+    attempt(ada, match, 6, 9, 56, when=now - timedelta(days=8))
+    attempt(ada, match, 6, 9, 56, when=now - timedelta(days=8))
+    attempt(ada, match, 6, 9, 56, when=now - timedelta(hours=1))
+    assert flagged(world).stuck is False
+    attempt(ada, match, 6, 9, 56, when=now - timedelta(minutes=30))
+    attempt(ada, match, 6, 9, 56, when=now - timedelta(minutes=20))
+    ada_ = flagged(world)
+    assert (ada_.stuck_a, ada_.stuck_b, ada_.stuck_run) == (6, 9, 3)
+
+
+@pytest.mark.django_db
+def test_the_reasons_are_shown_in_words_wherever_the_flag_is(world):
+    from classroom.models.report_queries import help_reasons
+
+    answers(world, 7, 9)  # 7 right of 16
+    ali, match, now = world.child_a2, world.match_a, timezone.now()
+    for minutes in (3, 2, 1):
+        attempt(ali, match, 7, 8, 48, when=now - timedelta(minutes=minutes))
+    low = "Low accuracy in the last 7 days: 7 right of 16 (43 %)"
+    stuck = "Stuck on 7 × 8: wrong or missed 3 times in a row"
+    assert help_reasons(flagged(world)) == [low]
+    assert help_reasons(flagged(world, "Ali")) == [stuck]
+    client = world.client("teacher_a")
+    report = client.get(reverse("class_report", args=[world.class_a.pk])).text
+    card = re.search(r'id="help-title".*?</section>', report, flags=re.S).group(0)
+    assert low in card and stuck in card and "<bdi>Ada</bdi>" in card and "<bdi>Ali</bdi>" in card
+    assert "7 of 16" in report  # the children's table: right in the last 7 days
+    wall = client.get(reverse("session_wall", args=[world.class_a.pk])).text
+    details = re.search(r'<details class="needs-help-wall">.*?</details>', wall, flags=re.S)
+    assert "Needs help: 2 children" in details.group(0)
+    assert low in details.group(0) and stuck in details.group(0)
+    home = client.get(reverse("teacher_home")).text
+    box = re.search(r'id="needs-help-title".*?</section>', home, flags=re.S).group(0)
+    assert low in box and stuck in box
+    child = client.get(reverse("child_report", args=[ali.pk])).text
+    panel = re.search(r'id="help-title".*?</section>', child, flags=re.S).group(0)
+    assert stuck in panel and low not in panel
+    Attempt.objects.filter(student=ali).delete()
+    assert 'id="help-title"' not in client.get(reverse("child_report", args=[ali.pk])).text
 
 
 @pytest.mark.django_db

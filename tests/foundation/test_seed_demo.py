@@ -3,8 +3,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from classroom.management.commands.seed_demo import DEMO_CHILDREN, DEMO_PLAYERS, DEMO_SKILLS, Skill
 from classroom.models import Assignment, ClassFactStat, Classroom, FactStat, School, Student
 from games.models import Match
+
+GAMES = sum(DEMO_SKILLS.get(name, Skill()).games for name in sorted(DEMO_CHILDREN)[:DEMO_PLAYERS])
 
 
 @pytest.mark.django_db
@@ -15,7 +18,7 @@ def test_demo_data_fills_every_dashboard_once():
     assert School.objects.count() == 1
     assert Student.objects.filter(classroom=classroom).count() == 24
     finished = Match.objects.filter(status=Match.Status.FINISHED)
-    assert finished.count() == 8
+    assert finished.count() == GAMES
     assert set(finished.values_list("assignment", flat=True)) == {Assignment.objects.get().pk}
     assert all(m.moves.filter(seat=0).exists() for m in finished)
     # The demo games' statistics are built, so the reports are not empty either.
@@ -37,4 +40,21 @@ def test_demo_data_fills_every_dashboard_once():
     text = out.getvalue()
     assert classroom.code in text and "potion-demo" in text
     call_command("seed_demo", stdout=StringIO())
-    assert School.objects.count() == 1 and Match.objects.count() == 8
+    assert School.objects.count() == 1 and Match.objects.count() == GAMES
+
+
+@pytest.mark.django_db
+def test_the_demo_class_has_children_flagged_for_each_new_reason():
+    """A new teacher sees what a "needs help" flag looks like: some children of the demo class
+    are flagged for low accuracy, some for a fact they are stuck on; the others are not."""
+    out = StringIO()
+    call_command("seed_demo", "--quiet-logins", stdout=out)
+    flagged = list(Student.reports.filter(classroom__name="4B").needing_help())
+    assert sum(s.low_accuracy for s in flagged) >= 2
+    assert sum(s.stuck for s in flagged) >= 2
+    assert 3 <= len(flagged) <= 6  # a few, not the whole class
+    steady = Student.reports.filter(classroom__name="4B", name__in=["Ada", "Ella", "Hugo"])
+    assert not any(s.needs_help for s in steady.with_help_flags())
+    text = out.getvalue()
+    assert f"Needs help in 4B: {len(flagged)} of 24 children" in text
+    assert "Low accuracy in the last 7 days:" in text and "Stuck on " in text

@@ -1,6 +1,7 @@
 """Load the demo school when the database is empty, and print the demo logins."""
 
 import random
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -10,6 +11,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from classroom.models import Assignment, Classroom, Membership, RecomputeJob, School, Student
+from classroom.models.report_queries import WEAK_FACTS, help_reasons
 from games.models import Match, Seat
 
 DEMO_PASSWORD = "potion-demo"  # noqa: S105 - printed for the demo, documented in README
@@ -22,6 +24,34 @@ DEMO_CHILDREN = [
     "Lena", "Milo", "Nora", "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tom", "Uma", "Vik",
     "Wren", "Zoe",
 ]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Skill:
+    """How a demo child plays: ``games`` against the computer in the last week; ``guess``: the
+    share of turns with a claim on offer on which they claim at random (right or wrong);
+    ``stuck``: potions they always multiply wrong (claim a wrong monster with them, or leave
+    the right one on the board); ``misses``: the share of right captures left on the board."""
+
+    games: int = 1
+    guess: float = 0.1
+    stuck: tuple[int, int] | None = None
+    misses: float = 0.1
+
+
+# The first eight children play. Most play steadily; a few are weak enough to be flagged as
+# needing help (docs/analytics.md, "Needs help."), so a new teacher sees what a flag looks like:
+# Ben, Chloe and Grace guess and miss a lot, Dev and Finn always get one fact wrong. The
+# command prints who is flagged and why (with seed 2026: 5 children, all for low accuracy, 4
+# of them also stuck on a fact).
+DEMO_SKILLS = {
+    "Ben": Skill(games=2, guess=0.35, misses=0.5),
+    "Chloe": Skill(games=2, guess=0.3, misses=0.4),
+    "Dev": Skill(games=2, guess=0.02, stuck=(2, 4), misses=0.02),
+    "Finn": Skill(games=2, guess=0.02, stuck=(4, 5), misses=0.02),
+    "Grace": Skill(games=6, guess=0.35, misses=0.3),
+}
+DEMO_PLAYERS = 8
 
 
 class Command(BaseCommand):
@@ -37,6 +67,7 @@ class Command(BaseCommand):
             with transaction.atomic():
                 self.create_demo()
             self.stdout.write(self.style.SUCCESS("Demo data: created Riverside Primary."))
+            self.print_flags()
         if not options["quiet_logins"]:
             classroom = Classroom.objects.filter(name="4B").first()
             ada = classroom.students.filter(name="Ada").first() if classroom else None
@@ -50,6 +81,23 @@ class Command(BaseCommand):
                 "  teacher  — Sam Rivera, teacher of Class 4B\n"
                 "  head     — Alex Morgan, school admin"
             )
+
+    def print_flags(self):
+        """How many demo children need help, for which reason (report_queries)."""
+        classroom = Classroom.objects.get(name="4B")
+        flagged = list(Student.reports.filter(classroom=classroom).needing_help().order_by("name"))
+        reasons = {
+            "low accuracy": sum(s.low_accuracy for s in flagged),
+            "stuck on a fact": sum(s.stuck for s in flagged),
+            "weak facts": sum(s.weak_facts >= WEAK_FACTS for s in flagged),
+        }
+        counts = ", ".join(f"{reason} {n}" for reason, n in reasons.items())
+        self.stdout.write(
+            f"Needs help in {classroom.name}: {len(flagged)} of "
+            f"{classroom.students.count()} children ({counts})."
+        )
+        for s in flagged:
+            self.stdout.write(f"  {s.name}: {'; '.join(help_reasons(s))}")
 
     def create_demo(self):
         User = get_user_model()
@@ -78,9 +126,11 @@ class Command(BaseCommand):
             opens_at=timezone.now() - timedelta(days=2),
         )
         rng = random.Random(2026)
-        for days_ago, student in enumerate(classroom.students.order_by("name")[:8]):
-            match = play_demo_match(student, rng, assignment)
-            backdate(match, timedelta(days=days_ago))
+        for i, student in enumerate(classroom.students.order_by("name")[:DEMO_PLAYERS]):
+            skill = DEMO_SKILLS.get(student.name, Skill())
+            for game in range(skill.games):
+                match = play_demo_match(student, rng, assignment, skill)
+                backdate(match, timedelta(days=(i + 2 * game) % 7))  # all in the last week
         # The demo games were played without the worker: build their statistics here.
         RecomputeJob.objects.create(classroom=classroom).run()
         return school
@@ -99,9 +149,10 @@ def backdate(match: Match, delta: timedelta) -> None:
     match.attempts.update(created_at=F("created_at") - delta)
 
 
-def play_demo_match(student, rng: random.Random, assignment=None) -> Match:
+def play_demo_match(student, rng: random.Random, assignment=None, skill=Skill()) -> Match:
     """A finished game of a child against the computer, played through Match.play. The
-    child's seat plays like a learner: it sometimes claims a wrong product or misses one."""
+    child's seat plays like a learner of that ``skill``: it sometimes claims a wrong product
+    or misses one."""
     tier = assignment.tier if assignment else rng.choice(["green", "purple", "full"])
     match = Match.create(
         "multiplipotion",
@@ -119,13 +170,44 @@ def play_demo_match(student, rng: random.Random, assignment=None) -> Match:
         seat = module.to_act(state)[0]
         legal = module.legal_actions(state, seat)
         claims = [a for a in legal if a["type"] in {"capture", "challenge"}]
-        if seat == 0 and claims and rng.random() < 0.15:
+        if seat == 0 and claims and rng.random() < skill.guess:
             action = rng.choice(claims)  # a guess, right or wrong
         else:
             action = module.bot_action(module.view(state, seat), legal, "apprentice", rng)
+            if seat == 0:
+                action = learner_action(module, legal, action, skill, rng)
         match.play(seat, action, version=match.version, follow_ups=False)
     pace_demo_answers(match, rng)
     return match
+
+
+def learner_action(module, legal, action, skill: Skill, rng: random.Random):
+    """The computer's move for the child's seat, changed by the child's weaknesses."""
+    ends = [a for a in legal if a["type"] == "end_turn"]
+
+    def right(claim):
+        p, q = claim["potions"]
+        return module.POTION[p] * module.POTION[q] == module.MONSTER[claim["monster"]]
+
+    on_fact = []
+    if skill.stuck:
+        on_fact = [
+            a
+            for a in legal
+            if a["type"] in {"capture", "challenge"}
+            and sorted(module.POTION[c] for c in a["potions"]) == sorted(skill.stuck)
+        ]
+        wrong = [a for a in on_fact if not right(a)]
+        if wrong and rng.random() < 0.4:  # a wrong claim costs nothing: not forever
+            return rng.choice(wrong)
+        if action in on_fact:  # not right about it: leave it, or capture another monster
+            others = [a for a in legal if a["type"] == "capture" and right(a)]
+            others = [a for a in others if a not in on_fact]
+            action = ends[0] if ends else rng.choice(others) if others else action
+    rights = [a for a in legal if a["type"] == "capture" and right(a) and a not in on_fact]
+    if rights and ends:
+        return ends[0] if rng.random() < skill.misses else rng.choice(rights)
+    return action
 
 
 def pace_demo_answers(match: Match, rng: random.Random) -> None:
