@@ -19,6 +19,7 @@ from .roster import (
 from .school import Invite, Membership, School
 from .signin import SignInDevice
 from .throttle import RateLimit
+from .warmup import WarmUp
 
 __all__ = [
     "CODE_ALPHABET",
@@ -43,6 +44,7 @@ __all__ = [
     "Student",
     "StudentQuerySet",
     "WaitingEntry",
+    "WarmUp",
     "WorkerHeartbeat",
     "new_class_code",
 ]

@@ -157,12 +157,26 @@ class Attempt(models.Model):
         CAPTURE = "capture"
         CHALLENGE = "challenge"
         MISSED = "missed"
+        WARM_UP = "warm-up"  # typed on the warm-up's number pad (classroom.models.warmup)
 
     student = models.ForeignKey(
         "classroom.Student", on_delete=models.CASCADE, related_name="attempts"
     )
-    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="attempts")
-    move = models.ForeignKey("games.Move", on_delete=models.CASCADE, related_name="attempts")
+    # A game's attempt has its match and move; a warm-up's has its round and question number.
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="attempts"
+    )
+    move = models.ForeignKey(
+        "games.Move", null=True, blank=True, on_delete=models.CASCADE, related_name="attempts"
+    )
+    warm_up = models.ForeignKey(
+        "classroom.WarmUp",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="attempts",
+    )
+    question = models.PositiveSmallIntegerField(null=True, blank=True)  # 0, 1, 2… in the round
     a = models.PositiveSmallIntegerField()  # factors in the order the child named them
     b = models.PositiveSmallIntegerField()
     answer = models.PositiveIntegerField(null=True, blank=True)  # None: a missed capture
@@ -184,6 +198,14 @@ class Attempt(models.Model):
                 fields=["student", "a", "b", "-created_at", "-id"], name="attempt_latest_of_fact"
             ),
             models.Index(fields=["created_at"]),
+        ]
+        constraints = [
+            # A warm-up question is answered once: a replayed answer cannot be stored twice.
+            models.UniqueConstraint(
+                fields=["warm_up", "question"],
+                condition=models.Q(warm_up__isnull=False),
+                name="one_answer_per_warm_up_question",
+            ),
         ]
 
     def __str__(self):
@@ -310,7 +332,14 @@ class FactStat(models.Model):
     correct = models.PositiveIntegerField(default=0)
     omissions = models.PositiveIntegerField(default=0)
     median_ms = models.PositiveIntegerField(null=True, blank=True)
-    state = models.CharField(max_length=10)  # classroom.diagnosis.STATES
+    # The state and the figures that decide it pool both orders (7 × 8 and 8 × 7 share
+    # them; docs/analytics.md, "States"): the latest attempts of the fact either way round.
+    state = models.CharField(max_length=12)  # classroom.diagnosis.STATES
+    recent_attempts = models.PositiveSmallIntegerField(db_default=0)
+    recent_correct = models.PositiveSmallIntegerField(db_default=0)
+    recent_days = models.PositiveSmallIntegerField(db_default=0)  # different days among them
+    speed_ms = models.PositiveIntegerField(null=True, blank=True)  # the time the state used
+    speed_from_game = models.BooleanField(db_default=False)  # …taken from game times only
     # The wrong answers by kind (classroom.diagnosis.ERROR_KINDS), a column each: counting
     # them into columns costs the rebuild far less than building a JSON object per row.
     # ``errors`` reads and writes them as one dict.

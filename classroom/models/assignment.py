@@ -117,6 +117,12 @@ class Assignment(models.Model):
     closes_at = models.DateTimeField(_("closes at"), null=True, blank=True)
     # Speed is recorded but never shown or scored.
     accuracy_first = models.BooleanField(_("accuracy first"), default=False)
+    # The potion warm-up before each game (classroom.models.warmup): its length in minutes
+    # (0: no warm-up), and the teacher's "skip the warm-up" for everyone in the session.
+    warm_up_minutes = models.PositiveSmallIntegerField(
+        _("warm-up"), choices=[(0, _("off")), (1, _("1 minute")), (2, _("2 minutes"))], default=1
+    )
+    warm_up_skipped = models.BooleanField(default=False)
     # Empty groups and students: the whole class.
     groups = models.ManyToManyField("classroom.Group", blank=True, related_name="assignments")
     students = models.ManyToManyField("classroom.Student", blank=True, related_name="assignments")
