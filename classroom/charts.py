@@ -9,24 +9,32 @@ inline styles), and every cell carries a text mark so colour is never the only c
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from fractions import Fraction
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from classroom.diagnosis import (
+    CHECK_AGAIN,
     CLOSE,
     FLUENT,
+    FLUENT_ACCURACY,
+    FLUENT_MEDIAN_MS,
+    FLUENT_MIN_ATTEMPTS,
     LEARNING,
     MASTERED,
+    MASTERED_MEDIAN_MS,
     NOT_SEEN,
     OMISSION,
     OPERAND,
     OPERATION,
     OTHER,
     REVERSED,
+    RIGHT_SO_FAR,
     STATES,
     TABLE,
     TABLE_ERROR,
+    WRONG_SO_FAR,
     ZERO_ONE,
     classify,
     neighbour_fact,
@@ -35,12 +43,22 @@ from classroom.diagnosis import (
 # --- words -------------------------------------------------------------------------------
 
 
+# A display-only state of the heatmap: learning, with the accuracy of a fluent fact but too
+# slow for it (the only rule of fluency it misses), so a slow-but-right fact never looks
+# like a wrong one. Like CHECK_AGAIN it is never stored.
+SLOW = "slow"
+
+
 def state_label(state: str) -> str:
     return {
         NOT_SEEN: _("not seen yet"),
+        WRONG_SO_FAR: _("wrong so far"),
+        RIGHT_SO_FAR: _("right so far"),
         LEARNING: _("learning"),
+        SLOW: _("right but slow"),
         FLUENT: _("fluent"),
         MASTERED: _("mastered"),
+        CHECK_AGAIN: _("check again"),
     }.get(state, state)
 
 
@@ -48,10 +66,65 @@ def state_mark(state: str) -> str:
     """The text mark in a child's heatmap cell (colour is never the only cue)."""
     return {
         NOT_SEEN: "·",
+        WRONG_SO_FAR: pgettext("mastery mark: wrong so far", "✗"),
+        RIGHT_SO_FAR: pgettext("mastery mark: right so far", "✓"),
         LEARNING: pgettext("mastery mark: learning", "L"),
+        SLOW: pgettext("mastery mark: right but slow", "S"),
         FLUENT: pgettext("mastery mark: fluent", "F"),
         MASTERED: pgettext("mastery mark: mastered", "M"),
+        CHECK_AGAIN: pgettext("mastery mark: check again", "M?"),
     }.get(state, "?")
+
+
+# Speed, shown apart from the state: quick (retrieval, the 3 s of mastery), steady (within
+# the 6 s of fluency), slow, untimed (accuracy-first evidence), or none (no right answer).
+QUICK, STEADY, SLOW_SPEED, UNTIMED, NO_SPEED = "quick", "steady", "slow", "untimed", "none"
+
+
+def speed_class(numbers) -> str:
+    if not numbers.recent_correct:
+        return NO_SPEED
+    if numbers.speed_ms is None:
+        return UNTIMED
+    if numbers.speed_ms <= MASTERED_MEDIAN_MS:
+        return QUICK
+    if numbers.speed_ms <= FLUENT_MEDIAN_MS:
+        return STEADY
+    return SLOW_SPEED
+
+
+def seconds(ms: int) -> str:
+    """2400 → "2.4", 12400 → "12" (numbers in markup are never localized)."""
+    return f"{ms / 1000:.1f}" if ms < 10_000 else str(round(ms / 1000))
+
+
+def speed_mark(numbers) -> str:
+    """The speed in a cell: "2.4s", "~7.0s" for game times (choosing the cards included),
+    "–" untimed, "" without a right answer."""
+    speed = speed_class(numbers)
+    if speed == NO_SPEED:
+        return ""
+    if speed == UNTIMED:
+        return pgettext("speed mark: untimed", "–")
+    mark = pgettext("speed mark: seconds", "%(s)ss") % {"s": seconds(numbers.speed_ms)}
+    return f"~{mark}" if numbers.speed_from_game else mark
+
+
+def speed_words(numbers) -> str:
+    speed = speed_class(numbers)
+    if speed == NO_SPEED:
+        return ""
+    if speed == UNTIMED:
+        return _("not timed (accuracy first)")
+    values = {"s": seconds(numbers.speed_ms)}
+    how = {
+        QUICK: _("quick, %(s)s s") % values,
+        STEADY: _("steady, %(s)s s") % values,
+        SLOW_SPEED: _("slow, %(s)s s") % values,
+    }[speed]
+    if numbers.speed_from_game:
+        return _("%(how)s game time (includes choosing the cards)") % {"how": how}
+    return how
 
 
 def kind_label(kind: str) -> str:
@@ -150,11 +223,14 @@ def wrong_answer_rows(a: int, b: int, wrong_answers: dict, limit: int = 5) -> li
 class Cell:
     a: int
     b: int
-    css: str  # heat-not_seen, heat-learning, heat-fluent, heat-mastered
-    mark: str  # the text shown in the cell
+    css: str  # heat-<shown state> (child) or heat-band-<band> (class, school)
+    mark: str  # the state's text mark
     label: str  # the whole story in words (aria-label / title)
     href: str = ""
     selected: bool = False
+    ratio: str = ""  # "2/3": right of the latest answers (child), struggling/tried (group)
+    speed: str = ""  # "2.4s", "~7.0s", "–" (child)
+    speed_css: str = ""
 
 
 def heatmap(cell_for: Callable[[int, int], Cell]) -> list[dict]:
@@ -164,12 +240,18 @@ def heatmap(cell_for: Callable[[int, int], Cell]) -> list[dict]:
 
 @dataclass
 class FactNumbers:
-    """What the heatmap needs to know about one fact (one child, as asked or together)."""
+    """What the heatmap needs to know about one fact (one child, as asked or together):
+    ``state`` as shown (check again for a mastered fact due for review), the all-time
+    counts of the order(s) and the pooled recent figures that decide the state."""
 
     state: str = NOT_SEEN
     attempts: int = 0
     correct: int = 0
     omissions: int = 0
+    recent_attempts: int = 0
+    recent_correct: int = 0
+    speed_ms: int | None = None
+    speed_from_game: bool = False
 
     @property
     def accuracy(self) -> float | None:
@@ -180,54 +262,85 @@ class FactNumbers:
         acc = self.accuracy
         return None if acc is None else round(acc * 100)
 
+    @property
+    def shown(self) -> str:
+        """The state the heatmap draws: SLOW for a learning fact that is right often enough
+        to be fluent (so only its speed holds it back), else the state."""
+        n, right = self.recent_attempts, self.recent_correct
+        if (
+            self.state == LEARNING
+            and n >= FLUENT_MIN_ATTEMPTS
+            and Fraction(right, n) >= Fraction(str(FLUENT_ACCURACY))
+        ):
+            return SLOW
+        return self.state
+
 
 def weaker_state(states: Iterable[str]) -> str:
     """The weakest of the states of the orders that were seen (not seen when none was)."""
     seen = [s for s in states if s != NOT_SEEN]
     if not seen:
         return NOT_SEEN
-    return min(seen, key=STATES.index)
+    return min(seen, key=lambda s: STATES.index(MASTERED if s == CHECK_AGAIN else s))
 
 
 def together(x: FactNumbers, y: FactNumbers) -> FactNumbers:
-    """A fact and its twin (7 × 8 and 8 × 7) together: counts added, the weaker state."""
+    """A fact and its twin (7 × 8 and 8 × 7) together: counts added. The state and recent
+    figures are the pooled ones both orders carry (the weaker state, should they differ)."""
+    pooled = x if x.attempts else y
     return FactNumbers(
         state=weaker_state([x.state, y.state]),
         attempts=x.attempts + y.attempts,
         correct=x.correct + y.correct,
         omissions=x.omissions + y.omissions,
+        recent_attempts=pooled.recent_attempts,
+        recent_correct=pooled.recent_correct,
+        speed_ms=pooled.speed_ms,
+        speed_from_game=pooled.speed_from_game,
     )
 
 
 def child_cell(a: int, b: int, numbers: FactNumbers, href: str = "", selected=False) -> Cell:
+    shown = numbers.shown
     if numbers.attempts:
-        label = _("%(a)s × %(b)s: %(state)s, %(correct)s right of %(n)s") % {
+        label = _(
+            "%(a)s × %(b)s: %(state)s, %(correct)s right of the latest %(n)s (both orders together)"
+        ) % {
             "a": a,
             "b": b,
-            "state": state_label(numbers.state),
-            "correct": numbers.correct,
-            "n": numbers.attempts,
+            "state": state_label(shown),
+            "correct": numbers.recent_correct,
+            "n": numbers.recent_attempts,
         }
+        words = speed_words(numbers)
+        if words:
+            label = f"{label}; {words}"
+        ratio = f"{numbers.recent_correct}/{numbers.recent_attempts}"
     else:
         label = _("%(a)s × %(b)s: not seen yet") % {"a": a, "b": b}
+        ratio = ""
     return Cell(
         a=a,
         b=b,
-        css=f"heat-{numbers.state}",
-        mark=state_mark(numbers.state),
+        css=f"heat-{shown}",
+        mark=state_mark(shown),
         label=label,
         href=href,
         selected=selected,
+        ratio=ratio,
+        speed=speed_mark(numbers) if numbers.attempts else "",
+        speed_css=f"speed-{speed_class(numbers)}",
     )
 
 
-# A class (or school) cell: how many of the children who tried the fact are still learning it.
-BAND_NONE, BAND_MANY, BAND_SOME, BAND_NOBODY = NOT_SEEN, LEARNING, FLUENT, MASTERED
+# A class (or school) cell: how many of the children who tried the fact are wrong so far or
+# still learning it (their pooled state), of those who tried it.
+BAND_NONE, BAND_MANY, BAND_SOME, BAND_NOBODY = "none", "many", "some", "nobody"
 
 
 def group_band(children: int, struggling: int) -> str:
-    """not seen: nobody tried it; many: half or more of those who tried it are still
-    learning it; some: fewer than half; nobody: none of them is still learning it."""
+    """none: nobody tried it; many: half or more of those who tried it are wrong so far or
+    learning; some: fewer than half; nobody: none of them (right so far, fluent, mastered)."""
     if children <= 0:
         return BAND_NONE
     if struggling * 2 >= children:
@@ -240,25 +353,36 @@ def group_band(children: int, struggling: int) -> str:
 def band_label(band: str) -> str:
     return {
         BAND_NONE: _("nobody has tried it yet"),
-        BAND_MANY: _("half or more still learning it"),
-        BAND_SOME: _("a few still learning it"),
-        BAND_NOBODY: _("nobody still learning it"),
+        BAND_MANY: _("half or more wrong so far or still learning it"),
+        BAND_SOME: _("a few wrong so far or still learning it"),
+        BAND_NOBODY: _("nobody wrong so far or still learning it"),
     }[band]
 
 
 def group_cell(a: int, b: int, children: int, struggling: int, href="", selected=False) -> Cell:
     band = group_band(children, struggling)
     if children:
-        mark = f"{struggling}/{children}"
+        ratio = f"{struggling}/{children}"
         label = ngettext(
-            "%(a)s × %(b)s: %(struggling)s of %(children)s child who tried it still learning it",
-            "%(a)s × %(b)s: %(struggling)s of %(children)s children who tried it still learning it",
+            "%(a)s × %(b)s: %(struggling)s of %(children)s child who tried it wrong so far "
+            "or still learning it",
+            "%(a)s × %(b)s: %(struggling)s of %(children)s children who tried it wrong so far "
+            "or still learning it",
             children,
         ) % {"a": a, "b": b, "struggling": struggling, "children": children}
     else:
-        mark = "·"
+        ratio = ""
         label = _("%(a)s × %(b)s: nobody has tried it yet") % {"a": a, "b": b}
-    return Cell(a=a, b=b, css=f"heat-{band}", mark=mark, label=label, href=href, selected=selected)
+    return Cell(
+        a=a,
+        b=b,
+        css=f"heat-band-{band}",
+        mark="" if children else "·",
+        label=label,
+        href=href,
+        selected=selected,
+        ratio=ratio,
+    )
 
 
 # --- the weekly trend line -------------------------------------------------------------------

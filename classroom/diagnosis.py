@@ -8,6 +8,7 @@ the published-error model the naming is measured against.
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from statistics import median
 
 TABLE = range(2, 10)  # the 2–9 times tables
@@ -140,6 +141,7 @@ CONTEXT_KINDS: dict[str, frozenset[str]] = {
     "capture": GAME_KINDS,
     "challenge": GAME_KINDS,
     "missed": GAME_KINDS,
+    "warm-up": frozenset(ERROR_KINDS),  # typed on a number pad: any answer at all
 }
 
 
@@ -158,18 +160,31 @@ def shown_kinds(counts: dict[str, int], contexts: Iterable[str]) -> list[str]:
     return [k for k in ERROR_KINDS if counts.get(k) or k in possible]
 
 
-# --- mastery -------------------------------------------------------------------------------
+# --- mastery ---------------------------------------------------------------------------------
+# The rules, the thresholds and the research behind them: docs/analytics.md, "States".
 
-NOT_SEEN = "not_seen"
+NOT_SEEN = "not_seen"  # no evidence yet
+WRONG_SO_FAR = "wrong_so_far"  # 1–3 attempts, at least one wrong or missed
 LEARNING = "learning"
+RIGHT_SO_FAR = "right_so_far"  # 1–3 attempts, every one right
 FLUENT = "fluent"
 MASTERED = "mastered"
-STATES = (NOT_SEEN, LEARNING, FLUENT, MASTERED)
+# Weakest first (``charts.weaker_state`` and the monotony test read this order).
+STATES = (NOT_SEEN, WRONG_SO_FAR, LEARNING, RIGHT_SO_FAR, FLUENT, MASTERED)
+CHECK_AGAIN = "check_again"  # display only: mastered, but not seen for REVIEW_AFTER_DAYS
+STRUGGLING = (WRONG_SO_FAR, LEARNING)  # what the focus facts and the class's count pick
 
-RECENT = 10  # attempts that count: the latest ten
+RECENT = 10  # attempts that count: the latest ten of the fact, both orders together
+EARLY = 3  # up to this many attempts: "right so far" or "wrong so far", nothing firmer
 FLUENT_MIN_ATTEMPTS, FLUENT_ACCURACY, FLUENT_MEDIAN_MS = 4, 0.8, 6000
 MASTERED_MIN_ATTEMPTS, MASTERED_ACCURACY, MASTERED_MEDIAN_MS = 6, 0.9, 3000
 MASTERED_NO_OMISSION_IN = 5  # no capture of this fact missed among the latest five
+MASTERED_MIN_DAYS = 2  # the latest attempts span at least two different (school-local) days
+REVIEW_AFTER_DAYS = 28  # a mastered fact not seen for four weeks: "check again"
+
+# Where a response time comes from (``Attempt.context``): typed on the warm-up's number pad
+# or a challenge are retrieval times; a capture's time includes choosing the cards.
+RETRIEVAL_CONTEXTS = frozenset({"warm-up", "challenge"})
 
 
 @dataclass(frozen=True)
@@ -179,38 +194,71 @@ class Attempt:
     correct: bool
     ms: int | None = None  # response time; None when not measured
     omission: bool = False
+    game_time: bool = True  # a capture's time (choosing the cards too), not a retrieval time
+    untimed: bool = False  # accuracy-first evidence: its round promised speed would not count
+    day: object = None  # the school-local day it was made (any comparable value); None unknown
 
 
 @dataclass(frozen=True)
 class Mastery:
     state: str
-    attempts: int
+    attempts: int  # the recent ones (at most RECENT), both orders together
     accuracy: float | None
-    median_ms: int | None
+    median_ms: int | None  # the speed: median of the recent right answers' times (below)
     omissions: int
+    correct: int = 0
+    days: int = 0  # different days among the recent attempts
+    speed_from_game: bool = False  # median_ms is of game times only
+    timed: bool = True  # speed could decide (no accuracy-first evidence among the recent)
+
+    @property
+    def misses(self) -> int:
+        return self.attempts - self.correct
+
+    @property
+    def speed_ms(self) -> int | None:
+        """The time the state was judged on: None when speed could not decide."""
+        return self.median_ms if self.timed else None
+
+
+def speed(recent: Sequence[Attempt]) -> tuple[int | None, bool]:
+    """The median time of the right answers among ``recent``, from their retrieval times
+    (warm-up, challenge) when there is any, else from their game times; and whether it is of
+    game times. (None, False) without a timed right answer."""
+    right = [x for x in recent if x.correct and x.ms is not None]
+    retrieval = [x.ms for x in right if not x.game_time]
+    if retrieval:
+        return int(median(retrieval)), False
+    game = [x.ms for x in right]
+    return (int(median(game)), True) if game else (None, False)
 
 
 def mastery(attempts: Sequence[Attempt], *, use_time: bool = True) -> Mastery:
-    """The state of one fact from its attempts (oldest first). With ``use_time=False``
-    ("accuracy first" sessions) speed never decides the state."""
+    """The state of one fact from its attempts (oldest first; both orders of the fact
+    together). With ``use_time=False``, or accuracy-first evidence among the latest, speed
+    never decides the state."""
     recent = list(attempts)[-RECENT:]
     n = len(recent)
     if n == 0:
         return Mastery(NOT_SEEN, 0, None, None, 0)
-    correct = [x for x in recent if x.correct]
-    accuracy = len(correct) / n
-    times = [x.ms for x in correct if x.ms is not None]
-    median_ms = int(median(times)) if times else None
+    right = sum(1 for x in recent if x.correct)
+    accuracy = right / n
+    median_ms, from_game = speed(recent)
     omissions = sum(1 for x in recent if x.omission)
     recent_omission = any(x.omission for x in recent[-MASTERED_NO_OMISSION_IN:])
+    days = len({x.day for x in recent if x.day is not None})
+    timed = use_time and not any(x.untimed for x in recent)
 
     def quick_enough(limit: int) -> bool:
-        return not use_time or (median_ms is not None and median_ms <= limit)
+        return not timed or (median_ms is not None and median_ms <= limit)
 
-    if (
+    if n <= EARLY:
+        state = RIGHT_SO_FAR if right == n else WRONG_SO_FAR
+    elif (
         n >= MASTERED_MIN_ATTEMPTS
         and accuracy >= MASTERED_ACCURACY
         and not recent_omission
+        and days >= MASTERED_MIN_DAYS
         and quick_enough(MASTERED_MEDIAN_MS)
     ):
         state = MASTERED
@@ -220,7 +268,32 @@ def mastery(attempts: Sequence[Attempt], *, use_time: bool = True) -> Mastery:
         state = FLUENT
     else:
         state = LEARNING
-    return Mastery(state, n, accuracy, median_ms, omissions)
+    return Mastery(
+        state,
+        n,
+        accuracy,
+        median_ms,
+        omissions,
+        correct=right,
+        days=days,
+        speed_from_game=from_game and timed,
+        timed=timed,
+    )
+
+
+def due_for_review(state: str, last_attempt_at, now) -> bool:
+    """A mastered fact whose latest attempt is REVIEW_AFTER_DAYS days or more before ``now``."""
+    return (
+        state == MASTERED
+        and last_attempt_at is not None
+        and now - last_attempt_at >= timedelta(days=REVIEW_AFTER_DAYS)
+    )
+
+
+def shown_state(state: str, last_attempt_at, now) -> str:
+    """The state a report shows: CHECK_AGAIN for a mastered fact due for review (the stored
+    state stays MASTERED), else the state."""
+    return CHECK_AGAIN if due_for_review(state, last_attempt_at, now) else state
 
 
 def fact_key(a: int, b: int, *, commuted: bool = False) -> tuple[int, int]:
@@ -228,16 +301,32 @@ def fact_key(a: int, b: int, *, commuted: bool = False) -> tuple[int, int]:
     return (min(a, b), max(a, b)) if commuted else (a, b)
 
 
-def focus_facts(states: dict[tuple[int, int], Mastery], limit: int = 3) -> list[tuple[int, int]]:
-    """The facts to practise next: seen but not yet fluent, weakest first (lowest accuracy,
-    then most omissions, then slowest)."""
+def focus_facts(
+    states: dict[tuple[int, int], Mastery],
+    limit: int = 3,
+    wrong: dict[tuple[int, int], int] | None = None,
+) -> list[tuple[int, int]]:
+    """The facts to practise next, weakest first: those wrong so far or learning, ranked by
+    their recent evidence (the lowest share right among the latest attempts, then the most
+    recent wrong or missed, then the slowest). ``states``: each fact as asked with its pooled
+    Mastery (7 × 8 and 8 × 7 carry the same); one entry per fact and its twin, in the order
+    with the most wrong answers in ``wrong`` (as asked, all-time; equal: the smaller first)."""
+    wrong = wrong or {}
+    pooled: dict[tuple[int, int], tuple[Mastery, tuple[int, int]]] = {}
+    for fact, m in sorted(states.items()):
+        if m.state not in STRUGGLING:
+            continue
+        key = fact_key(*fact, commuted=True)
+        held = pooled.get(key)
+        if held is None or wrong.get(fact, 0) > wrong.get(held[1], 0):
+            pooled[key] = (m, fact)
 
     def weakness(item):
-        _fact, m = item
-        return (m.accuracy if m.accuracy is not None else 1.0, -m.omissions, -(m.median_ms or 0))
+        m, _fact = item
+        accuracy = m.accuracy if m.accuracy is not None else 1.0
+        return (accuracy, -m.misses, -(m.median_ms or 0))
 
-    seen = [(f, m) for f, m in states.items() if m.state == LEARNING]
-    return [fact for fact, _m in sorted(seen, key=weakness)[:limit]]
+    return [fact for _m, fact in sorted(pooled.values(), key=weakness)[:limit]]
 
 
 def error_profile(answers: Iterable[tuple[int, int, int | None]]) -> dict[str, int]:

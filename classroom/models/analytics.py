@@ -9,7 +9,8 @@ The judgement (mastery, kinds of error, focus facts) stays in the pure ``classro
 """
 
 import statistics
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import connections, models, transaction
@@ -44,14 +45,26 @@ class _SQLiteMedian:
         return statistics.median(self.values) if self.values else None
 
 
+def _sqlite_local_day(stamp, zone):
+    """LOCAL_DAY for SQLite (PostgreSQL has AT TIME ZONE): the day, in the time zone named
+    ``zone``, of a stored UTC time ("2026-03-09 20:00:00[.ffffff]"), as "YYYY-MM-DD"."""
+    if stamp is None:
+        return None
+    moment = datetime.fromisoformat(stamp)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(ZoneInfo(zone)).date().isoformat()
+
+
 @receiver(connection_created, dispatch_uid="classroom.analytics.sqlite_median")
 def _register_sqlite_median(sender, connection, **kwargs):
     if connection.vendor == "sqlite":
         connection.connection.create_aggregate("MEDIAN", 1, _SQLiteMedian)
+        connection.connection.create_function("LOCAL_DAY", 2, _sqlite_local_day, deterministic=True)
 
 
 def _tables() -> dict:
-    from classroom.models import Assignment, Classroom, Student
+    from classroom.models import Assignment, Classroom, Student, WarmUp
     from games.models import Match
 
     models_ = {
@@ -63,6 +76,7 @@ def _tables() -> dict:
         "classroom": Classroom,
         "assignment": Assignment,
         "match": Match,
+        "warmup": WarmUp,
     }
     return {name: model._meta.db_table for name, model in models_.items()}
 
@@ -237,17 +251,19 @@ class FactStatQuerySet(models.QuerySet):
             _no_jit(self)
             _lock(Student, student_ids)
             self.filter(student_id__in=student_ids).delete()
-            groups = [(student_ids, [])]
-            if fused:  # each school's children with its time zone (a trend day is local)
-                groups = [
-                    (ids, [DailyTrend.Scope.STUDENT.value, school.zone.key])
-                    for school, ids in DailyTrend.objects.clear_children(student_ids)
-                ]
-            for ids, trend_params in groups:
+            # Each school's children with its time zone: a day of the 2-day rule (and a
+            # trend day) is the school's local day.
+            if fused:
+                groups = DailyTrend.objects.clear_children(student_ids)
+            else:
+                groups = DailyTrend.objects.children_by_school(student_ids)
+            for school, ids in groups:
+                zone = school.zone.key
+                trend_params = [DailyTrend.Scope.STUDENT.value, zone] if fused else []
                 for i in range(0, len(ids), CHUNK):
                     chunk = ids[i : i + CHUNK]
                     sql = stats_sql.fact_stats(vendor, tables, len(chunk), trends=fused)
-                    written += _insert(self, sql, [*chunk, *trend_params, _now(self)])
+                    written += _insert(self, sql, [*chunk, *trend_params, zone, _now(self)])
             if trends and not fused:
                 DailyTrend.objects.rebuild_children(student_ids)
         return written
@@ -309,14 +325,38 @@ class FactStatQuerySet(models.QuerySet):
         return len(ids)
 
     def focus_facts(self, limit: int = 3) -> list[tuple[int, int]]:
-        """``diagnosis.focus_facts`` over these rows (one child's): the facts to practise."""
-        states = {}
-        for stat in self.filter(state=diagnosis.LEARNING):
-            accuracy = stat.correct / stat.attempts if stat.attempts else None
-            states[(stat.a, stat.b)] = diagnosis.Mastery(
-                stat.state, stat.attempts, accuracy, stat.median_ms, stat.omissions
+        """``diagnosis.focus_facts`` over these rows (one child's): the facts to practise,
+        ranked by the pooled recent figures, one per fact and its twin (in the order with
+        the most wrong answers)."""
+        states, wrong = {}, {}
+        for stat in self.filter(state__in=diagnosis.STRUGGLING):
+            states[(stat.a, stat.b)] = stat.pooled_mastery()
+            wrong[(stat.a, stat.b)] = stat.attempts - stat.correct
+        return diagnosis.focus_facts(states, limit, wrong)
+
+    def due_for_review(self, now=None):
+        """Mastered facts whose latest attempt (either order) is ``REVIEW_AFTER_DAYS`` or more
+        before ``now``: what the reports show as "check again" and the warm-up asks again.
+        Both orders of a fact are rows here; ``pooled_facts()`` gives one (a, b) per fact."""
+        now = now or timezone.now()
+        return self.filter(
+            state=diagnosis.MASTERED,
+            last_attempt_at__lte=now - timedelta(days=diagnosis.REVIEW_AFTER_DAYS),
+        ).exclude(
+            # the twin was seen since: the pooled fact's latest attempt is recent
+            models.Exists(
+                FactStat.objects.filter(
+                    student=models.OuterRef("student"),
+                    a=models.OuterRef("b"),
+                    b=models.OuterRef("a"),
+                    last_attempt_at__gt=now - timedelta(days=diagnosis.REVIEW_AFTER_DAYS),
+                )
             )
-        return diagnosis.focus_facts(states, limit)
+        )
+
+    def pooled_facts(self) -> list[tuple[int, int]]:
+        """The facts of these rows, each fact and its twin once, smaller number first."""
+        return sorted({(min(a, b), max(a, b)) for a, b in self.values_list("a", "b")})
 
 
 class FactStat(models.Model):
@@ -365,6 +405,20 @@ class FactStat(models.Model):
 
     def __str__(self):
         return f"{self.student_id}: {self.a}×{self.b} {self.state}"
+
+    def pooled_mastery(self) -> diagnosis.Mastery:
+        """The pooled figures of this row (both orders together) as ``diagnosis.Mastery``."""
+        n, right = self.recent_attempts, self.recent_correct
+        return diagnosis.Mastery(
+            self.state,
+            n,
+            right / n if n else None,
+            self.speed_ms,
+            self.omissions,
+            correct=right,
+            days=self.recent_days,
+            speed_from_game=self.speed_from_game,
+        )
 
     @property
     def errors(self) -> dict[str, int]:
@@ -501,6 +555,15 @@ class DailyTrendQuerySet(models.QuerySet):
         share lock on their schools: batches of one school run side by side, and a school's
         own rebuild (a game's end) waits for them. Returns (school, their children's ids)
         for each school, in order."""
+        from classroom.models import School
+
+        groups = self.children_by_school(student_ids)
+        _lock(School, [school.pk for school, _ids in groups], share=True)
+        self.filter(scope=DailyTrend.Scope.STUDENT, scope_id__in=student_ids).delete()
+        return groups
+
+    def children_by_school(self, student_ids) -> list:
+        """(school, its children's ids among these) for each school, in order. Two queries."""
         from classroom.models import School, Student
 
         schools: dict[int, list[int]] = {}
@@ -508,8 +571,6 @@ class DailyTrendQuerySet(models.QuerySet):
             "pk", "classroom__school_id"
         ):
             schools.setdefault(school_id, []).append(pk)
-        _lock(School, sorted(schools), share=True)
-        self.filter(scope=DailyTrend.Scope.STUDENT, scope_id__in=student_ids).delete()
         return [
             (school, sorted(schools[school.pk]))
             for school in School.objects.filter(pk__in=schools).order_by("pk")

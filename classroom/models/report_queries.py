@@ -25,8 +25,9 @@ from .roster import Student, StudentQuerySet
 #    capture as a wrong one, as in the "Week by week" line and the fact panels.
 # 2. Stuck: at least STUCK_IN_A_ROW attempts of one fact (as asked) in that window, all wrong or
 #    missed, after the child's latest right answer to that fact (or with none ever).
-# 3. Weak facts: at least WEAK_FACTS facts (as asked) still being learned with an accuracy under
-#    60 % over at least WEAK_MIN_ATTEMPTS attempts (all-time, from FactStat).
+# 3. Weak facts: at least WEAK_FACTS facts still being learned with an accuracy under 60 % over
+#    at least WEAK_MIN_ATTEMPTS attempts (all-time, from FactStat), a fact and its twin (7 × 8
+#    and 8 × 7) together: they share one state, so they are one fact here.
 # The window rolls (not "since Monday"), so on a Monday morning last week's play still counts.
 # Captures missed are no reason of their own any more: they count as wrong in 1 and 2 (a count
 # of 3 flagged a child who plays a lot and misses little); the class report still shows them.
@@ -40,13 +41,35 @@ WEAK_ACCURACY_NUM, WEAK_ACCURACY_DEN = 3, 5  # accuracy < 3/5 = 60 %
 
 class FactStatReportQuerySet(models.QuerySet):
     def weak(self):
-        """Facts still being learned with accuracy under 60 % over at least 5 attempts."""
+        """Facts still being learned with accuracy under 60 % over at least 5 attempts, a fact
+        and its twin together (their state is one, so they count once): one row per fact, the
+        order with the smaller number first or the only order seen, annotated with the two
+        orders' ``pooled_attempts`` and ``pooled_correct``."""
+        integer = models.IntegerField()
+        twin = FactStat.objects.filter(
+            student=OuterRef("student"), a=OuterRef("b"), b=OuterRef("a")
+        ).exclude(a=OuterRef("a"))  # a square (7 × 7) is its own twin: counted once
+
+        def twin_sum(field):
+            return Coalesce(Subquery(twin.values(field)[:1], output_field=integer), 0)
+
         return (
-            self.filter(state=LEARNING, attempts__gte=WEAK_MIN_ATTEMPTS)
+            self.filter(state=LEARNING)
+            .filter(Q(a__lte=F("b")) | ~Exists(twin))
+            .annotate(
+                pooled_attempts=ExpressionWrapper(
+                    F("attempts") + twin_sum("attempts"), output_field=integer
+                ),
+                pooled_correct=ExpressionWrapper(
+                    F("correct") + twin_sum("correct"), output_field=integer
+                ),
+            )
+            .filter(pooled_attempts__gte=WEAK_MIN_ATTEMPTS)
             .annotate(
                 _margin=ExpressionWrapper(
-                    F("correct") * WEAK_ACCURACY_DEN - F("attempts") * WEAK_ACCURACY_NUM,
-                    output_field=models.IntegerField(),
+                    F("pooled_correct") * WEAK_ACCURACY_DEN
+                    - F("pooled_attempts") * WEAK_ACCURACY_NUM,
+                    output_field=integer,
                 )
             )
             .filter(_margin__lt=0)

@@ -69,17 +69,24 @@ def _at_least(count: str, of: str, share: float) -> str:
     return f"{count} * {f.denominator} >= {f.numerator} * {of}"
 
 
-def state_case(n: str, right: str, median: str, recent_omissions: str, accuracy_first: str) -> str:
-    """``diagnosis.mastery``'s decision as a CASE over the counts of the latest attempts."""
+def state_case(
+    n: str, right: str, speed: str, recent_omissions: str, accuracy_first: str, days: str
+) -> str:
+    """``diagnosis.mastery``'s decision as a CASE over the counts of the latest attempts (of
+    a fact and its twin together): how many, how many right, the speed (median time of the
+    right ones), missed captures among the latest five, accuracy-first ones, different days."""
     d = diagnosis
 
     def quick(limit):
-        return f"({accuracy_first} > 0 OR {median} <= {limit})"
+        return f"({accuracy_first} > 0 OR {speed} <= {limit})"
 
     return (
-        f"CASE WHEN {n} >= {d.MASTERED_MIN_ATTEMPTS} "
+        f"CASE WHEN {n} <= {d.EARLY} AND {right} = {n} THEN '{d.RIGHT_SO_FAR}' "
+        f"WHEN {n} <= {d.EARLY} THEN '{d.WRONG_SO_FAR}' "
+        f"WHEN {n} >= {d.MASTERED_MIN_ATTEMPTS} "
         f"AND {_at_least(right, n, d.MASTERED_ACCURACY)} "
-        f"AND {recent_omissions} = 0 AND {quick(d.MASTERED_MEDIAN_MS)} THEN '{d.MASTERED}' "
+        f"AND {recent_omissions} = 0 AND {days} >= {d.MASTERED_MIN_DAYS} "
+        f"AND {quick(d.MASTERED_MEDIAN_MS)} THEN '{d.MASTERED}' "
         f"WHEN {n} >= {d.FLUENT_MIN_ATTEMPTS} "
         f"AND {_at_least(right, n, d.FLUENT_ACCURACY)} "
         f"AND {quick(d.FLUENT_MEDIAN_MS)} THEN '{d.FLUENT}' "
@@ -91,41 +98,86 @@ def state_case(n: str, right: str, median: str, recent_omissions: str, accuracy_
 # of three: the child's id times 2**32, plus a times 2**16, plus b (a and b are small positive
 # integers, below 2**15). A child's id must stay below 2**31 (``MAX_PACKED_STUDENT_ID``;
 # ``FactStat.objects.rebuild_for`` refuses larger ones: PostgreSQL would raise an overflow
-# error, SQLite would silently turn the key into a float).
+# error, SQLite would silently turn the key into a float). ``POOLED_FACT`` is the key of the
+# fact and its twin together (the smaller number first); ``FORWARD``: 1 when the child named
+# the fact smaller number first (a square too), 0 the other way round.
 MAX_PACKED_STUDENT_ID = 2**31
 PACKED_FACT = "student_id * 4294967296 + a * 65536 + b"
 UNPACKED_FACT = "g.fact / 4294967296, (g.fact / 65536) %% 65536, g.fact %% 65536"
 
 
+def _pooled_fact(d: Dialect) -> str:
+    return f"student_id * 4294967296 + {d.least}(a, b) * 65536 + {d.greatest}(a, b)"
+
+
+# Each order's figures, from the rows of one fact and its twin: (name, aggregate over the rows
+# of that order, with {o} the order's condition). The orders' columns are taken side by side
+# in one GROUP BY over the pooled key, in the order the ranking window delivers the rows.
+def _order_columns(d: Dialect, recent: int) -> list[tuple[str, str]]:
+    latest_right_time = f"CASE WHEN {{o}} AND rk <= {recent} AND correct THEN response_ms END"
+    median = d.to_int.format(d.median.format(latest_right_time))
+    columns = [
+        ("n", "COUNT(*) FILTER (WHERE {o})"),
+        ("right_n", "COUNT(*) FILTER (WHERE {o} AND correct)"),
+        ("missed", "COUNT(*) FILTER (WHERE {o} AND unanswered)"),
+        ("last_at", "MAX(CASE WHEN {o} THEN created_at END)"),
+        ("med", median),
+    ]
+    columns += [
+        (error_column(kind), f"COUNT(*) FILTER (WHERE {{o}} AND NOT correct AND kind = '{kind}')")
+        for kind in diagnosis.ERROR_KINDS
+    ]
+    return columns
+
+
 def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> str:
-    """INSERT the FactStat rows of ``students`` children (their ids follow as parameters, then
-    ``updated_at``). ``t``: the table names. Counts over all attempts; state and median over
-    the latest ``RECENT`` (ranked newest first, ties by id); wrong answers by answer.
+    """INSERT the FactStat rows of ``students`` children (their ids follow as parameters,
+    then — with ``trends`` — the children's scope and their school's time zone, then the
+    school's time zone for the days of the state, then ``updated_at``). ``t``: the table
+    names. Per fact as asked: counts over all attempts, the median time of the right answers
+    among its latest ``RECENT``, wrong answers by kind and by answer. Per fact and its twin
+    together (both orders' rows carry the same): the state and the figures that decide it
+    over their latest ``RECENT`` (``diagnosis.mastery``; ranked newest first, ties by id).
 
     One sort serves every count: the children's attempts are read once (``batch``,
-    materialised, only the columns the counts need, "accuracy first" already decided per
-    attempt), ranked within each fact, and one ``GROUP BY`` over the ranked rows, which
-    arrive in its order, takes the all-time counts, the error kinds and the latest ten's
-    together. Only the wrong answers by answer need a second, small grouping (of the wrong
-    rows alone).
+    materialised, only the columns the counts need, "accuracy first" and the source of the
+    time already decided per attempt), ranked within each fact and its twin (a running count
+    gives each order's own rank in the same window), and one ``GROUP BY`` over the ranked
+    rows, which arrive in its order, takes each order's counts side by side and the pooled
+    ones together; the school-local day is worked out only for the latest ten. Only the wrong
+    answers by answer need a second, small grouping (of the wrong rows alone).
 
     ``trends`` (PostgreSQL only: a data-modifying CTE): the same statement also INSERTs the
-    children's DailyTrend rows of every day, as ``DailyTrend.objects.rebuild_children`` does;
-    two more parameters after the ids: the children's scope and their school's time zone."""
+    children's DailyTrend rows of every day, as ``DailyTrend.objects.rebuild_children`` does."""
     d = dialect(vendor)
     if trends and vendor != "postgresql":
         raise ValueError("the trend rows ride along on PostgreSQL only")
     ids = ", ".join(["%s"] * students)
     recent, no_omission_in = diagnosis.RECENT, diagnosis.MASTERED_NO_OMISSION_IN
-    kinds = ",\n    ".join(
-        f"COUNT(*) FILTER (WHERE NOT correct AND kind = '{kind}') AS {error_column(kind)}"
-        for kind in diagnosis.ERROR_KINDS
+    retrieval = ", ".join(f"'{c}'" for c in sorted(diagnosis.RETRIEVAL_CONTEXTS))
+    orders = _order_columns(d, recent)
+    per_order = ",\n    ".join(
+        f"{sql.format(o=cond)} AS {name}_{tag}"
+        for tag, cond in (("f", "fwd = 1"), ("r", "fwd = 0"))
+        for name, sql in orders
     )
+
+    def pick(name):
+        return f"CASE WHEN g.fwd = 1 THEN g.{name}_f ELSE g.{name}_r END"
+
     kind_columns = ", ".join(error_column(kind) for kind in diagnosis.ERROR_KINDS)
-    kind_values = ", ".join(f"g.{error_column(kind)}" for kind in diagnosis.ERROR_KINDS)
-    median = d.to_int.format(
-        d.median.format(f"CASE WHEN rk <= {recent} AND correct THEN response_ms END")
-    )
+    kind_values = ", ".join(pick(error_column(kind)) for kind in diagnosis.ERROR_KINDS)
+
+    def recent_median(condition):
+        return d.to_int.format(
+            d.median.format(
+                f"CASE WHEN prk <= {recent} AND correct AND {condition} THEN response_ms END"
+            )
+        )
+
+    local_day = "LOCAL_DAY(created_at, %s)"  # registered in classroom.models.analytics
+    if vendor == "postgresql":
+        local_day = "(created_at AT TIME ZONE %s)::date"
     day_rows = ""
     if trends:
         day_rows = f"""
@@ -135,55 +187,80 @@ def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> 
          COUNT(*) FILTER (WHERE correct)
   FROM batch GROUP BY 2, 3"""
     insert = f"""INSERT INTO {t["fact"]} (student_id, a, b, attempts, correct, omissions,
-  median_ms, state, {kind_columns}, wrong_answers, last_attempt_at, updated_at)"""
+  median_ms, state, recent_attempts, recent_correct, recent_days, speed_ms, speed_from_game,
+  {kind_columns}, wrong_answers, last_attempt_at, updated_at)"""
     # With a data-modifying CTE the WITH must open the statement; otherwise the INSERT does
     # (SQLite's cursor counts the rows written only of a statement that starts with INSERT).
     head, tail = ("", insert) if trends else (insert, "")
+    swapped = (  # the key of the fact the other way round
+        "g.pooled / 4294967296 * 4294967296 + g.pooled %% 65536 * 65536"
+        " + (g.pooled / 65536) %% 65536"
+    )
+    state = state_case("g.rn", "g.rc", "g.speed", "g.rom", "g.af_n", "g.days")
     return f"""{head}
 WITH batch AS MATERIALIZED (
-  SELECT id, student_id, {PACKED_FACT} AS fact, answer, correct, kind,
+  SELECT id, student_id, {PACKED_FACT} AS fact, {_pooled_fact(d)} AS pooled,
+         CASE WHEN a <= b THEN 1 ELSE 0 END AS fwd, answer, correct, kind,
          context = 'missed' AS missed_capture, response_ms, created_at,
+         CASE WHEN context IN ({retrieval}) THEN 0 ELSE 1 END AS game_time,
          CASE WHEN match_id IN (
            SELECT m.id FROM {t["match"]} m JOIN {t["assignment"]} g ON g.id = m.assignment_id
-           WHERE g.accuracy_first) THEN 1 ELSE 0 END AS af
+           WHERE g.accuracy_first)
+         OR warm_up_id IN (
+           SELECT w.id FROM {t["warmup"]} w WHERE NOT w.timed) THEN 1 ELSE 0 END AS af
   FROM {t["attempt"]} WHERE student_id IN ({ids}){day_rows}
 ), ranked AS (
-  SELECT fact, answer IS NULL AS unanswered, correct, kind, missed_capture, response_ms,
-         created_at, af,
-         ROW_NUMBER() OVER (PARTITION BY fact ORDER BY created_at DESC, id DESC) AS rk
-  FROM batch
+  SELECT pooled, fwd, answer IS NULL AS unanswered, correct, kind, missed_capture,
+         response_ms, created_at, af, game_time, prk,
+         CASE WHEN fwd = 1 THEN fwd_seen ELSE prk - fwd_seen END AS rk
+  FROM (
+    SELECT pooled, fwd, answer, correct, kind, missed_capture, response_ms, created_at, af,
+           game_time, ROW_NUMBER() OVER w AS prk, SUM(fwd) OVER w AS fwd_seen
+    FROM batch
+    WINDOW w AS (PARTITION BY pooled ORDER BY created_at DESC, id DESC
+                 ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+  ) x
 ), grouped AS (
-  SELECT fact, COUNT(*) AS n,
-    COUNT(*) FILTER (WHERE correct) AS right_n,
-    COUNT(*) FILTER (WHERE unanswered) AS missed,
-    MAX(created_at) AS last_at,
-    COUNT(*) FILTER (WHERE rk <= {recent}) AS rn,
-    COUNT(*) FILTER (WHERE rk <= {recent} AND correct) AS rc,
-    {median} AS med,
-    COUNT(*) FILTER (WHERE rk <= {no_omission_in} AND missed_capture) AS rom,
-    COUNT(*) FILTER (WHERE rk <= {recent} AND af = 1) AS af_n,
-    {kinds}
-  FROM ranked GROUP BY fact
+  SELECT pooled,
+    {per_order},
+    COUNT(*) FILTER (WHERE prk <= {recent}) AS rn,
+    COUNT(*) FILTER (WHERE prk <= {recent} AND correct) AS rc,
+    COUNT(*) FILTER (WHERE prk <= {no_omission_in} AND missed_capture) AS rom,
+    COUNT(*) FILTER (WHERE prk <= {recent} AND af = 1) AS af_n,
+    COUNT(DISTINCT CASE WHEN prk <= {recent} THEN {local_day} END) AS days,
+    {recent_median("game_time = 0")} AS quick_med,
+    {recent_median("game_time = 1")} AS game_med
+  FROM ranked GROUP BY pooled
+), pooled AS (
+  SELECT g.*, COALESCE(g.quick_med, g.game_med) AS speed FROM grouped g
 ), wrong AS (
   SELECT fact, {d.object_agg.format(d.text.format("answer"), "n")} AS answers
   FROM (SELECT fact, answer, COUNT(*) AS n FROM batch
         WHERE NOT correct AND answer IS NOT NULL
         GROUP BY fact, answer) w
   GROUP BY fact
+), facts AS (
+  SELECT g.*, o.fwd, CASE WHEN o.fwd = 1 THEN g.pooled ELSE {swapped} END AS fact
+  FROM pooled g JOIN (SELECT 1 AS fwd UNION ALL SELECT 0) o
+    ON (o.fwd = 1 AND g.n_f > 0) OR (o.fwd = 0 AND g.n_r > 0)
 ){tail}
-SELECT {UNPACKED_FACT}, g.n, g.right_n, g.missed, g.med,
-       {state_case("g.rn", "g.rc", "g.med", "g.rom", "g.af_n")},
-       {kind_values}, COALESCE(w.answers, {d.empty_object}), g.last_at, %s
-FROM grouped g LEFT JOIN wrong w ON w.fact = g.fact
+SELECT {UNPACKED_FACT}, {pick("n")}, {pick("right_n")}, {pick("missed")}, {pick("med")},
+       {state}, g.rn, g.rc, g.days,
+       CASE WHEN g.af_n = 0 THEN g.speed END,
+       g.af_n = 0 AND g.quick_med IS NULL AND g.game_med IS NOT NULL,
+       {kind_values}, COALESCE(w.answers, {d.empty_object}), {pick("last_at")}, %s
+FROM facts g LEFT JOIN wrong w ON w.fact = g.fact
 """
 
 
 def class_stats(vendor: str, t: dict, classes: int) -> str:
     """INSERT the ClassFactStat rows of ``classes`` classes (ids as parameters, then
     ``updated_at``), rolled up from the FactStat rows of their children (a fact and its twin
-    together): sums; ``children`` with a row; ``struggling``: children learning it in either
-    order; ``median_ms``: the median of the children's median times (each order once)."""
+    together): sums; ``children`` with a row; ``struggling``: children whose (pooled) state
+    of it is wrong so far or learning, each once; ``median_ms``: the median of the children's
+    median times (each order once)."""
     d = dialect(vendor)
+    struggling = ", ".join(f"'{state}'" for state in diagnosis.STRUGGLING)
     ids = ", ".join(["%s"] * classes)
     median = d.to_int.format(d.median.format("f.median_ms"))
     lo, hi = f"{d.least}(f.a, f.b)", f"{d.greatest}(f.a, f.b)"
@@ -202,7 +279,7 @@ WITH wrong AS (
   SELECT s.classroom_id, {lo} AS lo, {hi} AS hi,
     SUM(f.attempts) AS n, SUM(f.correct) AS right_n, SUM(f.omissions) AS missed,
     {median} AS med, COUNT(DISTINCT f.student_id) AS children,
-    COUNT(DISTINCT CASE WHEN f.state = '{diagnosis.LEARNING}' THEN f.student_id END) AS struggling
+    COUNT(DISTINCT CASE WHEN f.state IN ({struggling}) THEN f.student_id END) AS struggling
   FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id
   WHERE s.classroom_id IN ({ids})
   GROUP BY s.classroom_id, {lo}, {hi}

@@ -3,7 +3,8 @@ and the "rebuild the statistics" button (docs/analytics.md, "What teachers see")
 
 Statistics are read from FactStat, ClassFactStat and DailyTrend (filled by the pipeline in
 classroom/tasks.py); nothing here computes them from the attempts except a fact's median
-time (see ``timed_median``) and the exports, which are the raw attempts.
+time (see ``timed_median``), the hardest facts of a range, the class's median times and a
+fact's weeks (``classroom.models.hardest``), and the exports, which are the raw attempts.
 
 Permissions: a child's and a class's pages only for the class's teacher (anyone else 404;
 not logged in as a grown-up, children included: the log-in page); the school report only for
@@ -25,21 +26,26 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom import charts
 from classroom.diagnosis import (
+    CHECK_AGAIN,
     ERROR_KINDS,
     LEARNING,
     NOT_SEEN,
     RECENT,
+    RETRIEVAL_CONTEXTS,
     STATES,
+    STRUGGLING,
     TABLE,
-    Mastery,
     focus_facts,
     shown_kinds,
+    shown_state,
 )
 from classroom.models import (
     Attempt,
@@ -50,6 +56,7 @@ from classroom.models import (
     RecomputeJob,
     School,
     Student,
+    hardest,
 )
 from config.params import int_param
 
@@ -109,19 +116,42 @@ def partial(request, template: str, name: str) -> str:
 # --- a child's facts -----------------------------------------------------------------------------
 
 
-def numbers_of(stat: FactStat | None) -> charts.FactNumbers:
+def numbers_of(stat: FactStat | None, now=None) -> charts.FactNumbers:
+    """A row's numbers for the charts, its state as shown: "check again" for a mastered fact
+    whose latest attempt in either order (``pooled_last_at``, set by ``child_stats``) is
+    four weeks old or more (``diagnosis.shown_state``)."""
     if stat is None:
         return charts.FactNumbers()
+    state = stat.state if stat.state in STATES else LEARNING
+    last = getattr(stat, "pooled_last_at", stat.last_attempt_at)
+    # A row written before the pooled figures existed (0 recent attempts: the next rebuild
+    # or ``manage.py recompute`` fills them) shows its own counts instead.
+    recent, right = stat.recent_attempts, stat.recent_correct
+    speed, from_game = stat.speed_ms, stat.speed_from_game
+    if not recent:
+        recent, right = stat.attempts, stat.correct
+        speed, from_game = stat.median_ms, stat.median_ms is not None  # games' times then
     return charts.FactNumbers(
-        state=stat.state if stat.state in STATES else LEARNING,
+        state=shown_state(state, last, now or timezone.now()),
         attempts=stat.attempts,
         correct=stat.correct,
         omissions=stat.omissions,
+        recent_attempts=recent,
+        recent_correct=right,
+        speed_ms=speed,
+        speed_from_game=from_game,
     )
 
 
 def child_stats(student) -> dict[tuple[int, int], FactStat]:
-    return {(s.a, s.b): s for s in FactStat.objects.filter(student=student)}
+    """The child's rows by fact as asked, each with ``pooled_last_at``: the latest attempt of
+    the fact in either order."""
+    stats = {(s.a, s.b): s for s in FactStat.objects.filter(student=student)}
+    for (a, b), stat in stats.items():
+        twin = stats.get((b, a))
+        times = [t.last_attempt_at for t in (stat, twin) if t and t.last_attempt_at]
+        stat.pooled_last_at = max(times, default=None)
+    return stats
 
 
 def child_heatmap(student, stats, *, together=False, selected=None) -> list[dict]:
@@ -144,15 +174,29 @@ def timed_median(student, a: int, b: int) -> dict:
     rows = list(
         Attempt.objects.filter(student=student, a=a, b=b)
         .order_by("-created_at", "-pk")
-        .values_list("correct", "response_ms", "match__assignment__accuracy_first")[:200]
+        .values_list(
+            "correct",
+            "response_ms",
+            "match__assignment__accuracy_first",
+            "warm_up__timed",
+            "context",
+        )[:200]
     )
-    timed = [(ok, ms) for ok, ms, accuracy_first in rows if not accuracy_first][:RECENT]
-    times = [ms for ok, ms in timed if ok and ms is not None]
+    timed = [
+        (ok, ms, context)
+        for ok, ms, accuracy_first, warm_up_timed, context in rows
+        if not accuracy_first and warm_up_timed is not False
+    ][:RECENT]
+    times = [(ms, context) for ok, ms, context in timed if ok and ms is not None]
+    values = [ms for ms, _context in times]
     return {
-        "median_ms": int(median(times)) if times else None,
-        "median_s": round(median(times) / 1000, 1) if times else None,
+        "median_ms": int(median(values)) if values else None,
+        "median_s": round(median(values) / 1000, 1) if values else None,
         "timed_attempts": len(timed),
         "all_accuracy_first": bool(rows) and not timed,
+        # every time in it is a capture's: a game time, choosing the cards included
+        "game_time": bool(times)
+        and all(context not in RETRIEVAL_CONTEXTS for _ms, context in times),
     }
 
 
@@ -183,15 +227,18 @@ def fact_detail(student, stats, a: int, b: int, *, together: bool = False) -> di
         "product": a * b,
         "stat": stat,
         "numbers": numbers,
-        "state_label": charts.state_label(numbers.state),
+        "state_label": charts.state_label(numbers.shown),
+        "state_mark": charts.state_mark(numbers.shown),
+        "speed_words": charts.speed_words(numbers),
         "twin": twin,
-        "twin_label": charts.state_label(twin.state) if twin else "",
+        "twin_label": charts.state_label(twin.shown) if twin else "",
         "both": both,
-        "both_label": charts.state_label(both.state) if both else "",
+        "both_label": charts.state_label(both.shown) if both else "",
         "wrong_answers": charts.wrong_answer_rows(a, b, stat.wrong_answers if stat else {}),
         "errors": errors,
         "recent": recent,
         "time": timed_median(student, a, b),
+        **fact_history(student, a, b),
     }
 
 
@@ -229,18 +276,13 @@ def error_summary(stats, contexts) -> list[dict]:
 
 
 def child_focus(student, stats) -> list[dict]:
-    states = {
-        key: Mastery(
-            stat.state,
-            stat.attempts,
-            stat.correct / stat.attempts if stat.attempts else None,
-            stat.median_ms,
-            stat.omissions,
-        )
-        for key, stat in stats.items()
-    }
+    """The focus facts (``diagnosis.focus_facts``) over the pooled recent figures: one per
+    fact and its twin, in the order the child got wrong most; "2 right of 5" are the
+    latest answers of both orders together."""
+    states = {key: stat.pooled_mastery() for key, stat in stats.items()}
+    wrong = {key: stat.attempts - stat.correct for key, stat in stats.items()}
     out = []
-    for a, b in focus_facts(states):
+    for a, b in focus_facts(states, wrong=wrong):
         n = numbers_of(stats[(a, b)])
         out.append(
             {
@@ -278,12 +320,23 @@ def child_context(request, student, selected=None) -> dict:
         "errors": error_summary(stats, evidence_contexts(student)),
         "trend": trend_for(DailyTrend.Scope.STUDENT, student.pk, school.local_today()),
         "facts_seen": len(seen),
-        "counts": {s: sum(1 for x in stats.values() if x.state == s) for s in STATES},
+        "counts": state_counts(stats),
         "updated": max((s.updated_at for s in stats.values()), default=None),
         "table_rows": fact_table(stats, together),
         # the "needs help" flag and its reasons (one query)
         "help": Student.reports.filter(pk=student.pk).with_help_flags().first(),
     }
+
+
+def state_counts(stats) -> dict[str, int]:
+    """How many facts (a fact and its twin once: they share a state) are in each state as
+    shown, check again and right but slow included."""
+    counts = dict.fromkeys([*STATES, CHECK_AGAIN, charts.SLOW], 0)
+    for (a, b), stat in stats.items():
+        if a > b and (b, a) in stats:
+            continue
+        counts[numbers_of(stat).shown] += 1
+    return counts
 
 
 def fact_table(stats, together: bool) -> list[dict]:
@@ -296,7 +349,15 @@ def fact_table(stats, together: bool) -> list[dict]:
             n = numbers_of(stats.get((a, b)))
             if together and a != b:
                 n = charts.together(n, numbers_of(stats.get((b, a))))
-            rows.append({"a": a, "b": b, "numbers": n, "label": charts.state_label(n.state)})
+            rows.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "numbers": n,
+                    "label": charts.state_label(n.shown),
+                    "speed": charts.speed_words(n),
+                }
+            )
     return rows
 
 
@@ -441,7 +502,7 @@ def export_rows(student):
         chunk_size=2000
     ):
         yield {
-            "match": match,
+            "match": match or ("warm-up" if context == "warm-up" else None),  # no match
             "time": created_at.astimezone(UTC).isoformat().replace("+00:00", "Z"),
             "a": a,
             "b": b,
@@ -603,6 +664,7 @@ def class_context(request, classroom, selected=None) -> dict:
         "progress": job_context(job) if job else None,
         "updated": updated,
         "trend": trend_for(DailyTrend.Scope.CLASSROOM, classroom.pk, school.local_today()),
+        "hardest": None if request.htmx else class_hardest_context(request, classroom),
     }
 
 
@@ -625,10 +687,10 @@ def class_fact_detail(classroom, stats, a: int, b: int) -> dict:
             {
                 "student": students[sid],
                 "numbers": both,
-                "state_label": charts.state_label(both.state),
-                "asked": charts.state_label(asked.state),
-                "twin": charts.state_label(twin.state),
-                "struggling": LEARNING in (asked.state, twin.state),
+                "state_label": charts.state_label(both.shown),
+                "asked": charts.state_label(asked.shown),
+                "twin": charts.state_label(twin.shown),
+                "struggling": bool({asked.state, twin.state} & set(STRUGGLING)),
                 "href": reverse("child_fact", args=[sid, a, b]),
             }
         )
@@ -667,7 +729,8 @@ CLASS = "classroom/reports/class.html"
 def class_report(request, pk):
     classroom = my_class(request, pk)
     with timezone.override(classroom.school.zone):
-        return render(request, partial(request, CLASS, "facts"), class_context(request, classroom))
+        ctx = class_context(request, classroom)
+        return render(request, partial(request, CLASS, "facts"), ctx, status=range_status(ctx))
 
 
 @teacher_page
@@ -770,18 +833,258 @@ def school_report(request):
         )
         .order_by()
     }
+    ranked = school_hardest_context(request, school, classes)
     with timezone.override(school.zone):
         return render(
             request,
             "classroom/reports/school.html",
             {
+                "hardest": ranked,
                 "school": school,
                 "rows": group_heatmap(stats),
                 "table_rows": group_table(stats),
                 "class_count": classes.count(),
                 "trend": trend_for(DailyTrend.Scope.SCHOOL, school.pk, school.local_today()),
             },
+            status=422 if ranked["bad_range"] else 200,
         )
+
+
+# --- hardest facts, median times, a fact's weeks (classroom/models/hardest.py) ----------------
+
+
+def range_choice(request) -> tuple[str, bool]:
+    """The date range asked for (``?range=week|4w|all``) and whether it is one: none is this
+    week; an unknown one shows this week too, with a message, and the page answers 422."""
+    value = request.GET.get("range", "")
+    if value in hardest.RANGES:
+        return value, True
+    return hardest.DEFAULT_RANGE, value == ""
+
+
+def range_label(key: str) -> str:
+    return {
+        hardest.WEEK: _("This week"),
+        hardest.FOUR_WEEKS: _("Last 4 weeks"),
+        hardest.ALL_TIME: _("All time"),
+    }[key]
+
+
+def range_links(current: str, page_url: str, part_url: str) -> list[dict]:
+    """The range choices as real links (the page, opened at the list) and their htmx
+    address (the list alone); the current one is marked."""
+    return [
+        {
+            "key": key,
+            "label": range_label(key),
+            "href": f"{page_url}?range={key}#hardest",
+            "hx": f"{part_url}?range={key}",
+            "current": key == current,
+        }
+        for key in hardest.RANGES
+    ]
+
+
+def time_rows(times: dict) -> list[dict]:
+    """The class's median times of right answers, one row per kind of evidence."""
+    labels = {
+        "warm_up": (_("warm-up"), _("typed answers in the warm-up")),
+        "game": (_("game time"), _("captures in a game: includes choosing the cards")),
+        "challenge": (_("challenges"), _("saying the other player missed a capture")),
+    }
+    rows = []
+    for key, (label, help_text) in labels.items():
+        t = times[key]
+        ms = t["median_ms"]
+        rows.append(
+            {
+                "key": key,
+                "label": label,
+                "help": help_text,
+                "seconds": round(ms / 1000, 1) if ms is not None else None,
+                "timed": t["timed"],
+                "accuracy_first_only": ms is None and t["accuracy_first"] > 0,
+            }
+        )
+    return rows
+
+
+def hardest_rows(facts) -> list:
+    """Each ranked fact with its typical wrong answers in words (``charts.explain_answer``)."""
+    for f in facts:
+        f.wrong_rows = charts.wrong_answer_rows(
+            f.a, f.b, {str(answer): n for answer, n in f.wrong_answers}, limit=hardest.TYPICAL
+        )
+    return facts
+
+
+def hardest_context(request, school, class_ids, page_url: str, part_url: str) -> dict:
+    """The ranked list and the median times of these classes over the range asked for."""
+    key, valid = range_choice(request)
+    since = hardest.range_start(school, key)
+    attempts = hardest.attempts_of(class_ids, since)
+    return {
+        "range": key,
+        "range_label": range_label(key),
+        "bad_range": not valid,
+        "since": since,
+        "ranges": range_links(key, page_url, part_url),
+        "rows": hardest_rows(hardest.hardest_facts(attempts)),
+        "times": time_rows(hardest.median_times(attempts)),
+        "attempts": attempts,
+    }
+
+
+def class_hardest_context(request, classroom) -> dict:
+    """The class's hardest facts, each with who struggles: names, right of attempts in the
+    range, a link to their own fact panel (children not archived only)."""
+    ctx = hardest_context(
+        request,
+        classroom.school,
+        [classroom.pk],
+        reverse("class_report", args=[classroom.pk]),
+        reverse("class_hardest", args=[classroom.pk]),
+    )
+    rows = hardest.strugglers(ctx.pop("attempts"), ctx["rows"])
+    children = Student.objects.in_bulk({r["student_id"] for r in rows})
+    by_fact = {}
+    for r in rows:
+        child = children[r["student_id"]]
+        by_fact.setdefault((r["lo"], r["hi"]), []).append(
+            {
+                "student": child,
+                "attempts": r["n"],
+                "correct": r["n_right"],
+                "href": reverse("child_fact", args=[child.pk, r["lo"], r["hi"]]),
+            }
+        )
+    for f in ctx["rows"]:
+        f.who = sorted(
+            by_fact.get((f.a, f.b), []),
+            key=lambda w: (w["correct"] / w["attempts"], w["student"].sort_name, w["student"].pk),
+        )
+        f.href = reverse("class_fact", args=[classroom.pk, f.a, f.b])
+    return {**ctx, "scope": "class", "classroom": classroom}
+
+
+def school_hardest_context(request, school, classes) -> dict:
+    """The school's hardest facts (active classes), each opening per class how many of its
+    children struggle: a school admin sees no child's name (docs/classroom/school-admin.md)."""
+    classes = list(classes.order_by("name", "pk"))
+    ctx = hardest_context(
+        request,
+        school,
+        [c.pk for c in classes],
+        reverse("school_report"),
+        reverse("school_hardest"),
+    )
+    per_class = {
+        (room, lo, hi): (y, x)
+        for room, lo, hi, y, x, _n, _r in hardest.fact_totals(ctx.pop("attempts"), by_class=True)
+    }
+    for f in ctx["rows"]:
+        f.who = [
+            {"classroom": c, "children": per_class[key][0], "struggling": per_class[key][1]}
+            for c in classes
+            if (key := (c.pk, f.a, f.b)) in per_class and per_class[key][1]
+        ]
+    return {**ctx, "scope": "school"}
+
+
+def fact_history(student, a: int, b: int) -> dict:
+    """A fact of a child, both orders together: right of attempts per week for the last
+    ``charts.TREND_WEEKS`` weeks (empty weeks kept), and when it was last practised."""
+    school = student.classroom.school
+    today = school.local_today()
+    first = charts.week_of(today) - timedelta(weeks=charts.TREND_WEEKS - 1)
+    days = hardest.fact_days(student, a, b, school.day_start(first), school.zone)
+    last = hardest.last_practised(student, a, b)
+    ago = None
+    if last is not None:
+        day = timezone.localtime(last, school.zone).date()
+        ago = _("today") if day >= today else _("%(time)s ago") % {"time": timesince(day, today)}
+    return {
+        "fact_trend": fact_trend_chart(charts.weekly(days, today)),
+        "last_practised": last,
+        "last_practised_ago": ago,
+    }
+
+
+FACT_TREND_WIDTH, FACT_TREND_HEIGHT = 600, 150
+FACT_TREND_TOP, FACT_TREND_BASELINE = 26, 116  # room for the value above the tallest bar
+
+
+def fact_trend_chart(weeks: list[dict]) -> dict:
+    """Bars for a fact's weeks: each week's height is its attempts (the busiest week the
+    tallest), the right ones drawn solid at the bottom; a week without attempts has no bar
+    and a dash. Whole numbers only (never localized in the SVG)."""
+    column = FACT_TREND_WIDTH // max(len(weeks), 1)
+    bar = column * 3 // 5
+    plot = FACT_TREND_BASELINE - FACT_TREND_TOP
+    busiest = max((w["attempts"] for w in weeks), default=0) or 1
+    bars = []
+    for i, w in enumerate(weeks):
+        x = i * column + (column - bar) // 2
+        total_h = round(plot * w["attempts"] / busiest)
+        right_h = round(plot * w["correct"] / busiest)
+        bars.append(
+            {
+                **w,
+                "x": x,
+                "cx": i * column + column // 2,
+                "width": bar,
+                "total_y": FACT_TREND_BASELINE - total_h,
+                "total_h": total_h,
+                "right_y": FACT_TREND_BASELINE - right_h,
+                "right_h": right_h,
+                "value_y": FACT_TREND_BASELINE - total_h - 6,
+            }
+        )
+    return {
+        "width": FACT_TREND_WIDTH,
+        "height": FACT_TREND_HEIGHT,
+        "baseline": FACT_TREND_BASELINE,
+        "label_y": FACT_TREND_BASELINE + 20,
+        "weeks": bars,
+        "total": sum(w["attempts"] for w in weeks),
+        "right": sum(w["correct"] for w in weeks),
+        "weeks_with_data": sum(1 for w in weeks if w["attempts"]),
+    }
+
+
+HARDEST = "classroom/reports/_hardest.html"
+
+
+def range_status(ctx: dict) -> int:
+    """422 when the page's ``range`` was not one of ``hardest.RANGES`` (what it shows is
+    this week, with a message)."""
+    ranked = ctx.get("hardest")
+    return 422 if ranked and ranked["bad_range"] else 200
+
+
+@teacher_page
+@require_GET
+def class_hardest(request, pk):
+    """The class's hardest facts over a range: the list alone for htmx, else the report."""
+    classroom = my_class(request, pk)
+    with timezone.override(classroom.school.zone):
+        if request.htmx:
+            ctx = {"hardest": class_hardest_context(request, classroom), "classroom": classroom}
+            return render(request, HARDEST, ctx, status=range_status(ctx))
+        ctx = class_context(request, classroom)
+        return render(request, CLASS, ctx, status=range_status(ctx))
+
+
+@teacher_page
+@require_GET
+def school_hardest(request):
+    """The school's hardest facts over a range: the list alone for htmx, else the report."""
+    if not request.htmx:
+        return school_report(request)
+    school = admin_school(request)
+    with timezone.override(school.zone):
+        ctx = {"hardest": school_hardest_context(request, school, school.classrooms.active())}
+        return render(request, HARDEST, ctx, status=range_status(ctx))
 
 
 urlpatterns = [
@@ -796,4 +1099,6 @@ urlpatterns = [
     path("teacher/classes/<int:pk>/recompute/", recompute_start, name="recompute_start"),
     path("teacher/recompute/<int:pk>/", recompute_progress, name="recompute_progress"),
     path("school/report/", school_report, name="school_report"),
+    path("teacher/classes/<int:pk>/report/hardest/", class_hardest, name="class_hardest"),
+    path("school/report/hardest/", school_hardest, name="school_hardest"),
 ]

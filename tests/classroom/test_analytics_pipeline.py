@@ -284,8 +284,7 @@ def test_fact_stats_are_rebuilt_from_the_attempts(people):
 
     seven_eight = FactStat.objects.get(student=ada, a=7, b=8)
     assert (seven_eight.attempts, seven_eight.correct, seven_eight.omissions) == (6, 2, 1)
-    assert seven_eight.median_ms == 4000
-    assert seven_eight.state == diagnosis.LEARNING
+    assert seven_eight.median_ms == 4000  # its own order's latest ten
     assert seven_eight.errors == {
         **dict.fromkeys(diagnosis.ERROR_KINDS, 0),
         "operand": 2,
@@ -295,11 +294,13 @@ def test_fact_stats_are_rebuilt_from_the_attempts(people):
     assert seven_eight.wrong_answers == {"48": 2, "15": 1}
     assert seven_eight.last_attempt_at == datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
     eight_seven = FactStat.objects.get(student=ada, a=8, b=7)
-    assert (eight_seven.state, eight_seven.median_ms, eight_seven.wrong_answers) == (
-        diagnosis.MASTERED,
-        1500,
-        {},
-    )
+    assert (eight_seven.median_ms, eight_seven.wrong_answers) == (1500, {})
+    # The state pools both orders: the latest ten of the twelve (the same instant: the order
+    # written) are the last four of 7 × 8 and the six of 8 × 7, 8 right, one day: fluent.
+    for stat in (seven_eight, eight_seven):
+        pooled = (stat.recent_attempts, stat.recent_correct, stat.recent_days)
+        assert (stat.state, *pooled) == (diagnosis.FLUENT, 10, 8, 1)
+        assert (stat.speed_ms, stat.speed_from_game) == (1500, True)  # capture times only
 
 
 def test_the_state_counts_the_latest_ten_attempts_in_time_order(people):
@@ -307,12 +308,13 @@ def test_the_state_counts_the_latest_ten_attempts_in_time_order(people):
     start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
     # Written newest first: the order of the rows must not matter, only created_at.
     for i in reversed(range(12)):
-        ev.add(people.ada, 6, 7, 42 if i >= 2 else 41, ms=1000, at=start + timedelta(hours=i))
+        at = start + timedelta(hours=3 * i)  # over two days: mastery needs two
+        ev.add(people.ada, 6, 7, 42 if i >= 2 else 41, ms=1000, at=at)
     FactStat.objects.rebuild_for([people.ada.pk])
     stat = FactStat.objects.get(student=people.ada, a=6, b=7)
     assert (stat.attempts, stat.correct) == (12, 10)  # all-time counts
     assert stat.state == diagnosis.MASTERED  # the two old slips fell out of the latest ten
-    assert stat.last_attempt_at == start + timedelta(hours=11)
+    assert stat.last_attempt_at == start + timedelta(hours=33)
 
 
 def test_accuracy_first_sessions_never_score_speed(people):
@@ -320,11 +322,12 @@ def test_accuracy_first_sessions_never_score_speed(people):
         classroom=people.classroom, title="Calm", opens_at=timezone.now(), accuracy_first=True
     )
     for student, ev in ((people.ada, Evidence(slow_session)), (people.ben, Evidence())):
-        for _ in range(6):
-            ev.add(student, 9, 6, 54, ms=9000)
+        for day in range(6):
+            ev.add(student, 9, 6, 54, ms=9000, at=datetime(2026, 3, 2 + day, 9, tzinfo=UTC))
     FactStat.objects.rebuild_for([people.ada.pk, people.ben.pk])
     ada, ben = (FactStat.objects.get(student=s, a=9, b=6) for s in (people.ada, people.ben))
     assert ada.state == diagnosis.MASTERED and ada.median_ms == 9000  # recorded, not scored
+    assert ada.speed_ms is None  # no time decided the state
     assert ben.state == diagnosis.LEARNING  # too slow for fluent when speed counts
 
 

@@ -1,6 +1,7 @@
 """The error taxonomy and the mastery states (pure functions, no database)."""
 
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given
@@ -254,10 +255,13 @@ def test_shown_kinds_hide_empty_kinds_the_evidence_cannot_hold():
     assert d.shown_kinds({**none, d.CLOSE: 1}, set()) == [d.CLOSE]
 
 
-def attempts(pattern: str, ms=2000):
-    """'1' right, '0' wrong, 'm' missed capture; oldest first."""
+def attempts(pattern: str, ms=2000, days=2, **how):
+    """'1' right, '0' wrong, 'm' missed capture; oldest first, spread over ``days`` days."""
     return [
-        Attempt(correct=c == "1", ms=ms if c != "m" else None, omission=c == "m") for c in pattern
+        Attempt(
+            correct=c == "1", ms=ms if c != "m" else None, omission=c == "m", day=i % days, **how
+        )
+        for i, c in enumerate(pattern)
     ]
 
 
@@ -265,21 +269,42 @@ def test_mastery_not_seen():
     assert d.mastery([]).state == d.NOT_SEEN
 
 
-def test_mastery_learning_with_few_attempts():
-    assert d.mastery(attempts("111")).state == d.LEARNING
+def test_the_first_three_attempts_are_right_or_wrong_so_far():
+    """Issue 19: one right of one is not "learning" like none right of one."""
+    assert d.mastery(attempts("1")).state == d.RIGHT_SO_FAR
+    assert d.mastery(attempts("111", ms=20_000)).state == d.RIGHT_SO_FAR  # slow: still right
+    assert d.mastery(attempts("0")).state == d.WRONG_SO_FAR
+    assert d.mastery(attempts("110")).state == d.WRONG_SO_FAR
+    assert d.mastery(attempts("11m")).state == d.WRONG_SO_FAR
+    assert d.mastery(attempts("1101", ms=2000)).state == d.LEARNING  # the fourth: 75 %
 
 
 def test_mastery_fluent_threshold():
     assert d.mastery(attempts("1110", ms=5000)).state == d.LEARNING  # 75 %
     assert d.mastery(attempts("11111", ms=5000)).state == d.FLUENT
+    assert d.mastery(attempts("11111", ms=6000)).state == d.FLUENT
     assert d.mastery(attempts("11111", ms=7000)).state == d.LEARNING  # too slow
 
 
 def test_mastery_mastered_threshold():
     assert d.mastery(attempts("111111", ms=2500)).state == d.MASTERED
+    assert d.mastery(attempts("111111", ms=3000)).state == d.MASTERED
     assert d.mastery(attempts("111111", ms=3500)).state == d.FLUENT
     assert d.mastery(attempts("1111111110", ms=2500)).state == d.MASTERED  # 90 %
     assert d.mastery(attempts("1111111100", ms=2500)).state == d.FLUENT  # 80 %
+    assert d.mastery(attempts("11111", ms=2500)).state == d.FLUENT  # 5 attempts
+
+
+def test_mastered_needs_two_different_days():
+    assert d.mastery(attempts("1111111111", ms=1000, days=1)).state == d.FLUENT
+    one_day_then_another = [*attempts("111111111", ms=1000, days=1), Attempt(True, 1000, day=1)]
+    assert d.mastery(one_day_then_another).state == d.MASTERED
+    assert d.mastery(one_day_then_another).days == 2
+    # the days count among the latest ten only
+    old_day = [Attempt(True, 1000, day=5), *attempts("1111111111", ms=1000, days=1)]
+    assert d.mastery(old_day).state == d.FLUENT
+    undated = [Attempt(True, 1000)] * 10
+    assert d.mastery(undated).state == d.FLUENT  # no day known: no second day
 
 
 def test_a_recent_missed_capture_stops_mastery():
@@ -291,12 +316,41 @@ def test_accuracy_first_never_uses_time():
     slow = attempts("111111", ms=20_000)
     assert d.mastery(slow).state == d.LEARNING
     assert d.mastery(slow, use_time=False).state == d.MASTERED
+    # an attempt of an accuracy-first round among the latest: the same, and no speed stored
+    marked = [*slow[:-1], Attempt(True, 20_000, untimed=True, day=0)]
+    m = d.mastery(marked)
+    assert (m.state, m.speed_ms, m.speed_from_game) == (d.MASTERED, None, False)
+    # …once it is out of the latest ten, speed counts again
+    assert d.mastery(marked + attempts("1111111111", ms=20_000)).state == d.LEARNING
+
+
+def test_retrieval_times_decide_before_game_times():
+    game = attempts("111111", ms=8000)  # captures: choosing the cards takes time
+    m = d.mastery(game)
+    assert (m.state, m.median_ms, m.speed_from_game) == (d.LEARNING, 8000, True)
+    typed = [Attempt(True, 2000, game_time=False, day=1)]
+    m = d.mastery(game + typed)
+    assert (m.state, m.median_ms, m.speed_from_game) == (d.MASTERED, 2000, False)
+    slow_typed = [Attempt(True, 7000, game_time=False, day=1)]
+    assert d.mastery(attempts("111111", ms=1000) + slow_typed).state == d.LEARNING
+    # a wrong retrieval has no time that counts; a missed capture has none at all
+    wrong_typed = [Attempt(False, 500, game_time=False, day=1)]
+    assert d.mastery(game + wrong_typed).median_ms == 8000
+
+
+def test_check_again_after_four_weeks():
+    now = datetime(2026, 12, 1, 12, tzinfo=UTC)
+    seen = now - timedelta(days=d.REVIEW_AFTER_DAYS)
+    assert d.shown_state(d.MASTERED, seen, now) == d.CHECK_AGAIN
+    assert d.shown_state(d.MASTERED, seen + timedelta(seconds=1), now) == d.MASTERED
+    assert d.shown_state(d.FLUENT, seen - timedelta(days=99), now) == d.FLUENT
+    assert d.shown_state(d.MASTERED, None, now) == d.MASTERED
 
 
 @given(st.lists(st.booleans(), max_size=30))
 def test_more_right_answers_never_lower_the_state(results):
-    base = [Attempt(correct=r, ms=1000) for r in results]
-    better = [*base, Attempt(correct=True, ms=1000)]
+    base = [Attempt(correct=r, ms=1000, day=i % 2) for i, r in enumerate(results)]
+    better = [*base, Attempt(correct=True, ms=1000, day=len(results) % 2)]
     order = d.STATES.index
     assert order(d.mastery(better).state) >= order(d.mastery(base).state)
 
@@ -312,8 +366,20 @@ def test_focus_facts_weakest_first():
         (6, 7): d.mastery(attempts("0001")),
         (2, 2): d.mastery(attempts("111111", ms=1000)),
         (3, 4): d.mastery([]),
+        (4, 5): d.mastery(attempts("1")),  # right so far: not a focus fact
+        (5, 9): d.mastery(attempts("00")),  # wrong so far: 0 % and 2 misses, the weakest
+        (5, 8): d.mastery(attempts("0")),  # 0 %, one miss
     }
-    assert d.focus_facts(states) == [(6, 7), (7, 8)]
+    assert d.focus_facts(states) == [(5, 9), (5, 8), (6, 7)]
+    assert d.focus_facts(states, limit=10) == [(5, 9), (5, 8), (6, 7), (7, 8)]
+
+
+def test_focus_facts_one_per_fact_in_the_order_got_wrong_most():
+    pooled = d.mastery(attempts("0101"))
+    states = {(7, 8): pooled, (8, 7): pooled}
+    assert d.focus_facts(states, wrong={(7, 8): 1, (8, 7): 2}) == [(8, 7)]
+    assert d.focus_facts(states, wrong={(7, 8): 2, (8, 7): 1}) == [(7, 8)]
+    assert d.focus_facts(states) == [(7, 8)]  # equal: the smaller first
 
 
 def test_error_profile_counts_kinds():

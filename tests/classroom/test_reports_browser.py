@@ -16,9 +16,17 @@ def test_tapping_a_cell_shows_the_fact_detail(page, live_server):
     teacher = get_user_model().objects.create_user("report-teacher", password="x-long-pass-1")
     classroom = Classroom.objects.create(school=school, teacher=teacher, name="4R")
     ada = Student.objects.create(classroom=classroom, name="Ada")
-    FactStat.objects.create(student=ada, a=7, b=8, state="learning", attempts=6, correct=2,
-                            errors={"operand": 4}, wrong_answers={"48": 3, "63": 1})  # fmt: skip
-    FactStat.objects.create(student=ada, a=8, b=7, state="mastered", attempts=7, correct=7)
+    pooled = {
+        "state": "learning",
+        "recent_attempts": 10,
+        "recent_correct": 6,
+        "speed_ms": 4200,
+        "speed_from_game": True,
+    }  # fmt: skip  (both orders carry the pooled state)
+    FactStat.objects.create(student=ada, a=7, b=8, attempts=6, correct=2,
+                            errors={"operand": 4}, wrong_answers={"48": 3, "63": 1},
+                            **pooled)  # fmt: skip
+    FactStat.objects.create(student=ada, a=8, b=7, attempts=4, correct=4, **pooled)
     client = Client()
     client.force_login(teacher)
     page.context.add_cookies(
@@ -30,7 +38,9 @@ def test_tapping_a_cell_shows_the_fact_detail(page, live_server):
     cell = page.locator("#cell-7-8")
     box = cell.bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44  # a touch target
-    assert cell.locator("[aria-hidden=true]").inner_text() == "L"  # the mark, not only colour
+    assert cell.locator(".heat-mark").inner_text() == "L"  # the mark, not only colour
+    assert cell.locator(".heat-ratio").inner_text() == "6/10"  # right of the latest
+    assert cell.locator(".heat-speed").inner_text() == "~4.2s"  # speed apart: game time
 
     cell.tap()
     page.locator("#fact-title").wait_for()
@@ -44,7 +54,7 @@ def test_tapping_a_cell_shows_the_fact_detail(page, live_server):
     page.locator("#cell-8-7").focus()
     page.keyboard.press("Enter")
     page.get_by_text("8 × 7 = 56").wait_for()
-    assert "mastered" in page.locator("#fact-detail").inner_text()
+    assert "6 right of the latest 10" in page.locator("#fact-detail").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
     assert page.console_errors == []
     assert page.foreign_requests == []

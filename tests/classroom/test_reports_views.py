@@ -137,7 +137,10 @@ def test_a_fact_outside_the_tables_is_404(world):
 
 @pytest.fixture
 def ada_stats(world):
+    """Rows as the rebuild writes them: the state and recent figures pooled over both orders
+    (7 × 8 and 8 × 7 carry the same), the counts per order."""
     ada = world.child_a
+    pooled = {"recent_attempts": 10, "recent_correct": 6, "recent_days": 2, "speed_ms": 4200}
     stat(
         ada,
         7,
@@ -148,12 +151,30 @@ def ada_stats(world):
         omissions=1,
         errors={"operand": 3, "omission": 1},
         wrong_answers={"48": 2, "15": 1},
+        speed_from_game=True,
+        **pooled,
     )
-    stat(ada, 8, 7, "mastered", attempts=8, correct=8, median_ms=1500)
-    stat(ada, 2, 3, "fluent", attempts=4, correct=4, median_ms=4000)
-    stat(ada, 6, 9, "learning", attempts=5, correct=1, errors={"table": 2, "close": 2})
-    stat(ada, 4, 4, "learning", attempts=3, correct=2, errors={"operation": 1})
+    stat(ada, 8, 7, "learning", attempts=8, correct=8, median_ms=1500, speed_from_game=True,
+         **pooled)  # fmt: skip
+    stat(ada, 2, 3, "fluent", attempts=4, correct=4, median_ms=4000, recent_attempts=4,
+         recent_correct=4, speed_ms=2500)  # fmt: skip
+    stat(ada, 6, 9, "learning", attempts=5, correct=1, errors={"table": 2, "close": 2},
+         recent_attempts=5, recent_correct=1, speed_ms=5000)  # fmt: skip
+    stat(ada, 4, 4, "wrong_so_far", attempts=3, correct=2, errors={"operation": 1},
+         recent_attempts=3, recent_correct=2, speed_ms=2000)  # fmt: skip
+    # right every time, but slow: shown "right but slow"
+    stat(ada, 5, 5, "learning", attempts=5, correct=5, recent_attempts=5, recent_correct=5,
+         speed_ms=8000)  # fmt: skip
+    stat(ada, 3, 4, "right_so_far", attempts=1, correct=1, recent_attempts=1, recent_correct=1,
+         speed_ms=1800)  # fmt: skip
+    long_ago = timezone.now() - timedelta(days=29)
+    stat(ada, 2, 2, "mastered", attempts=8, correct=8, recent_attempts=8, recent_correct=8,
+         recent_days=3, speed_ms=1200, last_attempt_at=long_ago)  # fmt: skip
     return ada
+
+
+def mark(html):
+    return re.search(r'<span class="heat-mark">([^<]*)</span>', html).group(1)
 
 
 @pytest.mark.django_db
@@ -163,27 +184,42 @@ def test_the_child_heatmap_has_a_cell_per_fact_as_asked_with_a_text_mark(world, 
     assert len(cells) == 64
     assert ("7", "8") in cells and ("8", "7") in cells
     seven_eight, eight_seven = cell(html, 7, 8), cell(html, 8, 7)
-    assert "heat-learning" in seven_eight and '<span aria-hidden="true">L</span>' in seven_eight
-    assert "7 × 8: learning, 2 right of 6" in seven_eight
-    assert "heat-mastered" in eight_seven and '<span aria-hidden="true">M</span>' in eight_seven
-    assert "heat-fluent" in cell(html, 2, 3) and ">F<" in cell(html, 2, 3)
+    for c in (seven_eight, eight_seven):  # the pooled state in both orders' squares
+        assert "heat-learning" in c and mark(c) == "L" and ">6/10<" in c and ">~4.2s<" in c
+    assert (
+        "7 × 8: learning, 6 right of the latest 10 (both orders together); steady, 4.2 s game "
+        "time (includes choosing the cards)"
+    ) in seven_eight
+    assert "heat-fluent" in cell(html, 2, 3) and mark(cell(html, 2, 3)) == "F"
+    assert "speed-quick" in cell(html, 2, 3) and ">2.5s<" in cell(html, 2, 3)
     assert "heat-not_seen" in cell(html, 3, 2) and "·" in cell(html, 3, 2)
     assert "not seen yet" in cell(html, 3, 2)
+    # Issue 19: 1 right of 1 does not look like 0 right of 1, nor slow-but-right like wrong.
+    right, wrong = cell(html, 3, 4), cell(html, 4, 4)
+    assert "heat-right_so_far" in right and mark(right) == "✓" and ">1/1<" in right
+    assert "heat-wrong_so_far" in wrong and mark(wrong) == "✗" and ">2/3<" in wrong
+    slow = cell(html, 5, 5)
+    assert "heat-slow" in slow and mark(slow) == "S" and "speed-slow" in slow
+    assert "5 × 5: right but slow, 5 right of the latest 5" in slow and "slow, 8.0 s" in slow
+    # Mastered, not seen for four weeks: check again (the stored state stays mastered).
+    due = cell(html, 2, 2)
+    assert "heat-check_again" in due and mark(due) == "M?" and "check again" in due
     # Each cell is a real link to the fact's detail, loaded by htmx into the page.
     href = reverse("child_fact", args=[ada_stats.pk, 7, 8])
     assert f'href="{href}"' in seven_eight and f'hx-get="{href}"' in seven_eight
 
 
 @pytest.mark.django_db
-def test_twins_together_show_the_weaker_state_and_both_counts(world, ada_stats):
+def test_twins_together_show_the_pooled_state_and_both_counts(world, ada_stats):
     url = reverse("child_report", args=[ada_stats.pk]) + "?view=together"
     html = world.client("teacher_a").get(url).text
     for a, b in ((7, 8), (8, 7)):
         c = cell(html, a, b)
-        assert "heat-learning" in c  # learning (7 × 8) is weaker than mastered (8 × 7)
-        assert "10 right of 14" in c
+        assert "heat-learning" in c and "6 right of the latest 10" in c
     assert "heat-fluent" in cell(html, 3, 2)  # 2 × 3 fluent, 3 × 2 not seen: fluent
-    assert "4 × 4: learning, 2 right of 3" in cell(html, 4, 4)  # a square is counted once
+    assert "4 × 4: wrong so far, 2 right of the latest 3" in cell(html, 4, 4)  # counted once
+    table = re.search(r'class="chart-data".*?</details>', html, flags=re.S).group(0)
+    assert re.search(r"7 × 8 / 8 × 7</th><td>learning</td><td class=\"num\">14</td>", table)
     # The tapped square's panel says what the square counts, then the fact as asked.
     url = reverse("child_fact", args=[ada_stats.pk, 3, 2]) + "?view=together"
     panel = world.client("teacher_a").get(url, headers={"HX-Request": "true"}).text
@@ -198,8 +234,10 @@ def test_twins_together_show_the_weaker_state_and_both_counts(world, ada_stats):
 def test_the_child_report_shows_focus_facts_and_error_kinds_in_words(world, ada_stats):
     html = world.client("teacher_a").get(reverse("child_report", args=[ada_stats.pk])).text
     focus = re.search(r'id="focus-title".*?</section>', html, flags=re.S).group(0)
-    # Learning facts, lowest accuracy first: 6 × 9 (20 %), 7 × 8 (33 %), 4 × 4 (67 %).
+    # Wrong so far or learning, the lowest share right lately first: 6 × 9 (1 of 5), 7 × 8
+    # (6 of 10, both orders: the one got wrong most), 4 × 4 (2 of 3); 5 × 5 (5 of 5) is 4th.
     assert re.findall(r"(\d) × (\d) = \d+</a>", focus) == [("6", "9"), ("7", "8"), ("4", "4")]
+    assert "6 right of the latest 10" in focus
     rows = kind_rows(html)
     assert rows["neighbouring fact"] == "3"
     assert rows["another times-table answer"] == "2"
@@ -277,7 +315,9 @@ def test_the_fact_detail_partial(world, ada_stats):
         r">48</th><td[^>]*>2</td><td>neighbouring fact, one step away: 6 × 8</td>", html
     )
     assert re.search(r">15</th><td[^>]*>1</td><td>added instead \(7 \+ 8\)</td>", html)
-    assert "Its twin 8 × 7: mastered." in html
+    assert "Its twin 8 × 7: learning." in html
+    assert "The state counts 7 × 8 and 8 × 7 together: 6 right of the latest 10." in html
+    assert "Speed: steady, 4.2 s game time (includes choosing the cards)." in html
 
 
 @pytest.mark.django_db
@@ -529,11 +569,11 @@ def test_the_class_heatmap_counts_twins_together(world, class_stats):
     html = world.client("teacher_a").get(reverse("class_report", args=[world.class_a.pk])).text
     for a, b in ((7, 8), (8, 7)):
         c = cell(html, a, b)
-        assert "heat-fluent" in c and ">1/3<" in c  # fewer than half still learning it
-        assert "1 of 3 children who tried it still learning it" in c
-    assert "heat-mastered" in cell(html, 5, 2) and ">0/2<" in cell(html, 5, 2)
-    assert "heat-learning" in cell(html, 9, 6) and ">2/2<" in cell(html, 9, 6)
-    assert "heat-not_seen" in cell(html, 3, 3)  # class B's numbers are not class A's
+        assert "heat-band-some" in c and ">1/3<" in c  # fewer than half struggling
+        assert "1 of 3 children who tried it wrong so far or still learning it" in c
+    assert "heat-band-nobody" in cell(html, 5, 2) and ">0/2<" in cell(html, 5, 2)
+    assert "heat-band-many" in cell(html, 9, 6) and ">2/2<" in cell(html, 9, 6)
+    assert "heat-band-none" in cell(html, 3, 3)  # class B's numbers are not class A's
     # The most common wrong answers of the class, with their kind.
     common = re.search(r"most common wrong answers.*?</table>", html, flags=re.S).group(0)
     found = re.findall(
@@ -915,7 +955,7 @@ def test_the_school_heatmap_adds_up_the_classes(world, class_stats):
     assert reverse("invite_list") in nav and reverse("school_dashboard") in nav
     pattern = r'<span class="heat-cell[^"]*"[^>]*title="7 × 8[^"]*">.*?</span></span>'
     seven_eight = re.search(pattern, html).group(0)
-    assert "heat-fluent" in seven_eight and ">1/6<" in seven_eight  # (1 + 0) of (3 + 3)
+    assert "heat-band-some" in seven_eight and ">1/6<" in seven_eight  # (1 + 0) of (3 + 3)
     assert "<a id=" not in html.split('class="heatmap"')[1].split("</table>")[0]
     assert ">90</text>" in html  # this week's trend point: 9 of 10
     assert "style=" not in html
@@ -960,5 +1000,9 @@ def test_the_class_tabs_mark_the_page_you_are_on(world):
 def test_a_class_square_label_counts_one_child_in_the_singular():
     from classroom.charts import group_cell
 
-    assert group_cell(7, 8, 1, 1).label == "7 × 8: 1 of 1 child who tried it still learning it"
-    assert group_cell(7, 8, 2, 0).label == "7 × 8: 0 of 2 children who tried it still learning it"
+    assert group_cell(7, 8, 1, 1).label == (
+        "7 × 8: 1 of 1 child who tried it wrong so far or still learning it"
+    )
+    assert group_cell(7, 8, 2, 0).label == (
+        "7 × 8: 0 of 2 children who tried it wrong so far or still learning it"
+    )

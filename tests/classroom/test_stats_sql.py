@@ -22,6 +22,7 @@ from classroom.models import (
     FactStat,
     School,
     Student,
+    WarmUp,
 )
 from classroom.models.stats_sql import _at_least, state_case
 from games.models import Match, Move, Seat
@@ -40,7 +41,7 @@ def place(django_user_model):
     slow = Assignment.objects.create(
         classroom=rooms[0], title="Go slow", opens_at=START, accuracy_first=True
     )
-    moves = {}
+    moves, warm_ups = {}, {}
     for kid in kids:
         for assignment in (None, slow):
             match = Match.create(
@@ -56,66 +57,106 @@ def place(django_user_model):
             moves[(kid.pk, assignment is not None)] = Move.objects.create(
                 match=match, ply=1, seat=0, action={}, events=[]
             )
-    return school, rooms, kids, moves
+            warm_ups[(kid.pk, assignment is not None)] = WarmUp.objects.create(
+                student=kid, assignment=assignment, timed=assignment is None, started_at=START
+            )
+    return school, rooms, kids, moves, warm_ups
 
 
 # Few children and facts, so facts collect enough attempts to be fluent or mastered; times
-# on both sides of the thresholds; clock times that often tie (the rank breaks ties by id).
+# on both sides of the thresholds; clock times that often tie (the rank breaks ties by id),
+# and some either side of the school's midnight (Auckland: 11:00 UTC in March) so that local
+# days differ from UTC days; both orders of a fact, which pool.
 attempt = st.tuples(
     st.sampled_from([0, 0, 0, 1, 2]),  # which child
-    st.sampled_from([(7, 8), (7, 8), (8, 7), (3, 3)]),
+    st.sampled_from([(7, 8), (7, 8), (8, 7), (3, 3), (2, 9)]),
     # "unanswered": no answer outside a missed capture. The game never writes one, but the
     # counts must not mix up the two columns: omissions count no answer, the "missed lately"
     # rule counts the context.
     st.sampled_from(["right"] * 6 + ["wrong", "missed", "unanswered"]),
     st.integers(0, 5),  # which wrong answer
     st.sampled_from([900, 2500, 3000, 3001, 5000, 6000, 6001, 9000]),  # response time
-    st.tuples(st.integers(0, 2), st.integers(0, 3)),  # day, then minute: ties happen
-    st.booleans(),  # an accuracy-first session
+    # day, then minute: ties happen; 899 and 900 minutes after 20:00 UTC are 23:59 and 00:00
+    # in Auckland
+    st.tuples(st.integers(0, 2), st.sampled_from([0, 0, 1, 2, 3, 899, 900])),
+    st.booleans(),  # an accuracy-first session (or an untimed warm-up)
+    st.sampled_from(["capture"] * 4 + ["challenge", "warm-up"]),  # where the answer came from
 )
 WRONG = (48, 63, 15, 55, 54, 1000)
 
 
 def write(place, draws):
-    _school, _rooms, kids, moves = place
+    _school, _rooms, kids, moves, warm_ups = place
     Attempt.objects.all().delete()
     rows = []
-    for who, (a, b), how, w, ms, (day, minute), slow in draws:
+    questions = defaultdict(int)
+    for who, (a, b), how, w, ms, (day, minute), slow, source in draws:
         kid = kids[who]
         answer = {"right": a * b, "wrong": WRONG[w], "missed": None, "unanswered": None}[how]
         if answer == a * b and how == "wrong":
             answer += 1
-        move = moves[(kid.pk, slow)]
+        warm_up = how != "missed" and source == "warm-up"
+        context = "missed" if how == "missed" else source
+        game = {} if warm_up else {"match_id": moves[(kid.pk, slow)].match_id}
+        if warm_up:
+            round_ = warm_ups[(kid.pk, slow)]
+            game = {"warm_up": round_, "question": questions[round_.pk]}
+            questions[round_.pk] += 1
+        else:
+            game["move"] = moves[(kid.pk, slow)]
         rows.append(
             Attempt(
                 student=kid,
-                match_id=move.match_id,
-                move=move,
                 a=a,
                 b=b,
                 answer=answer,
                 correct=answer == a * b,
                 kind=diagnosis.classify(a, b, answer),
-                context="missed" if how == "missed" else "capture",
+                context=context,
                 response_ms=None if answer is None else ms,
                 created_at=START + timedelta(days=day, minutes=minute),
+                **game,
             )
         )
     Attempt.objects.bulk_create(rows)
 
 
+def untimed(t) -> bool:
+    if t.warm_up_id is not None:
+        return not t.warm_up.timed
+    return bool(t.match.assignment and t.match.assignment.accuracy_first)
+
+
 def expected_fact_stats():
-    by_fact = defaultdict(list)
-    for t in Attempt.objects.select_related("match__assignment").order_by("created_at", "pk"):
+    zone = School.objects.get().zone
+    by_fact, pooled = defaultdict(list), defaultdict(list)
+    for t in Attempt.objects.select_related("match__assignment", "warm_up").order_by(
+        "created_at", "pk"
+    ):
         by_fact[(t.student_id, t.a, t.b)].append(t)
+        pooled[(t.student_id, min(t.a, t.b), max(t.a, t.b))].append(t)
+    states = {
+        key: diagnosis.mastery(
+            [
+                diagnosis.Attempt(
+                    t.correct,
+                    t.response_ms,
+                    t.context == "missed",
+                    game_time=t.context not in ("warm-up", "challenge"),
+                    untimed=untimed(t),
+                    day=t.created_at.astimezone(zone).date(),
+                )
+                for t in rows
+            ]
+        )
+        for key, rows in pooled.items()
+    }
     out = {}
     for key, rows in by_fact.items():
-        recent = rows[-diagnosis.RECENT :]
-        use_time = not any(t.match.assignment and t.match.assignment.accuracy_first for t in recent)
-        m = diagnosis.mastery(
-            [diagnosis.Attempt(t.correct, t.response_ms, t.context == "missed") for t in rows],
-            use_time=use_time,
-        )
+        sid, a, b = key
+        m = states[(sid, min(a, b), max(a, b))]
+        times = [t.response_ms for t in rows[-diagnosis.RECENT :] if t.correct]
+        times = [ms for ms in times if ms is not None]
         errors = dict.fromkeys(diagnosis.ERROR_KINDS, 0)
         answers = defaultdict(int)
         for t in rows:
@@ -127,8 +168,9 @@ def expected_fact_stats():
             len(rows),
             sum(t.correct for t in rows),
             sum(t.answer is None for t in rows),
-            m.median_ms,
+            int(statistics.median(times)) if times else None,
             m.state,
+            (m.attempts, m.correct, m.days, m.speed_ms, m.speed_from_game),
             errors,
             dict(answers),
             max(t.created_at for t in rows),
@@ -144,6 +186,7 @@ def fact_rows():
             f.omissions,
             f.median_ms,
             f.state,
+            (f.recent_attempts, f.recent_correct, f.recent_days, f.speed_ms, f.speed_from_game),
             f.errors,
             f.wrong_answers,
             f.last_attempt_at,
@@ -158,11 +201,12 @@ SETTINGS = settings(
 
 
 @SETTINGS
-@given(st.lists(attempt, min_size=1, max_size=80))
-def test_fact_stats_in_sql_match_diagnosis(place, draws):
+@given(st.lists(attempt, min_size=1, max_size=80), st.booleans())
+def test_fact_stats_in_sql_match_diagnosis(place, draws, trends):
+    """On PostgreSQL ``trends`` takes the fused statement (the trend rows ride along)."""
     write(place, draws)
     kids = [k.pk for k in place[2]]
-    written = FactStat.objects.rebuild_for(kids)
+    written = FactStat.objects.rebuild_for(kids, trends=trends)
     assert fact_rows() == expected_fact_stats()
     assert written == FactStat.objects.count()
 
@@ -171,7 +215,7 @@ def test_fact_stats_in_sql_match_diagnosis(place, draws):
 @given(st.lists(attempt, min_size=1, max_size=80))
 def test_class_rollups_add_up_the_childrens_rows(place, draws):
     write(place, draws)
-    _school, rooms, kids, _moves = place
+    _school, rooms, kids, _moves, _warm_ups = place
     FactStat.objects.rebuild_for([k.pk for k in kids])
     ClassFactStat.objects.rebuild_for([r.pk for r in rooms])
     expected = defaultdict(
@@ -186,7 +230,7 @@ def test_class_rollups_add_up_the_childrens_rows(place, draws):
         e["right"] += f.correct
         e["missed"] += f.omissions
         e["kids"].add(f.student_id)
-        if f.state == diagnosis.LEARNING:
+        if f.state in (diagnosis.LEARNING, diagnosis.WRONG_SO_FAR):
             e["learning"].add(f.student_id)
         if f.median_ms is not None:
             e["times"].append(f.median_ms)
@@ -233,19 +277,24 @@ def test_trends_per_child_class_and_school(place, draws):
 
 
 def test_the_state_thresholds_are_written_from_diagnosis():
-    case = state_case("n", "r", "m", "o", "f")
+    case = state_case("n", "r", "m", "o", "f", "d")
+    assert f"n <= {diagnosis.EARLY} AND r = n THEN '{diagnosis.RIGHT_SO_FAR}'" in case
     assert f"n >= {diagnosis.MASTERED_MIN_ATTEMPTS}" in case
     assert f"m <= {diagnosis.MASTERED_MEDIAN_MS}" in case
+    assert f"d >= {diagnosis.MASTERED_MIN_DAYS}" in case
     assert f"n >= {diagnosis.FLUENT_MIN_ATTEMPTS}" in case
     assert _at_least("r", "n", 0.9) == "r * 10 >= 9 * n"
     assert _at_least("r", "n", 0.8) == "r * 5 >= 4 * n"
 
 
+def draw(how="right", fact=(7, 8), ms=2000, day=0, minute=0, slow=False, source="capture"):
+    return (0, fact, how, 0, ms, (day, minute), slow, source)
+
+
 def test_the_latest_ten_break_ties_of_time_by_the_order_written(place):
     """Twelve attempts stamped with the same second: the two written first (wrong) are the
     oldest, so the latest ten are all right and quick."""
-    draws = [(0, (7, 8), "wrong", 0, 2000, (0, 0), False)] * 2
-    draws += [(0, (7, 8), "right", 0, 2000, (0, 0), False)] * 10
+    draws = [draw("wrong")] * 2 + [draw()] * 5 + [draw(day=1)] * 5
     write(place, draws)
     FactStat.objects.rebuild_for([place[2][0].pk])
     stat = FactStat.objects.get()
@@ -253,11 +302,72 @@ def test_the_latest_ten_break_ties_of_time_by_the_order_written(place):
     assert fact_rows() == expected_fact_stats()
 
 
+def test_mastered_needs_two_school_days(place):
+    """Ten quick right answers within one Auckland day (two UTC days: 20:00 and 10:59 UTC
+    the next morning) are fluent; one more a minute later, after local midnight, masters it."""
+    one_day = [draw(minute=0)] * 5 + [draw(minute=899)] * 5
+    write(place, one_day)
+    FactStat.objects.rebuild_for([place[2][0].pk])
+    stat = FactStat.objects.get()
+    assert (stat.state, stat.recent_days) == (diagnosis.FLUENT, 1)
+    write(place, [*one_day, draw(minute=900)])
+    FactStat.objects.rebuild_for([place[2][0].pk])
+    stat = FactStat.objects.get()
+    assert (stat.state, stat.recent_days) == (diagnosis.MASTERED, 2)
+    assert fact_rows() == expected_fact_stats()
+
+
+def test_both_orders_pool_and_keep_their_own_counts(place):
+    """7 × 8 right three times and 8 × 7 wrong once: one pooled fact of four attempts
+    (learning: 75 %), each order with its own counts; a single right 2 × 9 is right so far."""
+    write(place, [draw()] * 3 + [draw("wrong", fact=(8, 7))] + [draw(fact=(2, 9))])
+    FactStat.objects.rebuild_for([place[2][0].pk])
+    rows = {(f.a, f.b): f for f in FactStat.objects.all()}
+    assert {k: (f.attempts, f.correct) for k, f in rows.items()} == {
+        (7, 8): (3, 3),
+        (8, 7): (1, 0),
+        (2, 9): (1, 1),
+    }
+    for f in (rows[(7, 8)], rows[(8, 7)]):
+        assert (f.state, f.recent_attempts, f.recent_correct) == (diagnosis.LEARNING, 4, 3)
+    assert rows[(2, 9)].state == diagnosis.RIGHT_SO_FAR
+    assert fact_rows() == expected_fact_stats()
+
+
+def test_retrieval_times_beat_game_times(place):
+    """Slow captures and quick warm-up answers: the warm-up's times decide; with captures
+    only, the game times do and are marked so; an untimed warm-up keeps speed out."""
+    captures = [draw(ms=9000, day=d) for d in (0, 1, 2)] * 2
+    write(place, captures)
+    FactStat.objects.rebuild_for([place[2][0].pk])
+    stat = FactStat.objects.get()
+    assert (stat.state, stat.speed_ms, stat.speed_from_game) == (diagnosis.LEARNING, 9000, True)
+    write(place, [*captures, draw(ms=1500, source="warm-up", day=2)])
+    FactStat.objects.rebuild_for([place[2][0].pk])
+    stat = FactStat.objects.get()
+    assert (stat.state, stat.speed_ms, stat.speed_from_game) == (diagnosis.MASTERED, 1500, False)
+    write(place, [*captures, draw(ms=1500, source="warm-up", day=2, slow=True)])
+    FactStat.objects.rebuild_for([place[2][0].pk])
+    stat = FactStat.objects.get()
+    assert (stat.state, stat.speed_ms, stat.speed_from_game) == (diagnosis.MASTERED, None, False)
+    assert fact_rows() == expected_fact_stats()
+
+
+@pytest.mark.usefixtures("postgres")
+def test_fact_stats_on_postgresql_with_trends(place):
+    """The PostgreSQL statement with the trend rows riding along computes the same."""
+    draws = [draw(day=d, minute=m) for d in (0, 1) for m in (0, 899, 900)] * 2
+    draws += [draw("wrong", fact=(8, 7), source="warm-up"), draw(fact=(3, 3), source="challenge")]
+    write(place, draws)
+    FactStat.objects.rebuild_for([k.pk for k in place[2]], trends=True)
+    assert fact_rows() == expected_fact_stats()
+
+
 def test_the_packed_fact_key_keeps_large_ids_and_factors_apart(place):
     """The rebuild sorts and groups on one integer made of the child's id, a and b: a child id
     near 2**31 and factors at the ends of their range come back as they went in, each fact on
     its own row."""
-    _school, rooms, _kids, moves = place
+    _school, rooms, _kids, moves, _warm_ups = place
     big = Student.objects.create(pk=2**31 - 1, classroom=rooms[0], name="Big")
     move = next(iter(moves.values()))
     facts = [(32767, 1), (1, 32767), (32767, 32767), (1, 1), (7, 8)]
@@ -291,3 +401,21 @@ def test_every_kind_of_error_has_its_column_and_errors_reads_them_in_order(place
 def test_a_child_id_beyond_the_packed_key_is_refused():
     with pytest.raises(ValueError, match="beyond the statistics' key"):
         FactStat.objects.rebuild_for([1, 2**31])
+
+
+def test_due_for_review_lists_mastered_facts_unseen_for_four_weeks(place):
+    """Mastered 3 × 3 and 7 × 8 / 8 × 7, last seen 10 March; 2 × 9 only fluent. On 7 April
+    (28 days on) both mastered facts are due, 7 × 8 by both rows; a later 8 × 7 keeps it off."""
+    mastered = [draw(fact=f, day=d) for f in ((3, 3), (7, 8), (8, 7)) for d in (0, 1)] * 3
+    write(place, [*mastered, *[draw(fact=(2, 9), ms=5000, day=d) for d in (0, 1)] * 3])
+    kid = place[2][0]
+    FactStat.objects.rebuild_for([kid.pk])
+    last = FactStat.objects.filter(student=kid).latest("last_attempt_at").last_attempt_at
+    mine = FactStat.objects.filter(student=kid)
+    due = last + timedelta(days=diagnosis.REVIEW_AFTER_DAYS)
+    assert mine.due_for_review(due - timedelta(seconds=1)).pooled_facts() == []
+    assert mine.due_for_review(due).pooled_facts() == [(3, 3), (7, 8)]
+    assert set(mine.due_for_review(due).values_list("a", "b")) == {(3, 3), (7, 8), (8, 7)}
+    Attempt.objects.filter(a=8, b=7).update(created_at=last + timedelta(days=1))
+    FactStat.objects.rebuild_for([kid.pk])
+    assert mine.due_for_review(due).pooled_facts() == [(3, 3)]  # the twin was seen since

@@ -47,6 +47,7 @@ ENTRIES = [
     {"name": "class_report", "url": klass("class_report"), "expect": owner(200)},
     {"name": "class_fact", "url": klass("class_fact", 7, 8), "expect": owner(200)},
     {"name": "class_export_csv", "url": klass("class_export_csv"), "expect": owner(200)},
+    {"name": "class_hardest", "url": klass("class_hardest"), "expect": owner(200)},
     {
         # A plain POST: the job is made and the teacher goes back to the report (302).
         "name": "recompute_start",
@@ -63,6 +64,11 @@ ENTRIES = [
     {
         "name": "school_report",
         "url": lambda w: reverse("school_report"),
+        "expect": {role: {"admin_a": 200, "admin_b": 200}.get(role, 404) for role in ALL} | LOGIN,
+    },
+    {
+        "name": "school_hardest",
+        "url": lambda w: reverse("school_hardest"),
         "expect": {role: {"admin_a": 200, "admin_b": 200}.get(role, 404) for role in ALL} | LOGIN,
     },
 ]
