@@ -52,6 +52,7 @@ class AssignmentForm(forms.ModelForm):
             "opens_at",
             "closes_at",
             "accuracy_first",
+            "warm_up_minutes",
             "groups",
             "students",
         ]
@@ -64,11 +65,13 @@ class AssignmentForm(forms.ModelForm):
             "opens_at": _("Opens at"),
             "closes_at": _("Closes at (optional)"),
             "accuracy_first": _("Accuracy first: record speed but never show or score it"),
+            "warm_up_minutes": _("Potion warm-up before each game"),
             "groups": _("Groups"),
             "students": _("Children"),
         }
         widgets = {
             "tier": forms.RadioSelect,
+            "warm_up_minutes": forms.RadioSelect,
             "opponents": forms.RadioSelect,
             "target_kind": forms.RadioSelect,
             "target_value": forms.NumberInput(attrs={"min": 1, "max": 120, "inputmode": "numeric"}),
@@ -77,12 +80,21 @@ class AssignmentForm(forms.ModelForm):
             "groups": forms.CheckboxSelectMultiple,
             "students": forms.CheckboxSelectMultiple,
         }
+        help_texts = {
+            "warm_up_minutes": _(
+                "Before each game, a short quick-fire round of typed answers, the child's "
+                "weakest facts first. In an accuracy-first session it has no clock: "
+                "10 questions per minute chosen."
+            ),
+        }
 
     def __init__(self, *args, classroom, **kwargs):
         super().__init__(*args, **kwargs)
         self.classroom = classroom
         self.fields["title"].widget.attrs.update({"autocomplete": "off", "maxlength": 80})
         self.fields["target_kind"].label = _("Target")
+        # Left out of a form (an older page, a script): the session keeps its length.
+        self.fields["warm_up_minutes"].required = False
         self.fields["groups"].queryset = classroom.groups.all()
         self.fields["students"].queryset = Student.objects.active().filter(classroom=classroom)
         self.fields["groups"].required = False
@@ -121,6 +133,12 @@ class AssignmentForm(forms.ModelForm):
         if not title:
             raise forms.ValidationError(_("Give the session a title."))
         return title
+
+    def clean_warm_up_minutes(self):
+        minutes = self.cleaned_data.get("warm_up_minutes")
+        if minutes in (None, ""):
+            return self.instance.warm_up_minutes if self.instance.pk else 1
+        return minutes
 
     def clean(self):
         data = super().clean()

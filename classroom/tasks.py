@@ -7,6 +7,7 @@ from classroom.models import (
     FactStat,
     RecomputeJob,
     Student,
+    WarmUp,
     WorkerHeartbeat,
 )
 from games import models as game_models
@@ -49,6 +50,19 @@ def sweep_missed_stats():
     now, with their trends. Idempotent: a rebuilt match is not found again."""
     for match_id in FactStat.objects.matches_missing_stats():
         FactStat.objects.update_for_match(match_id)
+    # Warm-up rounds too: one that ran out of time with nobody there to finish it (the lid
+    # was closed), or whose own task was lost.
+    for warm_up_id in WarmUp.objects.missing_stats():
+        update_warm_up_stats(warm_up_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def update_warm_up_stats(warm_up_id: int):
+    """A warm-up round ended: the child's facts, the class's roll-up and the trends of the
+    round's days, then the round's ``stats_at`` (idempotent: rebuilds)."""
+    warm_up = WarmUp.objects.filter(pk=warm_up_id).first()
+    if warm_up is not None:
+        warm_up.rebuild_stats()
 
 
 @shared_task(ignore_result=True, acks_late=True)

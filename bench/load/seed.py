@@ -55,6 +55,7 @@ def seed_children(children: int, *, class_size: int = 30, label: str = "load") -
                 tier=Assignment.Tier.GREEN,
                 target_value=50,
                 opens_at=timezone.now() - timedelta(minutes=1),
+                warm_up_minutes=0,  # the load test measures game moves, not warm-ups
             )
             for first, second in zip(students[::2], students[1::2], strict=True):
                 match = Match.create(

@@ -200,6 +200,7 @@ class Assignment(models.Model):
             "target_kind": self.target_kind,
             "target_value": self.target_value,
             "accuracy_first": self.accuracy_first,
+            "warm_up_minutes": self.warm_up_minutes,
             "groups": groups,
             "students": students,
             "who": "groups" if groups else "children" if students else "class",

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.child_session import current_student
-from classroom.models import Assignment, Classroom, WaitingEntry
+from classroom.models import Assignment, Classroom, WaitingEntry, WarmUp
 from classroom.models.assignment import LIVE_MATCH_STATUSES
 from classroom.session_forms import AssignmentForm
 from config.params import int_param
@@ -199,6 +199,16 @@ def child_home(request, student):
 @child_page
 def child_play(request, student, pk):
     assignment = get_object_or_404(Assignment.objects.open_now().for_student(student), pk=pk)
+    if assignment.active_match_for(student) is None:
+        # The potion warm-up first, once before each game (docs/classroom/warm-up.md).
+        warm_up = WarmUp.objects.before_game(student, assignment)
+        if warm_up is not None:
+            return done_redirect(request, warm_up.get_absolute_url())
+    return go_to_game(request, student, assignment)
+
+
+def go_to_game(request, student, assignment):
+    """The child's game in this session: the one in progress, or the waiting room."""
     active = assignment.active_match_for(student)
     if active is not None:
         return done_redirect(request, active.get_absolute_url())
@@ -296,9 +306,24 @@ def wall_version(classroom, now=None) -> str:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
-    sessions = list(classroom.assignments.open_now().order_by("pk").values_list("pk", "status"))
-    raw = repr((parts, waiting, sessions)).encode()
+    sessions = list(
+        classroom.assignments.open_now()
+        .order_by("pk")
+        .values_list("pk", "status", "warm_up_skipped")
+    )
+    warming = list(warming_up(classroom, now).values_list("pk", flat=True))
+    raw = repr((parts, waiting, sessions, warming)).encode()
     return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def warming_up(classroom, now=None):
+    """The class's potion warm-up rounds under way (classroom.models.warmup)."""
+    return (
+        WarmUp.objects.running(now)
+        .filter(assignment__classroom=classroom)
+        .select_related("student")
+        .order_by("started_at", "pk")
+    )
 
 
 def stalled(status, paused_at, changed_at, now) -> bool:
@@ -352,6 +377,8 @@ def wall_context(classroom) -> dict:
         "cards": cards,
         "open_sessions": open_sessions,
         "waiting": waiting,
+        "warming_up": list(warming_up(classroom, now)),
+        "warm_up_sessions": [a for a in open_sessions if a.warm_up_minutes],
         "any_paused": any(c["paused"] for c in cards)
         or any(a.status == Assignment.Status.PAUSED for a in open_sessions),
         "stalled_count": sum(1 for c in cards if c["stalled"]),

@@ -83,6 +83,8 @@ def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_ro
     teacher.get_by_label("Title (the children see it)").fill("Green warm-up")
     teacher.locator("label.choice-pill", has_text="Green").first.click()
     teacher.locator("label.choice-pill", has_text="The computer").first.click()
+    # No warm-up here: tests/classroom/test_warmup_browser.py plays one.
+    teacher.locator("label.choice-pill", has_text="off").first.click()
     teacher.get_by_role("button", name="Set the session").click()
     teacher.get_by_text("Green warm-up").first.wait_for()
     teacher.get_by_role("link", name="Live wall").first.click()

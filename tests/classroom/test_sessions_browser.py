@@ -58,6 +58,7 @@ def test_two_children_are_paired_and_the_wall_shows_their_game_live(browser, liv
         opens_at=timezone.now() - timedelta(minutes=1),
         opponents="classmates",
         target_value=2,
+        warm_up_minutes=0,  # straight to the waiting room (the warm-up: test_warmup_browser.py)
     )
     contexts = []
     try:

@@ -310,6 +310,7 @@ def fresh(world):
         title="Duel",
         opens_at=timezone.now() - timedelta(minutes=1),
         opponents="classmates_then_bot",
+        warm_up_minutes=0,  # straight to the waiting room (the warm-up: test_warmup_views.py)
     )
 
 

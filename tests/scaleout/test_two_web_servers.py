@@ -38,6 +38,7 @@ def seed_class():
         tier=Assignment.Tier.GREEN,
         opponents=Assignment.Opponents.CLASSMATES,
         opens_at=timezone.now() - timedelta(minutes=1),
+        warm_up_minutes=0,  # straight to the waiting room
     )
     return classroom, ada, bo, assignment
 

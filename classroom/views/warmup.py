@@ -1,0 +1,135 @@
+"""The potion warm-up (docs/classroom/warm-up.md): the child's round page, the home round,
+and the wall's "Skip the warm-up" for the teacher."""
+
+from django.db import transaction
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from classroom.models import Assignment, WarmUp
+from classroom.models.warmup import WarmUpRefused
+from classroom.views.sessions import (
+    after_wall_action,
+    child_page,
+    done_redirect,
+    go_to_game,
+    my_class,
+    teacher_page,
+)
+
+TEMPLATE = "classroom/warmup/round.html"
+CHEERS = (_("Yes!"), _("Brilliant!"), _("Spot on!"), _("Great!"))
+
+
+def my_round(student, pk) -> WarmUp:
+    """The signed-in child's own round (another child's: 404)."""
+    return get_object_or_404(
+        WarmUp.objects.filter(student=student).select_related("assignment"), pk=pk
+    )
+
+
+def render_round(request, student, warm_up, *, result=None, error="", token="", status=200):
+    """The round as it stands: the feedback of the answer just sent (if any), then the next
+    question, or the end when the round is over. A skipped round of an open session sends
+    the child on to the game."""
+    now = timezone.now()
+    assignment = warm_up.assignment
+    if warm_up.skipped and assignment is not None and assignment.is_open:
+        return go_to_game(request, student, assignment)
+    question = warm_up.question_for(token, now) if token else None
+    question = question or warm_up.ask(now)
+    if question is None:
+        warm_up.finish(now)
+    seconds_left = warm_up.seconds_left(now)
+    ctx = {
+        "student": student,
+        "warm_up": warm_up,
+        "question": question,
+        "result": result,
+        "error": error,
+        "seconds_left": seconds_left,
+        "clock": f"{seconds_left // 60}:{seconds_left % 60:02d}" if seconds_left else "0:00",
+        "cheer": CHEERS[result.index % len(CHEERS)] if result else "",
+        "summary": warm_up.summary() if question is None else None,
+        "session_open": assignment is not None and assignment.is_open,
+    }
+    template = f"{TEMPLATE}#round" if request.htmx else TEMPLATE
+    return render(request, template, ctx, status=status)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@child_page
+def warm_up_round(request, student, pk):
+    """GET: the next question (or the end). POST: an answer; the feedback and the next
+    question (htmx swaps them in; a plain form gets the whole page). A bad answer (422), a
+    question answered already or a round that is over (409) store nothing and say so."""
+    warm_up = my_round(student, pk)
+    if request.method == "GET":
+        return render_round(request, student, warm_up)
+    token = request.POST.get("token", "")
+    typed = request.POST.get("answer", "")
+    try:
+        result = WarmUp.objects.answer(student, token, typed)
+    except WarmUpRefused as refused:
+        # Nothing stored. While the token is still the next question (an answer that was
+        # not a number), the same question comes back with its clock still running.
+        warm_up.refresh_from_db()
+        return render_round(
+            request, student, warm_up, error=refused.message, token=token, status=refused.status
+        )
+    warm_up.refresh_from_db()
+    return render_round(request, student, warm_up, result=result)
+
+
+@require_POST
+@child_page
+def warm_up_home(request, student):
+    """A warm-up outside any session (from the child's home page)."""
+    warm_up = WarmUp.objects.start(student)
+    return done_redirect(request, warm_up.get_absolute_url())
+
+
+# --- the teacher's wall -----------------------------------------------------------------------
+
+
+def set_warm_up_skipped(classroom, skipped: bool) -> None:
+    """Skip (or turn back on) the warm-up of every open session of the class; skipping ends
+    the rounds under way, so each child's next request goes to the game."""
+    now = timezone.now()
+    with transaction.atomic():
+        ids = list(classroom.assignments.open_now().values_list("pk", flat=True))
+        Assignment.objects.filter(pk__in=ids).update(warm_up_skipped=skipped)
+        if skipped:
+            WarmUp.objects.skip_for(ids, now)
+
+
+@teacher_page
+@require_POST
+def wall_warm_up_skip(request, pk):
+    classroom = my_class(request, pk)
+    set_warm_up_skipped(classroom, True)
+    return after_wall_action(request, classroom)
+
+
+@teacher_page
+@require_POST
+def wall_warm_up_on(request, pk):
+    classroom = my_class(request, pk)
+    set_warm_up_skipped(classroom, False)
+    return after_wall_action(request, classroom)
+
+
+urlpatterns = [
+    path("me/warm-up/", warm_up_home, name="warm_up_home"),
+    path("me/warm-up/<int:pk>/", warm_up_round, name="warm_up_round"),
+    path(
+        "teacher/classes/<int:pk>/wall/warm-up/skip/",
+        wall_warm_up_skip,
+        name="wall_warm_up_skip",
+    ),
+    path("teacher/classes/<int:pk>/wall/warm-up/on/", wall_warm_up_on, name="wall_warm_up_on"),
+]

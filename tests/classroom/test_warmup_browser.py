@@ -1,0 +1,211 @@
+"""In headless Debian chromium at 1366×768: a child presses Play, does the potion warm-up by
+touch (tapping the number pad) or by keyboard (digits and Enter), sees the end of the round
+and goes on to the game. Every answer is an Attempt; screenshots in /tmp/warmup_*.png."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import Assignment, Attempt, Classroom, School, Student, WarmUp
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def child_session(student) -> str:
+    session = Client().session
+    session["student_id"] = student.pk
+    session["signin_generation"] = student.classroom.signin_generation
+    session["signin_key"] = student.signin_key
+    session["player_key"] = f"browser-{student.pk}"
+    session.save()
+    return session.session_key
+
+
+def child_page(browser, live_server, student, *, touch):
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=touch)
+    context.add_cookies(
+        [{"name": "sessionid", "value": child_session(student), "url": live_server.url}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.console_errors = []
+    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    return context, page
+
+
+@pytest.fixture
+def session_of_the_computer():
+    school = School.objects.create(name="Browser school")
+    teacher_model = Classroom._meta.get_field("teacher").related_model
+    teacher = teacher_model.objects.create_user("warm-teacher", password="x-long-pass-1")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="5W")
+    assignment = Assignment.objects.create(
+        classroom=classroom,
+        title="Potion duel",
+        tier="full",
+        opens_at=timezone.now() - timedelta(minutes=1),
+        opponents="bot",
+    )
+    return classroom, assignment
+
+
+def current_sum(page) -> tuple[int, int]:
+    label = page.locator("label[for=warmup-answer]").inner_text()
+    a, b = map(int, re.findall(r"\d", label)[:2])
+    return a, b
+
+
+def press_play(page, live_server):
+    page.goto(live_server.url + reverse("child_home"))
+    page.get_by_role("button", name="Play Potion duel").click()
+    page.wait_for_url(re.compile(r"/me/warm-up/\d+/$"))
+    page.get_by_text("Time left").wait_for()
+
+
+def end_the_time(warm_up, seconds_left):
+    """Move the round's start back so that only ``seconds_left`` remain."""
+    WarmUp.objects.filter(pk=warm_up.pk).update(
+        started_at=timezone.now() - timedelta(seconds=warm_up.seconds - seconds_left)
+    )
+
+
+def go_on_to_the_game(page, activate):
+    button = page.get_by_role("button", name="Go to the game")
+    button.wait_for()
+    activate(button)
+    page.wait_for_url(re.compile(r"/(play/\w+|me/waiting/\d+)/$"))
+    page.wait_for_url(re.compile(r"/play/\w+/$"))  # the computer plays at once
+
+
+def test_a_warm_up_by_touch_then_the_game(browser, live_server, session_of_the_computer):
+    classroom, _session = session_of_the_computer
+    ada = Student.objects.create(classroom=classroom, name="Ada")
+    context, page = child_page(browser, live_server, ada, touch=True)
+    try:
+        press_play(page, live_server)
+        warm_up = WarmUp.objects.get(student=ada)
+        # The teacher's wall shows Ada warming up, in words.
+        teacher = Client()
+        teacher.force_login(classroom.teacher)
+        wall_context = browser.new_context(viewport={"width": 1366, "height": 768})
+        wall_context.add_cookies(
+            [
+                {
+                    "name": "sessionid",
+                    "value": teacher.cookies["sessionid"].value,
+                    "url": live_server.url,
+                }
+            ]
+        )
+        wall = wall_context.new_page()
+        wall.goto(live_server.url + reverse("session_wall", args=[classroom.pk]))
+        wall.locator(".wall-warming", has_text="Warming up (1): Ada").wait_for()
+        assert wall.get_by_role("button", name="Skip the warm-up").is_visible()
+        wall.screenshot(path="/tmp/warmup_wall.png")
+        wall_context.close()
+        pad = page.locator(".pad")
+        for key in ["1", "7", "del", "0", "OK"]:  # every key visible, big enough to tap
+            button = (
+                pad.get_by_role("button", name="OK", exact=True)
+                if key == "OK"
+                else pad.locator(f"[data-pad-key='{key}']")
+            )
+            box = button.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44, (key, box)
+        # A slip first, corrected with the pad's delete key.
+        pad.locator("[data-pad-key='9']").tap()
+        pad.locator("[data-pad-key='del']").tap()
+        assert page.locator("#warmup-answer").input_value() == ""
+        answered = []
+        for i in range(3):
+            a, b = current_sum(page)
+            typed = str(a * b) if i != 1 else str(a * b + 1)  # the second one wrong
+            for digit in typed:
+                pad.locator(f"[data-pad-key='{digit}']").tap()
+            assert page.locator("#warmup-answer").input_value() == typed
+            if i == 2:
+                page.screenshot(path="/tmp/warmup_touch.png")
+            pad.get_by_role("button", name="OK", exact=True).tap()
+            feedback = page.locator(".warmup-feedback")
+            if typed == str(a * b):
+                feedback.filter(has_text=f"{a} × {b} = {a * b}").and_(
+                    page.locator(".is-right")
+                ).wait_for()
+            else:
+                page.locator(".warmup-feedback.is-other").get_by_text(
+                    f"{a} × {b} = {a * b}"
+                ).wait_for()
+                assert "Good try!" in feedback.inner_text()
+            answered.append((a, b, int(typed)))
+        # The time runs out while the child looks at the next question.
+        end_the_time(warm_up, 4)
+        a, b = current_sum(page)
+        for digit in str(a * b):
+            pad.locator(f"[data-pad-key='{digit}']").tap()
+        pad.get_by_role("button", name="OK", exact=True).tap()
+        answered.append((a, b, a * b))
+        page.get_by_text("You got 3 facts right!").wait_for(timeout=15_000)
+        page.screenshot(path="/tmp/warmup_touch_end.png")
+        rows = list(
+            Attempt.objects.filter(student=ada).order_by("question").values_list("a", "b", "answer")
+        )
+        assert rows == answered
+        assert all(
+            Attempt.objects.filter(student=ada, context="warm-up", warm_up=warm_up).values_list(
+                "response_ms", flat=True
+            )
+        )
+        go_on_to_the_game(page, lambda button: button.tap())
+        assert WarmUp.objects.filter(student=ada).count() == 1
+        assert page.console_errors == []
+    finally:
+        context.close()
+
+
+def test_a_warm_up_by_keyboard_then_the_game(browser, live_server, session_of_the_computer):
+    classroom, _session = session_of_the_computer
+    ben = Student.objects.create(classroom=classroom, name="Ben")
+    context, page = child_page(browser, live_server, ben, touch=False)
+    try:
+        press_play(page, live_server)
+        warm_up = WarmUp.objects.get(student=ben)
+        answer_box = page.locator("#warmup-answer")
+        assert page.evaluate("document.activeElement.id") == "warmup-answer"
+        # Not a number: a clear message, nothing stored, the same question.
+        before = current_sum(page)
+        page.keyboard.press("Enter")
+        page.get_by_text("Type your answer with the number keys").wait_for()
+        assert current_sum(page) == before and not Attempt.objects.exists()
+        answered = []
+        for i in range(4):
+            page.wait_for_function("document.activeElement.id === 'warmup-answer'")
+            a, b = current_sum(page)
+            typed = str(a * b) if i != 2 else str(a * b + 10)
+            page.keyboard.type(typed)
+            assert answer_box.input_value() == typed
+            if i == 3:
+                page.screenshot(path="/tmp/warmup_keyboard.png")
+                end_the_time(warm_up, 3)  # the next question has three seconds left
+            page.keyboard.press("Enter")
+            page.locator(".warmup-feedback").get_by_text(f"{a} × {b} = {a * b}").wait_for()
+            answered.append((a, b, int(typed)))
+        # Nobody types: the server ends the round when the time is up, the page shows it.
+        page.get_by_text("You got 3 facts right!").wait_for(timeout=15_000)
+        page.screenshot(path="/tmp/warmup_keyboard_end.png")
+        assert (
+            page.evaluate("document.activeElement.textContent").strip().endswith("Go to the game")
+        )
+        rows = list(
+            Attempt.objects.filter(student=ben).order_by("question").values_list("a", "b", "answer")
+        )
+        assert rows == answered
+        go_on_to_the_game(page, lambda button: page.keyboard.press("Enter"))
+        # The empty answer's 422 is logged by the browser; nothing else went wrong.
+        assert [e for e in page.console_errors if "status of 422" not in e] == []
+    finally:
+        context.close()

@@ -1,0 +1,60 @@
+"""The potion warm-up: the child's round page and home round, and the wall's skip buttons.
+
+Child pages: anybody who is not a signed-in child is sent to the class-code page (302);
+another child's round is not found (404). The wall's buttons are teacher_a's class's.
+"""
+
+from django.urls import reverse
+
+ALL = (
+    "anonymous",
+    "child_a",
+    "child_b",
+    "teacher_a",
+    "teacher_b",
+    "admin_a",
+    "admin_b",
+    "superuser",
+)
+
+
+def everyone(status):
+    return dict.fromkeys(ALL, status)
+
+
+def teacher_a_only(status):
+    return everyone(404) | {"anonymous": 302, "child_a": 302, "child_b": 302, "teacher_a": status}
+
+
+def round_of_child_a(w):
+    from classroom.models import WarmUp
+
+    return reverse("warm_up_round", args=[WarmUp.objects.start(w.child_a, w.assignment_a).pk])
+
+
+ENTRIES = [
+    {
+        "name": "warm_up_home",
+        "method": "post",
+        "url": lambda w: reverse("warm_up_home"),
+        # A child: to the new round; anybody else: to the class-code page.
+        "expect": everyone(302),
+    },
+    {
+        "name": "warm_up_round",
+        "url": round_of_child_a,
+        "expect": everyone(302) | {"child_a": 200, "child_b": 404},
+    },
+    {
+        "name": "wall_warm_up_skip",
+        "method": "post",
+        "url": lambda w: reverse("wall_warm_up_skip", args=[w.class_a.pk]),
+        "expect": teacher_a_only(302),
+    },
+    {
+        "name": "wall_warm_up_on",
+        "method": "post",
+        "url": lambda w: reverse("wall_warm_up_on", args=[w.class_a.pk]),
+        "expect": teacher_a_only(302),
+    },
+]
