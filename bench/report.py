@@ -29,6 +29,10 @@ GOALS = {
         "children sustained with p95 < 100 ms, no error",
     ),
     "update_latency_p95_ms": ("<=", 1000, "ms", "a move → the other seat's poll shows it, p95"),
+    "evidence_decided_median": (">=", 28, "of 36", "a week: facts with a decided state, median"),
+    "evidence_focus_recall": (">=", 0.8, "", "a week: true weak facts in the focus list"),
+    "evidence_help_precision": (">=", 0.8, "", "a week: needs help, precision (true acc. < 60 %)"),
+    "evidence_help_recall": (">=", 0.8, "", "a week: needs help, recall (true acc. < 60 %)"),
 }
 INFO_KEYS = {
     "move_median_ms": ("ms", "move, median"),
@@ -39,7 +43,20 @@ INFO_KEYS = {
     "recompute_baseline_s": ("s", "one SQL GROUP BY, median of 3"),
     "heatmap_after_game_median_ms": ("ms", "game end → heatmap, median"),
     "stats_task_median_ms": ("ms", "update_match_stats in the worker (its log), median"),
+    "evidence_attempts_per_minute": ("/min", "a week: attempts per minute of play"),
+    "evidence_attempts_per_minute_warm_up": ("/min", "a week: attempts per minute of warm-up"),
+    "evidence_attempts_per_minute_game": ("/min", "a week: attempts per minute of game"),
 }
+# The evidence week's figures of both arms, side by side in latest.md: (key, what, goal key).
+EVIDENCE_ROWS = (
+    ("decided_median", "facts with a decided state (of 36), median", "evidence_decided_median"),
+    ("focus_recall", "true weak facts in the focus list (recall)", "evidence_focus_recall"),
+    ("help_precision", "needs help: precision", "evidence_help_precision"),
+    ("help_recall", "needs help: recall", "evidence_help_recall"),
+    ("attempts_per_minute", "attempts per minute of play", None),
+    ("attempts_per_minute_warm_up", "… of warm-up", None),
+    ("attempts_per_minute_game", "… of game", None),
+)
 
 
 def runs(seconds) -> str:
@@ -172,6 +189,9 @@ def markdown(figures: dict, details: dict, info: dict) -> str:
             f"{fmt(figures['heatmap_after_game_median_ms'])} ms, p95 "
             f"{fmt(figures['heatmap_after_game_p95_ms'])} ms.",
         ]
+    week = details.get("evidence_week")
+    if week:
+        out += evidence_section(figures, week)
     engine = details.get("engine")
     if engine:
         out += ["", "## Engines", "", "| game | games | bots | mean plies |", "|---|---|---|---|"]
@@ -182,6 +202,40 @@ def markdown(figures: dict, details: dict, info: dict) -> str:
     out += ["", "## Machine", ""]
     out += [f"- {name}: {value}" for name, value in info.items()]
     return "\n".join(out) + "\n"
+
+
+def evidence_section(figures: dict, week: dict) -> list[str]:
+    """The evidence week: both arms side by side, with the goals (bench/evidence_week.py)."""
+    size, arms = week["size"], week["arms"]
+    out = ["", "## Evidence week", ""]
+    out += [
+        f"{size['children']} simulated children (bench/children.py, seed {week['seed']}), "
+        f"{size['sessions']} session{'s' if size['sessions'] != 1 else ''} of {size['minutes']} "
+        "minutes against the Coach, through "
+        "the real models and tasks; the same children and seeds with the warm-up (1 minute "
+        'before each game) and without (games only). docs/performance.md, "evidence_week".',
+        "",
+        "| figure | goal | with warm-up | games only |",
+        "|---|---|---|---|",
+    ]
+    for key, what, goal_key in EVIDENCE_ROWS:
+        goal = "—"
+        if goal_key:
+            comparison, target, _unit, _what = GOALS[goal_key]
+            goal = f"{comparison} {target}"
+        values = [figures.get(f"evidence_{key}"), figures.get(f"evidence_{key}_games_only")]
+        out.append(f"| {what} | {goal} | {fmt(values[0])} | {fmt(values[1])} |")
+    out.append("")
+    for arm, d in arms.items():
+        out.append(
+            f"- {arm.replace('_', ' ')}: {d['games']} games ({d['games_finished']} finished), "
+            f"{d['warm_ups']} warm-ups, {d['warm_up_minutes']:.0f} min of warm-up and "
+            f"{d['game_minutes']:.0f} min of game; attempts "
+            + ", ".join(f"{k} {v}" for k, v in sorted(d["attempts_by_context"].items()))
+            + f"; flagged {len(d['flagged'])}, truly under 60 % {len(d['truly_need_help'])}; "
+            f"{d['wall_s']:.0f} s to run."
+        )
+    return out
 
 
 def write_results(figures: dict, details: dict, out_dir: Path | None = None) -> dict:

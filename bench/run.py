@@ -33,6 +33,7 @@ def run_all(
     from bench import report
     from bench.analytics import bench_analytics
     from bench.engine import bench_engine
+    from bench.evidence_week import bench_evidence_week
     from bench.load.run import bench_load  # load: full, quick or skip (BENCH_LOAD)
     from bench.moves import bench_moves
     from bench.page import bench_play_page
@@ -43,6 +44,7 @@ def run_all(
         ("moves", lambda: bench_moves(quick, keep_connection=not setup_db)),
         ("page", lambda: bench_play_page(quick, keep_connection=not setup_db)),
         ("analytics", lambda: bench_analytics(quick)),
+        ("evidence_week", lambda: bench_evidence_week(quick)),
         ("load", lambda: bench_load(load)),
     ]
     for name, step in steps:
@@ -55,6 +57,7 @@ def run_all(
     flat_details = {**details["moves"], **details["page"], "engine": details["engine"]["engine"]}
     flat_details["moves"] = details["moves"]
     flat_details["analytics"] = details["analytics"]
+    flat_details["evidence_week"] = details["evidence_week"]
     flat_details["load"] = details["load"]
     paths = report.write_results(figures, flat_details, out_dir)
     return figures, paths

@@ -1,13 +1,16 @@
 """The benchmark suite in quick mode: every figure is produced and written. Speed is never
 asserted here (that is what `make bench` and docs/performance.md are for)."""
 
+import datetime as dt
 import json
 import math
 
 import pytest
+from django.db.models import Count
 
 from bench import report
 from bench.engine import bench_engine
+from bench.evidence_week import bench_evidence_week
 from bench.moves import bench_moves, percentile
 from bench.page import bench_play_page
 from bench.run import run_all
@@ -28,6 +31,22 @@ FLAT_KEYS = {
     "heatmap_after_game_median_ms",
     "stats_task_median_ms",
 }
+
+# The evidence week's figures: shares and counts, where 0 is a possible result (a benchmark:
+# the goals are never asserted here).
+EVIDENCE_KEYS = {
+    f"evidence_{key}{arm}"
+    for key in (
+        "decided_median",
+        "focus_recall",
+        "help_precision",
+        "help_recall",
+        "attempts_per_minute",
+        "attempts_per_minute_game",
+    )
+    for arm in ("", "_games_only")
+} | {"evidence_attempts_per_minute_warm_up"}
+EVIDENCE_SHARES = {k for k in EVIDENCE_KEYS if "recall" in k or "precision" in k}
 
 
 def positive_finite(value) -> bool:
@@ -82,11 +101,82 @@ def test_run_all_writes_the_result_files(tmp_path):
     assert set(stored["engine_games_per_s"]) == set(engine.GAMES)
     assert all(positive_finite(v) for v in stored["engine_games_per_s"].values())
     # Numbers only: flat numbers plus the one nested object of the engines.
-    assert all(positive_finite(v) for k, v in stored.items() if k != "engine_games_per_s")
+    assert set(stored) >= EVIDENCE_KEYS
+    assert all(
+        positive_finite(v)
+        for k, v in stored.items()
+        if k != "engine_games_per_s" and k not in EVIDENCE_KEYS
+    )
+    assert all(math.isfinite(stored[k]) and stored[k] >= 0 for k in EVIDENCE_KEYS)
     md = paths["md"].read_text()
     for key in [*FLAT_KEYS, "engine_games_per_s.multiplipotion"]:
         assert f"`{key}`" in md
     for goal_key in report.GOALS:
         assert goal_key in md
     assert "cores:" in md and "python:" in md and "database:" in md
+    assert "## Evidence week" in md and "| needs help: recall | >= 0.8 |" in md
     assert not list(tmp_path.glob("*.tmp"))
+
+
+@pytest.mark.django_db
+def test_evidence_week_in_quick_mode():
+    """The week through the real models: the figures exist and are numbers; the attempts were
+    stored by the warm-up and by the games' moves with the simulated times, and every child's
+    statistics were rebuilt by the tasks. The goals are the benchmark's business, not this."""
+    from django.db.models import Sum
+
+    from classroom.models import Attempt, FactStat, Student, WarmUp
+    from games.models import Seat
+
+    figures, details = bench_evidence_week(quick=True)
+    assert set(figures) == EVIDENCE_KEYS
+    assert all(isinstance(v, int | float) and math.isfinite(v) and v >= 0 for v in figures.values())
+    assert all(0 <= figures[k] <= 1 for k in EVIDENCE_SHARES)
+    assert all(0 <= figures[k] <= 36 for k in EVIDENCE_KEYS if "decided" in k)
+    assert figures["evidence_attempts_per_minute_warm_up"] > 0
+    assert figures["evidence_attempts_per_minute_game_games_only"] > 0
+
+    size = details["size"]
+    for arm, warm_up in (("warm_up", True), ("games_only", False)):
+        d = details["arms"][arm]
+        start, end = (dt.datetime.fromisoformat(t) for t in d["windows"][0])
+        attempts = Attempt.objects.filter(student__classroom_id=d["classroom_id"])
+        children = list(Student.objects.filter(classroom_id=d["classroom_id"]))
+        assert len(children) == size["children"] == len(d["children"])
+        # Games: every attempt comes from a move of a session match against the Coach.
+        played = attempts.exclude(context=Attempt.Context.WARM_UP)
+        assert played.exists()
+        assert set(played.values_list("context", flat=True)) <= {"capture", "challenge", "missed"}
+        assert not played.filter(move__isnull=True).exists()
+        assert not played.exclude(match__assignment__bot_level="coach").exists()
+        assert not played.exclude(match__assignment__warm_up_minutes=int(warm_up)).exists()
+        coach = Seat.objects.filter(match__attempts__in=played, kind="bot", bot_level="coach")
+        assert coach.exists()
+        # Warm-ups: typed answers of a round, none without one; none at all in games only.
+        typed = attempts.filter(context=Attempt.Context.WARM_UP)
+        assert typed.exists() == warm_up
+        assert not typed.filter(warm_up__isnull=True).exists()
+        assert not typed.filter(match__isnull=False).exists()
+        assert not typed.filter(response_ms__isnull=True).exists()
+        rounds = WarmUp.objects.filter(student__in=children)
+        assert (
+            rounds.count()
+            == d["warm_ups"]
+            == (sum(c["warm_ups"] for c in d["children"]) if warm_up else 0)
+        )
+        assert not rounds.filter(finished_at__isnull=True).exists()
+        assert not rounds.filter(stats_at__isnull=True).exists()
+        # The simulated clock: every attempt inside the session (its last move may end late).
+        assert not attempts.filter(created_at__lt=start).exists()
+        assert not attempts.filter(created_at__gt=end + dt.timedelta(minutes=2)).exists()
+        assert dict(d["attempts_by_context"]) == dict(
+            attempts.values("context").annotate(n=Count("pk")).values_list("context", "n")
+        )
+        # Every child has statistics that count every attempt they made (rebuilt after it);
+        # with a warm-up every child has some (a few minutes of a game may bring none).
+        for child in children:
+            made = attempts.filter(student=child).count()
+            stats = FactStat.objects.filter(student=child)
+            assert stats.exists() == (made > 0)
+            assert made > 0 or not warm_up
+            assert (stats.aggregate(n=Sum("attempts"))["n"] or 0) == made
