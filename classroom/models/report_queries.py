@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.db import models
 from django.db.models import Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Greatest, Least
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
@@ -23,8 +23,8 @@ from .roster import Student, StudentQuerySet
 # 1. Low accuracy: under 60 % right over at least RECENT_MIN_ATTEMPTS attempts in the last
 #    RECENT_DAYS days (a rolling window: now minus 7 × 24 h). Every attempt counts, a missed
 #    capture as a wrong one, as in the "Week by week" line and the fact panels.
-# 2. Stuck: at least STUCK_IN_A_ROW attempts of one fact (as asked) in that window, all wrong or
-#    missed, after the child's latest right answer to that fact (or with none ever).
+# 2. Stuck: at least STUCK_IN_A_ROW attempts of one fact (either way round) in that window, all
+#    wrong or missed, after the child's latest right answer to it (or with none ever).
 # 3. Weak facts: at least WEAK_FACTS facts still being learned with an accuracy under 60 % over
 #    at least WEAK_MIN_ATTEMPTS attempts (all-time, from FactStat), a fact and its twin (7 × 8
 #    and 8 × 7) together: they share one state, so they are one fact here.
@@ -93,24 +93,24 @@ def _flag(condition):
 
 
 def _stuck_facts(since):
-    """The child's facts (as asked) answered wrong or missed at least STUCK_IN_A_ROW times
-    since ``since`` and after the latest right answer to them, longest run first."""
+    """The child's facts (both orders together: 7 × 8 and 8 × 7 are one fact, as in its
+    state) answered wrong or missed at least STUCK_IN_A_ROW times since ``since`` and after
+    the latest right answer to them either way round, longest run first; ``lo`` ≤ ``hi``."""
+    same_fact = Q(a=OuterRef("a"), b=OuterRef("b")) | Q(a=OuterRef("b"), b=OuterRef("a"))
     latest_right = (
-        Attempt.objects.filter(
-            student=OuterRef("student"), a=OuterRef("a"), b=OuterRef("b"), correct=True
-        )
+        Attempt.objects.filter(same_fact, student=OuterRef("student"), correct=True)
         .order_by("-created_at")
         .values("created_at")[:1]
     )
     return (
         Attempt.objects.filter(student=OuterRef("pk"), created_at__gte=since, correct=False)
-        .annotate(latest_right=Subquery(latest_right))
+        .annotate(latest_right=Subquery(latest_right), lo=Least("a", "b"), hi=Greatest("a", "b"))
         .filter(Q(latest_right__isnull=True) | Q(created_at__gt=F("latest_right")))
         .order_by()
-        .values("a", "b")
+        .values("lo", "hi")
         .annotate(run=Count("pk"))
         .filter(run__gte=STUCK_IN_A_ROW)
-        .order_by("-run", "a", "b")
+        .order_by("-run", "lo", "hi")
     )
 
 
@@ -134,8 +134,8 @@ class ReportStudentQuerySet(StudentQuerySet):
                 recent_omissions=_count(recent.filter(context=Attempt.Context.MISSED)),
                 recent_attempts=_count(recent),
                 recent_correct=_count(recent.filter(correct=True)),
-                stuck_a=Subquery(stuck.values("a")[:1], output_field=integer),
-                stuck_b=Subquery(stuck.values("b")[:1], output_field=integer),
+                stuck_a=Subquery(stuck.values("lo")[:1], output_field=integer),
+                stuck_b=Subquery(stuck.values("hi")[:1], output_field=integer),
                 stuck_run=Subquery(stuck.values("run")[:1], output_field=integer),
             )
             .annotate(

@@ -763,16 +763,19 @@ def test_stuck_on_a_fact_wrong_or_missed_three_times_in_a_row(world):
         return now - timedelta(days=2) + timedelta(minutes=minutes)
 
     attempt(ada, match, 7, 8, 54, when=at(1))
-    attempt(ada, match, 7, 8, 48, when=at(2))
-    attempt(ada, match, 8, 7, 48, when=at(3))  # the twin, as asked: another fact
-    attempt(ada, match, 2, 2, 4, when=at(4))  # another fact, right: no matter
+    attempt(ada, match, 2, 2, 4, when=at(2))  # another fact, right: no matter
+    attempt(ada, match, 8, 7, 48, when=at(3))  # the twin: the same fact, either way round
     assert flagged(world).stuck is False  # two in a row
-    attempt(ada, match, 7, 8, None, context="missed", when=at(5))  # a missed one is wrong too
+    attempt(ada, match, 8, 7, None, context="missed", when=at(5))  # a missed one is wrong too
     ada_ = flagged(world)
     assert (ada_.stuck, ada_.stuck_a, ada_.stuck_b, ada_.stuck_run) == (True, 7, 8, 3)
     assert ada_.low_accuracy is False and ada_.weak_facts == 0 and ada_.needs_help is True
-    attempt(ada, match, 7, 8, 56, when=at(6))  # right at last: the run ends
+    attempt(ada, match, 8, 7, 56, when=at(6))  # right at last, the other way round: run ends
     assert flagged(world).needs_help is False
+    attempt(ada, match, 6, 7, 41, when=at(7))
+    attempt(ada, match, 6, 7, 43, when=at(8))
+    attempt(ada, match, 6, 6, 35, when=at(9))  # another fact: not the same run
+    assert flagged(world).stuck is False
     attempt(ada, match, 7, 8, 63, when=at(7))
     attempt(ada, match, 7, 8, 63, when=at(8))
     assert flagged(world).stuck is False  # two since the right answer
