@@ -82,7 +82,8 @@ DECIDED = tuple(
     getattr(diagnosis, name, fallback)
     for name, fallback in (("LEARNING", "learning"), ("FLUENT", "fluent"), ("MASTERED", "mastered"))
 )
-ARMS = {"warm_up": 1, "games_only": 0}  # arm -> the sessions' warm_up_minutes
+# arm -> the sessions' warm_up_minutes: the default (1 minute), the longest and none
+ARMS = {"warm_up": 1, "warm_up_2": 2, "games_only": 0}
 
 
 class Clock:
@@ -345,6 +346,16 @@ def measure(children, room, students, tallies, now) -> tuple[dict, dict]:
         "focus_recall_of_all_weak": ratio(hits, weak_total),
         "flagged": sorted(flagged),
         "flagged_by_reason": dict(Counter(r for c in per_child for r in c["help_reasons"])),
+        # each reason of the flag on its own, against the same truth: which one misleads
+        "help_by_reason": {
+            reason: {
+                "precision": ratio(len(hit & truth), len(hit)),
+                "recall": ratio(len(hit & truth), len(truth)),
+                "flagged": len(hit),
+            }
+            for reason in ("low_accuracy", "stuck", "weak_facts")
+            for hit in [{c["child"] for c in per_child if reason in c["help_reasons"]}]
+        },
         "truly_need_help": sorted(truth),
         "warm_up_minutes": warm_up_s / 60,
         "game_minutes": game_s / 60,
@@ -373,7 +384,7 @@ def bench_evidence_week(quick: bool = False, *, seed: int = SEED, arms=None):
         details["arms"][arm] = arm_details
         suffix = "" if arm == "warm_up" else f"_{arm}"
         for key, value in arm_figures.items():
-            if arm != "warm_up" and key == "attempts_per_minute_warm_up":
+            if arm == "games_only" and key == "attempts_per_minute_warm_up":
                 continue  # no warm-up in that arm
             figures[f"evidence_{key}{suffix}"] = value
     return figures, details

@@ -212,19 +212,20 @@ def evidence_section(figures: dict, week: dict) -> list[str]:
         f"{size['children']} simulated children (bench/children.py, seed {week['seed']}), "
         f"{size['sessions']} session{'s' if size['sessions'] != 1 else ''} of {size['minutes']} "
         "minutes against the Coach, through "
-        "the real models and tasks; the same children and seeds with the warm-up (1 minute "
-        'before each game) and without (games only). docs/performance.md, "evidence_week".',
+        "the real models and tasks; the same children and seeds with the warm-up before each "
+        "game (1 minute, the default; 2 minutes) and without (games only). "
+        'docs/performance.md, "evidence_week".',
         "",
-        "| figure | goal | with warm-up | games only |",
-        "|---|---|---|---|",
+        "| figure | goal | warm-up 1 min | warm-up 2 min | games only |",
+        "|---|---|---|---|---|",
     ]
     for key, what, goal_key in EVIDENCE_ROWS:
         goal = "—"
         if goal_key:
             comparison, target, _unit, _what = GOALS[goal_key]
             goal = f"{comparison} {target}"
-        values = [figures.get(f"evidence_{key}"), figures.get(f"evidence_{key}_games_only")]
-        out.append(f"| {what} | {goal} | {fmt(values[0])} | {fmt(values[1])} |")
+        values = [figures.get(f"evidence_{key}{arm}") for arm in ("", "_warm_up_2", "_games_only")]
+        out.append(f"| {what} | {goal} | " + " | ".join(fmt(v) for v in values) + " |")
     out.append("")
     for arm, d in arms.items():
         out.append(
@@ -234,6 +235,14 @@ def evidence_section(figures: dict, week: dict) -> list[str]:
             + ", ".join(f"{k} {v}" for k, v in sorted(d["attempts_by_context"].items()))
             + f"; flagged {len(d['flagged'])}, truly under 60 % {len(d['truly_need_help'])}; "
             f"{d['wall_s']:.0f} s to run."
+        )
+        out.append(
+            "  - needs help by reason alone (precision / recall / flagged): "
+            + "; ".join(
+                f"{reason.replace('_', ' ')} {r['precision']:.2f} / {r['recall']:.2f} / "
+                f"{r['flagged']}"
+                for reason, r in d.get("help_by_reason", {}).items()
+            )
         )
     return out
 

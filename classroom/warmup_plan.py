@@ -9,6 +9,7 @@ docs/classroom/warm-up.md explains the choice.
 
 import random
 from collections.abc import Iterable, Sequence
+from itertools import zip_longest
 
 Fact = tuple[int, int]
 
@@ -42,6 +43,7 @@ def plan(
     unseen: Sequence[Fact],
     n: int,
     seed: int,
+    unfinished: Sequence[Fact] = (),
 ) -> list[Fact]:
     """``n`` questions (a, b) for a warm-up over ``tables``, in the order they are asked.
 
@@ -68,12 +70,16 @@ def plan(
         return out
 
     focus_facts = take(focus)
+    used |= {(b, a) for a, b in focus_facts}  # each comes back the other way round anyway
     due_facts = take(due)
+    unfinished_facts = take(unfinished)  # in the order given: the closest to a state first
     unseen_facts = take(unseen)
     rng.shuffle(unseen_facts)
     rest = take(f for f in allowed if f not in used)
     rng.shuffle(rest)
-    queue = [*focus_facts, *due_facts, *unseen_facts, *rest]
+    # Facts begun and facts never met take turns: evidence deepens and spreads at once.
+    fresh = [f for pair in zip_longest(unfinished_facts, unseen_facts) for f in pair if f]
+    queue = [*focus_facts, *due_facts, *fresh, *rest]
     focus_set = set(focus_facts)
 
     out: list[Fact] = []
@@ -86,6 +92,8 @@ def plan(
                 break
         pos = len(out)
         fact = repeats.pop(pos, None)
+        if fact is not None and out and fact == out[-1]:  # never twice in a row
+            repeats[pos + 1], fact = fact, None
         if fact is None:
             fact = queue.pop(0)
             if out and fact == out[-1] and queue:  # never twice in a row

@@ -272,9 +272,21 @@ def plan_for(student, tier, n, *, seed, now=None) -> list[tuple[int, int]]:
         .order_by("last_attempt_at", "a", "b")
         .values_list("a", "b")
     )
+    # "No evidence yet" starts with the facts whose evidence is not enough to decide a state:
+    # right or wrong so far (1–3 answers, both orders), the closest to a decision first, then
+    # the facts never met. A fact is finished before new ones are opened, so a week of
+    # warm-ups decides as many facts as it can (docs/classroom/warm-up.md).
+    # Each such fact comes as asked last, and later in the round the other way round too.
+    so_far = list(
+        stats.filter(state__in=(diagnosis.RIGHT_SO_FAR, diagnosis.WRONG_SO_FAR))
+        .order_by("-recent_attempts", "-last_attempt_at", "a", "b")
+        .values_list("a", "b")
+    )
+    pooled = list(dict.fromkeys(diagnosis.fact_key(a, b, commuted=True) for a, b in so_far))
+    so_far = [*pooled, *((b, a) for a, b in pooled if a != b)]
     seen = set(stats.filter(attempts__gt=0).values_list("a", "b"))
-    unseen = [f for f in warmup_plan.tier_facts(tables) if f not in seen]
-    return warmup_plan.plan(tables, focus, due, unseen, n, seed)
+    never = [f for f in warmup_plan.tier_facts(tables) if f not in seen]
+    return warmup_plan.plan(tables, focus, due, never, n, seed, unfinished=so_far)
 
 
 class WarmUp(models.Model):

@@ -44,8 +44,8 @@ EVIDENCE_KEYS = {
         "attempts_per_minute",
         "attempts_per_minute_game",
     )
-    for arm in ("", "_games_only")
-} | {"evidence_attempts_per_minute_warm_up"}
+    for arm in ("", "_warm_up_2", "_games_only")
+} | {"evidence_attempts_per_minute_warm_up", "evidence_attempts_per_minute_warm_up_warm_up_2"}
 EVIDENCE_SHARES = {k for k in EVIDENCE_KEYS if "recall" in k or "precision" in k}
 
 
@@ -137,7 +137,8 @@ def test_evidence_week_in_quick_mode():
     assert figures["evidence_attempts_per_minute_game_games_only"] > 0
 
     size = details["size"]
-    for arm, warm_up in (("warm_up", True), ("games_only", False)):
+    for arm, minutes in (("warm_up", 1), ("warm_up_2", 2), ("games_only", 0)):
+        warm_up = minutes > 0
         d = details["arms"][arm]
         start, end = (dt.datetime.fromisoformat(t) for t in d["windows"][0])
         attempts = Attempt.objects.filter(student__classroom_id=d["classroom_id"])
@@ -149,7 +150,7 @@ def test_evidence_week_in_quick_mode():
         assert set(played.values_list("context", flat=True)) <= {"capture", "challenge", "missed"}
         assert not played.filter(move__isnull=True).exists()
         assert not played.exclude(match__assignment__bot_level="coach").exists()
-        assert not played.exclude(match__assignment__warm_up_minutes=int(warm_up)).exists()
+        assert not played.exclude(match__assignment__warm_up_minutes=minutes).exists()
         coach = Seat.objects.filter(match__attempts__in=played, kind="bot", bot_level="coach")
         assert coach.exists()
         # Warm-ups: typed answers of a round, none without one; none at all in games only.

@@ -95,6 +95,14 @@ def test_several_focus_facts_each_come_back_spaced():
         assert out[i + warmup_plan.FOCUS_GAP] == (b, a)
 
 
+def test_plan_alternates_facts_begun_with_facts_never_met():
+    unfinished, unseen = [(3, 4), (5, 6), (4, 3)], [(2, 2), (9, 9)]
+    out = warmup_plan.plan(range(2, 10), [], [], unseen, 7, seed=2, unfinished=unfinished)
+    assert out[0::2][:3] == unfinished  # in the order given: the closest to a state first
+    assert set(out[1:4:2]) == set(unseen)  # taking turns with the never met, shuffled
+    assert out[4] == (4, 3) and (3, 4) in out[:1]  # both orders of a fact begun
+
+
 # --- starting and asking --------------------------------------------------------------------
 
 
@@ -130,6 +138,29 @@ def test_a_session_round_uses_the_sessions_tables_length_and_the_childs_focus(pe
     assert (9, 9) not in facts[:40] or facts.index((9, 9)) > 2
     purple = set(warmup_plan.tier_facts(range(6, 10)))
     assert all(f in purple for f in facts)
+
+
+def test_a_round_finishes_facts_begun_before_opening_many_new_ones(people):
+    # 6 × 7 met once (right so far); 8 × 9 three times, once wrong (wrong so far, so also a
+    # focus fact: first, and back the other way round four questions later).
+    for a, b, n, right, state in ((6, 7, 1, 1, "right_so_far"), (8, 9, 3, 2, "wrong_so_far")):
+        FactStat.objects.create(
+            student=people.ada,
+            a=a,
+            b=b,
+            attempts=n,
+            correct=right,
+            recent_attempts=n,
+            recent_correct=right,
+            state=getattr(diagnosis, state.upper()),
+            last_attempt_at=T0 - timedelta(hours=1),
+        )
+    facts = [tuple(f) for f in WarmUp.objects.start(people.ada, people.session, now=T0).facts]
+    never = {f for f in warmup_plan.tier_facts(range(6, 10))} - {(6, 7), (8, 9)}
+    assert facts[:2] == [(8, 9), (6, 7)]  # the focus fact, then the fact begun
+    assert facts[2] in never and facts[3] == (7, 6)  # taking turns with a fact never met
+    assert facts[4] == (9, 8)  # the focus fact again, the other way round
+    assert all(x != y for x, y in pairwise(facts))
 
 
 def test_a_home_round_is_timed_and_an_accuracy_first_round_is_not(people):
