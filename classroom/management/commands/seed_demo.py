@@ -31,25 +31,29 @@ class Skill:
     """How a demo child plays: ``games`` against the computer in the last week; ``guess``: the
     share of turns with a claim on offer on which they claim at random (right or wrong);
     ``stuck``: potions they always multiply wrong (claim a wrong monster with them, or leave
-    the right one on the board); ``misses``: the share of right captures left on the board."""
+    the right one on the board); ``misses``: the share of right captures left on the board;
+    ``slips``: the share of wrong answers typed in the warm-up before each game."""
 
     games: int = 1
     guess: float = 0.1
     stuck: tuple[int, int] | None = None
     misses: float = 0.1
+    slips: float = 0.04
 
 
-# The first eight children play. Most play steadily; a few are weak enough to be flagged as
-# needing help (docs/analytics.md, "Needs help."), so a new teacher sees what a flag looks like:
-# Ben, Chloe and Grace guess and miss a lot, Dev and Finn always get one fact wrong. The
-# command prints who is flagged and why (with seed 2026: 5 children, all for low accuracy, 4
-# of them also stuck on a fact).
+# The first eight children play, each game after a potion warm-up. Most play steadily; a few
+# are weak enough to be flagged as needing help (docs/analytics.md, "Needs help."), so a new
+# teacher sees what a flag looks like: Ben, Chloe and Grace guess, miss and slip a lot (low
+# accuracy), Dev and Finn always get one fact wrong (stuck on it). The command prints who is
+# flagged and why: 4 or 5 children (the warm-ups' questions are planned from the clock, so the
+# list varies a little from one run to the next; tests/foundation/test_seed_demo.py holds its
+# shape).
 DEMO_SKILLS = {
-    "Ben": Skill(games=2, guess=0.35, misses=0.5),
-    "Chloe": Skill(games=2, guess=0.3, misses=0.4),
+    "Ben": Skill(games=2, guess=0.35, misses=0.5, slips=0.5),
+    "Chloe": Skill(games=2, guess=0.3, misses=0.4, slips=0.45),
     "Dev": Skill(games=2, guess=0.02, stuck=(2, 4), misses=0.02),
     "Finn": Skill(games=2, guess=0.02, stuck=(4, 5), misses=0.02),
-    "Grace": Skill(games=6, guess=0.35, misses=0.3),
+    "Grace": Skill(games=6, guess=0.35, misses=0.3, slips=0.45),
 }
 DEMO_PLAYERS = 8
 
@@ -131,9 +135,37 @@ class Command(BaseCommand):
             for game in range(skill.games):
                 match = play_demo_match(student, rng, assignment, skill)
                 backdate(match, timedelta(days=(i + 2 * game) % 7))  # all in the last week
+                match.refresh_from_db(fields=["created_at"])
+                demo_warm_up(student, assignment, rng, skill, match.created_at)
         # The demo games were played without the worker: build their statistics here.
         RecomputeJob.objects.create(classroom=classroom).run()
         return school
+
+
+def demo_warm_up(student, assignment, rng: random.Random, skill: Skill, game_start) -> None:
+    """The potion warm-up the child did just before a game, through the warm-up's own model
+    (``WarmUp.objects.start``, ``ask``, ``answer``, ``finish``) on a clock ending when the
+    game began: right answers at a child's pace, wrong ones (a neighbouring fact's answer or a
+    near miss) as often as the child slips, and the stuck fact always wrong."""
+    from classroom.models import WarmUp
+    from classroom.models.warmup import WarmUpRefused
+
+    now = game_start - timedelta(seconds=assignment.warm_up_minutes * 60 + 15)
+    warm_up = WarmUp.objects.start(student, assignment, now=now)
+    while (question := warm_up.ask(now)) is not None:
+        a, b = question.a, question.b
+        stuck = skill.stuck is not None and sorted((a, b)) == sorted(skill.stuck)
+        if stuck or rng.random() < skill.slips:
+            typed = a * b - (b if stuck or rng.random() < 0.6 else rng.choice((1, 2)))
+            now += timedelta(milliseconds=rng.randint(3500, 8000))
+        else:
+            typed = a * b
+            now += timedelta(milliseconds=rng.randint(1500, 4500))
+        try:
+            WarmUp.objects.answer(student, question.token, str(typed), now=now)
+        except WarmUpRefused:  # the time was up before the answer came
+            break
+    warm_up.finish(now)
 
 
 def backdate(match: Match, delta: timedelta) -> None:
