@@ -182,6 +182,9 @@ else:
         "polling_interval": 0.1,
     }
 
+# The queue a task goes to when nothing routes it: the tests' worker sets its own, so tasks the
+# worker itself sends (a computer's move ending a game sends the statistics task) reach it.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True

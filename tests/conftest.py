@@ -99,6 +99,9 @@ def celery_worker(transactional_db):
         **os.environ,
         "DATABASE_URL": worker_database_url(),
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        # what the worker sends itself (a computer's move ending a game sends the game's
+        # statistics task) comes back to this worker, as one queue carries all in production
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
     }
     log = BASE_DIR / "var" / f"{queue}.log"
     log.parent.mkdir(exist_ok=True)

@@ -1,0 +1,408 @@
+"""End to end in headless Debian chromium at 1366×768 (issue 19, "Done when"): a child does
+the potion warm-up of a session (some answers right, two wrong), goes on to the game against
+the computer and makes a capture there; the game is finished through ``Match.play``; the
+statistics are rebuilt by a real Celery worker, as in production; then the teacher's heatmap
+of the child shows the facts answered right and the facts answered wrong apart (a different
+colour class, a different mark, different words, "right/answers") and the facts never
+answered as no evidence. What each square should show is read from the stored attempts.
+Screenshots: /tmp/e2e_warmup.png, /tmp/e2e_warmup_end.png, /tmp/e2e_game.png,
+/tmp/e2e_heatmap.png (the viewport) and /tmp/e2e_heatmap_full.png (the whole report)."""
+
+import random
+import re
+import time
+from collections import Counter, defaultdict
+from datetime import timedelta
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db.models import Max, Sum
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.diagnosis import EARLY, RECENT, TABLE
+from classroom.models import Assignment, Attempt, Classroom, FactStat, School, Student, WarmUp
+from games.engine import multiplipotion as mp
+from games.models import Match, MoveRejected
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+VIEWPORT = {"width": 1366, "height": 768}
+# The warm-up, as typed: True a right answer, False a wrong one (the product plus one).
+WARM_UP_ANSWERS = (True, False, True, True, False, True)
+NATURAL_TURNS = 6  # turns the child plays in the browser looking for a capture
+
+# Reads the board the way a child does and returns the capture to make, if any
+# (as tests/games/test_browser_play.py does).
+FIND_CAPTURE = """() => {
+  const mine = [...document.querySelectorAll('.area-me label.slot-pick')].map(l => ({
+    id: l.querySelector('input').value, v: +l.querySelector('.mp-potion b').textContent}));
+  const monsters = [...document.querySelectorAll('.area-them button.slot-target')].map(b => ({
+    id: b.value, v: +b.querySelector('.mp-monster b').textContent}));
+  for (let i = 0; i < mine.length; i++) for (let j = i + 1; j < mine.length; j++)
+    for (const m of monsters)
+      if (mine[i].v * mine[j].v === m.v) return [mine[i].id, mine[j].id, m.id];
+  return null;
+}"""
+
+# Every square of the heatmap as the teacher's browser has it.
+READ_HEATMAP = """() => [...document.querySelectorAll('table.heatmap .heat-cell')].map(c => ({
+  id: c.id,
+  classes: [...c.classList],
+  ratio: (c.querySelector('.heat-ratio') || {}).textContent || '',
+  mark: (c.querySelector('.heat-mark') || {}).textContent || '',
+  title: c.title,
+  words: c.querySelector('.visually-hidden').textContent,
+  background: getComputedStyle(c).backgroundColor,
+}))"""
+
+
+def cookie(live_server, session_key):
+    return [{"name": "sessionid", "value": session_key, "url": live_server.url}]
+
+
+def child_session(student) -> str:
+    session = Client().session
+    session["student_id"] = student.pk
+    session["signin_generation"] = student.classroom.signin_generation
+    session["signin_key"] = student.signin_key
+    session["player_key"] = f"browser-{student.pk}"
+    session.save()
+    return session.session_key
+
+
+def teacher_session(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def new_page(browser, live_server, session_key, *, touch=False):
+    context = browser.new_context(viewport=VIEWPORT, has_touch=touch)
+    context.add_cookies(cookie(live_server, session_key))
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.console_errors = []
+    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    return context, page
+
+
+def wait_until(condition, what: str, timeout: float = 30, log: Path | None = None):
+    """Poll ``condition`` (a database state another process changes) until it holds; on a
+    timeout, say what was awaited (with the end of the worker's ``log``)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            tail = log.read_text()[-3000:] if log and log.exists() else ""
+            raise AssertionError(f"timed out waiting for {what}\n{tail}")
+        time.sleep(0.05)
+
+
+# --- the Celery worker --------------------------------------------------------------------
+
+
+@pytest.fixture
+def worker(celery_routes_to_worker):
+    """tests/conftest.py's real worker, every task of this process and of the worker itself
+    on its queue (a computer's move in the worker ends the game and sends the statistics
+    task). Its log."""
+    return Path(__file__).resolve().parents[2] / "var" / f"{celery_routes_to_worker}.log"
+
+
+# --- the warm-up ------------------------------------------------------------------------------
+
+
+def current_sum(page) -> tuple[int, int]:
+    label = page.locator("label[for=warmup-answer]").inner_text()
+    a, b = map(int, re.findall(r"\d", label)[:2])
+    return a, b
+
+
+def do_the_warm_up(page, warm_up) -> list[tuple[int, int, int]]:
+    """Type WARM_UP_ANSWERS on the keyboard; before the last one only a second is left, so
+    the round ends by itself. Returns (a, b, typed) in order."""
+    answered = []
+    for i, right in enumerate(WARM_UP_ANSWERS):
+        page.wait_for_function("document.activeElement.id === 'warmup-answer'")
+        a, b = current_sum(page)
+        typed = a * b if right else a * b + 1
+        token = page.locator("input[name=token]").input_value()
+        page.keyboard.type(str(typed))
+        if i == 2:
+            page.screenshot(path="/tmp/e2e_warmup.png")
+        if i == len(WARM_UP_ANSWERS) - 1:
+            WarmUp.objects.filter(pk=warm_up.pk).update(
+                started_at=timezone.now() - timedelta(seconds=warm_up.seconds - 1)
+            )
+        page.keyboard.press("Enter")
+        # The answer is in when the next question (another token) or the end is swapped in.
+        page.wait_for_function(
+            """t => document.querySelector('.warmup-end') ||
+                   (document.querySelector('input[name=token]') || {}).value !== t""",
+            arg=token,
+        )
+        feedback = page.locator(
+            ".warmup-feedback.is-right" if right else ".warmup-feedback.is-other"
+        )
+        if page.locator(".warmup-end").count() == 0:
+            assert f"{a} × {b} = {a * b}" in feedback.inner_text()
+        answered.append((a, b, typed))
+    return answered
+
+
+# --- the game ---------------------------------------------------------------------------------
+
+
+def version(page) -> str:
+    return page.locator("#board").get_attribute("data-version")
+
+
+def act(page, click):
+    """Click something on the board and wait until the new board is swapped in."""
+    before = version(page)
+    click()
+    page.wait_for_function(
+        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
+        arg=before,
+    )
+
+
+def card_making_a_capture(match) -> str | None:
+    """The card of the child's hand (seat 0) that, placed, lets two of their potions make a
+    monster of the computer's: what a careful child looks for. None: the first card."""
+    match.refresh_from_db()
+    state = mp.load(match.state)
+    monsters = {mp.MONSTER[m] for m in state["areas"][1]}
+    for card in state["hands"][0]:
+        potions = [mp.POTION[c] for c in [*state["areas"][0], card]]
+        if any(p * q in monsters for p, q in combinations(potions, 2)):
+            return card
+    return state["hands"][0][0] if state["hands"][0] else None
+
+
+def arrange_a_capture(match) -> None:
+    """No capture came up in NATURAL_TURNS turns (a rare shuffle): put, at the child's turn,
+    two of their potions in their area and the monster they make in the computer's area,
+    every card still in the game once (as tests/games/test_browser_play.py does)."""
+    from itertools import permutations
+
+    match.refresh_from_db()
+    state = mp.load(match.state)
+    won = {c for trophies in state["trophies"] for c in trophies}
+    ids = [c for c in mp.cards(state) if c not in won]
+    for a, b, m in permutations(ids, 3):
+        if mp.POTION[a] * mp.POTION[b] == mp.MONSTER[m]:
+            break
+    rest = [c for c in ids if c not in (a, b, m)]
+    state.update(areas=[[a, b], [m]], hands=[[rest[0]], [rest[1]]], pile=rest[2:])
+    state.update(current=0, phase="place", challenge=False, captured=False, missed=False)
+    state["ply"] += 1  # in step with the version: the board's feedback compares the two
+    Match.objects.filter(pk=match.pk).update(state=mp.dump(state), version=match.version + 1)
+
+
+def capture_in_the_browser(page, match) -> tuple[int, int]:
+    """Child's turns in the browser (place the card a careful child would, capture when two
+    potions make a monster, end the turn) until one capture is made. Returns its fact."""
+    for turn in range(NATURAL_TURNS + 1):
+        page.wait_for_selector(".turn-banner.mine")
+        if turn == NATURAL_TURNS:
+            arrange_a_capture(match)
+            page.reload()
+            page.wait_for_selector(".turn-banner.mine")
+        hand = page.locator(".hand button.slot-hand")
+        if hand.count():
+            card = card_making_a_capture(match)
+            act(page, lambda c=card: page.locator(f'.hand button.slot-hand[value="{c}"]').click())
+        capture = page.evaluate(FIND_CAPTURE)
+        if capture:
+            a, b, monster = capture
+            page.locator(f'label.slot-pick:has(input[value="{a}"])').click()
+            page.locator(f'label.slot-pick:has(input[value="{b}"])').click()
+            act(page, lambda m=monster: page.locator(f'button.slot-target[value="{m}"]').click())
+            assert page.locator(".feedback-ok").count() == 1
+            return mp.POTION[a], mp.POTION[b]
+        end = page.get_by_role("button", name="End my turn")
+        if end.count():
+            act(page, end.click)
+    raise AssertionError("no capture in the browser")
+
+
+def finish_through_the_models(match, log: Path) -> None:
+    """The child's seat plays on through ``Match.play`` (the engine's legal actions, the way
+    the apprentice computer chooses); the computer's seat plays in the Celery worker."""
+    module = match.engine
+    rng = random.Random(match.seed)
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "the match did not end"
+        match.refresh_from_db()
+        if match.is_over:
+            return
+        if 0 not in match.to_act():
+            seen = match.version
+            wait_until(
+                lambda v=seen: Match.objects.get(pk=match.pk).version != v,
+                "the computer's move in the worker",
+                log=log,
+            )
+            continue
+        state = module.load(match.state)
+        legal = module.legal_actions(state, 0)
+        action = module.bot_action(module.view(state, 0), legal, "apprentice", rng)
+        try:
+            match.play(0, action, version=match.version)
+        except MoveRejected:
+            continue
+
+
+# --- what the heatmap should show -------------------------------------------------------------
+
+
+def expected_squares(student) -> dict[tuple[int, int], dict]:
+    """From the stored attempts: each square as asked (a, b). A square with no attempt as
+    asked is not seen; otherwise its ratio is right/answers of the latest RECENT of the fact
+    and its twin together, and up to EARLY of them it is right or wrong so far."""
+    rows = list(
+        Attempt.objects.filter(student=student)
+        .order_by("created_at", "pk")
+        .values_list("a", "b", "correct")
+    )
+    asked = Counter((a, b) for a, b, _ok in rows)
+    pooled = defaultdict(list)
+    for a, b, ok in rows:
+        pooled[(min(a, b), max(a, b))].append(ok)
+    out = {}
+    for a in TABLE:
+        for b in TABLE:
+            if not asked[(a, b)]:
+                out[(a, b)] = {"state": "not_seen"}
+                continue
+            recent = pooled[(min(a, b), max(a, b))][-RECENT:]
+            right, n = sum(recent), len(recent)
+            state = None  # four answers or more: a state of the speed rules too, not checked
+            if n <= EARLY:
+                state = "right_so_far" if right == n else "wrong_so_far"
+            out[(a, b)] = {"state": state, "right": right, "n": n}
+    return out
+
+
+def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
+    browser, live_server, worker
+):
+    school = School.objects.create(name="Evidence school")
+    teacher = get_user_model().objects.create_user("e2e-teacher", password="x-long-pass-1")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="4E")
+    ada = Student.objects.create(classroom=classroom, name="Ada")
+    assignment = Assignment.objects.create(
+        classroom=classroom,
+        created_by=teacher,
+        title="Potion duel",
+        tier="full",
+        opens_at=timezone.now() - timedelta(minutes=1),
+        opponents="bot",
+        warm_up_minutes=1,
+    )
+    contexts = []
+    try:
+        # --- the child: Play, the warm-up, on to the game ---------------------------------
+        context, child = new_page(browser, live_server, child_session(ada))
+        contexts.append(context)
+        child.goto(live_server.url + reverse("child_home"))
+        child.get_by_role("button", name="Play Potion duel").click()
+        child.wait_for_url(re.compile(r"/me/warm-up/\d+/$"))
+        child.get_by_text("Time left").wait_for()
+        warm_up = WarmUp.objects.get(student=ada, assignment=assignment)
+        assert warm_up.seconds == 60
+        typed = do_the_warm_up(child, warm_up)
+        right = sum(WARM_UP_ANSWERS)
+        child.get_by_text(f"You got {right} facts right!").wait_for(timeout=15_000)
+        child.screenshot(path="/tmp/e2e_warmup_end.png")
+        stored = list(
+            Attempt.objects.filter(student=ada, warm_up=warm_up)
+            .order_by("question")
+            .values_list("a", "b", "answer", "correct")
+        )
+        assert stored == [(a, b, t, t == a * b) for a, b, t in typed]
+        child.get_by_role("button", name="Go to the game").click()
+        child.wait_for_url(re.compile(r"/play/\w+/$"))  # waiting room, then the computer
+        child.wait_for_selector("#board")
+        match = Match.objects.get(assignment=assignment)
+        assert match.seats.get(number=0).student_id == ada.pk
+
+        # --- the game: a capture in the browser, the rest through the models -------------
+        fact = capture_in_the_browser(child, match)
+        child.screenshot(path="/tmp/e2e_game.png")
+        captured = Attempt.objects.filter(student=ada, match=match, context="capture")
+        assert captured.filter(correct=True).exists()
+        assert {(x.a, x.b) for x in captured} >= {fact}
+        finish_through_the_models(match, worker)
+        child.wait_for_selector(".result-text")  # the child's board learns the end by itself
+
+        # --- the worker rebuilds the statistics (nothing here writes a FactStat) ----------
+        match.refresh_from_db()
+        total = Attempt.objects.filter(student=ada).count()
+        assert total > len(WARM_UP_ANSWERS)  # the game's attempts too
+
+        def rebuilt():
+            stats = FactStat.objects.filter(student=ada).aggregate(
+                n=Sum("attempts"), at=Max("updated_at")
+            )
+            return stats["n"] == total and stats["at"] >= match.finished_at
+
+        wait_until(rebuilt, "the statistics of the match from the worker", log=worker)
+
+        # --- the teacher's heatmap ---------------------------------------------------------
+        context, report = new_page(browser, live_server, teacher_session(teacher))
+        contexts.append(context)
+        report.goto(live_server.url + reverse("child_report", args=[ada.pk]))
+        heatmap = report.locator("table.heatmap")
+        heatmap.wait_for()
+        squares = {cell["id"]: cell for cell in report.evaluate(READ_HEATMAP)}
+        assert len(squares) == 64
+        expected = expected_squares(ada)
+        right_only, wrong, unseen = [], [], []
+        for (a, b), want in expected.items():
+            cell = squares[f"cell-{a}-{b}"]
+            where = (a, b, want, cell)
+            if want["state"] == "not_seen":
+                assert "heat-not_seen" in cell["classes"], where
+                assert cell["mark"] == "·" and cell["ratio"] == "", where
+                assert cell["title"] == cell["words"] == f"{a} × {b}: not seen yet", where
+                unseen.append(cell)
+                continue
+            assert cell["ratio"] == f"{want['right']}/{want['n']}", where
+            assert f"{want['right']} right of the latest {want['n']}" in cell["title"], where
+            assert cell["words"] == cell["title"], where
+            if want["state"] == "right_so_far":
+                assert "heat-right_so_far" in cell["classes"], where
+                assert cell["mark"] == "✓" and "right so far" in cell["title"], where
+                right_only.append(cell)
+            elif want["state"] == "wrong_so_far":
+                assert "heat-wrong_so_far" in cell["classes"], where
+                assert cell["mark"] == "✗" and "wrong so far" in cell["title"], where
+                wrong.append(cell)
+        # The warm-up alone gives squares of both kinds (and 64 facts leave many unseen).
+        assert right_only and wrong and unseen
+        for a, b, t in typed:
+            if t != a * b and expected[(a, b)]["state"] is not None:
+                assert squares[f"cell-{a}-{b}"] in wrong
+        # Apart at a glance: three different colours, three different marks.
+        assert (
+            len({right_only[0]["background"], wrong[0]["background"], unseen[0]["background"]}) == 3
+        )
+        one_right, one_wrong = (
+            report.locator(f"#{cells[0]['id']} .heat-ratio") for cells in (right_only, wrong)
+        )
+        assert one_right.is_visible() and one_wrong.is_visible()
+        heatmap.scroll_into_view_if_needed()
+        report.screenshot(path="/tmp/e2e_heatmap.png")
+        report.screenshot(path="/tmp/e2e_heatmap_full.png", full_page=True)
+        for page in (child, report):
+            assert page.console_errors == []
+    finally:
+        for context in contexts:
+            context.close()
