@@ -43,6 +43,7 @@ from classroom.diagnosis import (
     STATES,
     STRUGGLING,
     TABLE,
+    fact_key,
     focus_facts,
     shown_kinds,
     shown_state,
@@ -319,7 +320,8 @@ def child_context(request, student, selected=None) -> dict:
         "focus": child_focus(student, stats),
         "errors": error_summary(stats, evidence_contexts(student)),
         "trend": trend_for(DailyTrend.Scope.STUDENT, student.pk, school.local_today()),
-        "facts_seen": len(seen),
+        # a fact and its twin once, as the counts of states beside it
+        "facts_seen": len({fact_key(s.a, s.b, commuted=True) for s in seen}),
         "counts": state_counts(stats),
         "updated": max((s.updated_at for s in stats.values()), default=None),
         "table_rows": fact_table(stats, together),
