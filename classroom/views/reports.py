@@ -159,9 +159,10 @@ def child_heatmap(student, stats, *, together=False, selected=None) -> list[dict
     query = "?view=together" if together else ""
 
     def cell(a, b):
-        numbers = numbers_of(stats.get((a, b)))
         if together and a != b:  # a square (7 × 7) is its own twin: count it once
-            numbers = charts.together(numbers, numbers_of(stats.get((b, a))))
+            numbers = charts.together(numbers_of(stats.get((a, b))), numbers_of(stats.get((b, a))))
+        else:  # the state pools both orders: a fact met only the other way round shows it
+            numbers = numbers_of(stats.get((a, b)) or stats.get((b, a)))
         href = reverse("child_fact", args=[student.pk, a, b]) + query
         return charts.child_cell(a, b, numbers, href=href, selected=selected == (a, b))
 

@@ -11,7 +11,7 @@ Screenshots: /tmp/e2e_warmup.png, /tmp/e2e_warmup_end.png, /tmp/e2e_game.png,
 import random
 import re
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from datetime import timedelta
 from itertools import combinations
 from pathlib import Path
@@ -263,25 +263,25 @@ def finish_through_the_models(match, log: Path) -> None:
 
 
 def expected_squares(student) -> dict[tuple[int, int], dict]:
-    """From the stored attempts: each square as asked (a, b). A square with no attempt as
-    asked is not seen; otherwise its ratio is right/answers of the latest RECENT of the fact
-    and its twin together, and up to EARLY of them it is right or wrong so far."""
+    """From the stored attempts: each square as asked (a, b). A square whose fact has no
+    attempt in either order is not seen; otherwise (met only the other way round too) its
+    ratio is right/answers of the latest RECENT of the fact and its twin together, and up to
+    EARLY of them it is right or wrong so far."""
     rows = list(
         Attempt.objects.filter(student=student)
         .order_by("created_at", "pk")
         .values_list("a", "b", "correct")
     )
-    asked = Counter((a, b) for a, b, _ok in rows)
     pooled = defaultdict(list)
     for a, b, ok in rows:
         pooled[(min(a, b), max(a, b))].append(ok)
     out = {}
     for a in TABLE:
         for b in TABLE:
-            if not asked[(a, b)]:
+            recent = pooled[(min(a, b), max(a, b))][-RECENT:]
+            if not recent:
                 out[(a, b)] = {"state": "not_seen"}
                 continue
-            recent = pooled[(min(a, b), max(a, b))][-RECENT:]
             right, n = sum(recent), len(recent)
             state = None  # four answers or more: a state of the speed rules too, not checked
             if n <= EARLY:
