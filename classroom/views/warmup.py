@@ -88,8 +88,13 @@ def warm_up_round(request, student, pk):
 @require_POST
 @child_page
 def warm_up_home(request, student):
-    """A warm-up outside any session (from the child's home page)."""
-    warm_up = WarmUp.objects.start(student)
+    """A warm-up outside any session (from the child's home page). A round at home still
+    under way is carried on, not started again: a double tap, or a second tab, makes one
+    round (decided under a lock on the child's row, so parallel taps make one too)."""
+    with transaction.atomic():
+        type(student).objects.select_for_update().filter(pk=student.pk).exists()
+        warm_up = WarmUp.objects.running().filter(student=student, home=True).first()
+        warm_up = warm_up or WarmUp.objects.start(student)
     return done_redirect(request, warm_up.get_absolute_url())
 
 

@@ -173,6 +173,9 @@ def test_a_child_can_warm_up_at_home(people):
     response = client.post(reverse("warm_up_home"))
     warm_up = WarmUp.objects.get(student=people.ada)
     assert response["Location"] == warm_up.get_absolute_url()
+    # a second tap while it runs carries the same round on
+    assert client.post(reverse("warm_up_home"))["Location"] == warm_up.get_absolute_url()
+    assert WarmUp.objects.filter(student=people.ada).count() == 1
     assert warm_up.home and warm_up.assignment is None
     page = client.get(warm_up.get_absolute_url())
     a, b = sum_of(page)
@@ -184,6 +187,9 @@ def test_a_child_can_warm_up_at_home(people):
     assert "Back home" in end.text and "Warm up again" in end.text
     assert "Go to the game" not in end.text
     assert client.get(reverse("warm_up_home")).status_code == 405
+    # once it is over, "Warm up again" starts a new round
+    assert client.post(reverse("warm_up_home"))["Location"] != warm_up.get_absolute_url()
+    assert WarmUp.objects.filter(student=people.ada).count() == 2
 
 
 def test_the_wall_shows_who_is_warming_up_and_the_teacher_can_skip_it(people):
