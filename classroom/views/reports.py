@@ -352,12 +352,14 @@ def fact_table(stats, together: bool) -> list[dict]:
             n = numbers_of(stats.get((a, b)))
             if together and a != b:
                 n = charts.together(n, numbers_of(stats.get((b, a))))
+            # the counts are this order's; the state pools both, as on the heatmap
+            state = n.shown if n.attempts else numbers_of(stats.get((b, a))).shown
             rows.append(
                 {
                     "a": a,
                     "b": b,
                     "numbers": n,
-                    "label": charts.state_label(n.shown),
+                    "label": charts.state_label(state),
                     "speed": charts.speed_words(n),
                 }
             )

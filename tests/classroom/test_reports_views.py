@@ -196,6 +196,9 @@ def test_the_child_heatmap_has_a_cell_per_fact_as_asked_with_a_text_mark(world, 
     assert "heat-fluent" in cell(html, 3, 2) and "3 × 2: fluent, 4 right of the latest 4" in (
         cell(html, 3, 2)
     )
+    # …and so does the table behind the map, with this order's own (zero) counts
+    assert '<th scope="row">3 × 2</th><td>fluent</td><td class="num">0</td>' in html
+    assert '<th scope="row">9 × 9</th><td>not seen yet</td><td class="num">0</td>' in html
     assert "heat-not_seen" in cell(html, 9, 9) and "·" in cell(html, 9, 9)
     assert "not seen yet" in cell(html, 9, 9)
     # Issue 19: 1 right of 1 does not look like 0 right of 1, nor slow-but-right like wrong.
