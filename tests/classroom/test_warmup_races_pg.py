@@ -1,0 +1,90 @@
+"""The warm-up under parallel requests on PostgreSQL: 30 threads released together by a
+barrier, each with its own database connection, through the real views. A question is
+answered once however many copies of its answer arrive; 30 taps on "Warm up" at home make
+one round."""
+
+import re
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connections
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import Assignment, Attempt, Classroom, School, Student, WarmUp
+
+from .test_warmup_views import child_client
+
+THREADS = 30
+
+
+def race(calls):
+    """Run the callables at once in threads (each with its own connection)."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(i, fn):
+        try:
+            barrier.wait(timeout=20)
+            results[i] = fn()
+        except Exception as exc:  # reported by the test
+            results[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    return results
+
+
+@pytest.fixture
+def ada(django_user_model):
+    teacher = django_user_model.objects.create_user("t-race", password="x-long-pass-1")
+    school = School.objects.create(name="Race School")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="4R")
+    student = Student.objects.create(classroom=classroom, name="Ada")
+    Assignment.objects.create(
+        classroom=classroom,
+        title="Potions",
+        tier="green",
+        opens_at=timezone.now() - timedelta(minutes=5),
+    )
+    return student
+
+
+@pytest.mark.slow
+@pytest.mark.services
+def test_thirty_copies_of_one_answer_store_one_attempt(postgres, transactional_db, ada):
+    warm_up = WarmUp.objects.start(ada)
+    page = child_client(ada).get(warm_up.get_absolute_url())
+    token = re.search(r'name="token" value="([^"]+)"', page.text).group(1)
+    a, b = (int(x) for x in warm_up.facts[0])
+    clients = [child_client(ada) for _ in range(THREADS)]  # 30 tabs of the same child
+
+    def answer(client):
+        return client.post(warm_up.get_absolute_url(), {"token": token, "answer": str(a * b)})
+
+    statuses = [
+        r if isinstance(r, Exception) else r.status_code
+        for r in race([lambda c=c: answer(c) for c in clients])
+    ]
+    assert not [s for s in statuses if isinstance(s, Exception)], statuses
+    assert sorted(statuses) == [200] + [409] * (THREADS - 1), statuses
+    stored = Attempt.objects.filter(warm_up=warm_up)
+    assert list(stored.values_list("question", "a", "b", "correct")) == [(0, a, b, True)]
+
+
+@pytest.mark.slow
+@pytest.mark.services
+def test_thirty_taps_on_warm_up_at_home_make_one_round(postgres, transactional_db, ada):
+    clients = [child_client(ada) for _ in range(THREADS)]
+    results = race([lambda c=c: c.post(reverse("warm_up_home")) for c in clients])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert {r.status_code for r in results} == {302}
+    rounds = WarmUp.objects.filter(student=ada)
+    assert rounds.count() == 1
+    assert {r["Location"] for r in results} == {rounds.get().get_absolute_url()}
