@@ -4,41 +4,18 @@ answered once however many copies of its answer arrive; 30 taps on "Warm up" at 
 one round."""
 
 import re
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connections
 from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import Assignment, Attempt, Classroom, School, Student, WarmUp
 
+from .test_signin_races_pg import race
 from .test_warmup_views import child_client
 
 THREADS = 30
-
-
-def race(calls):
-    """Run the callables at once in threads (each with its own connection)."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(i, fn):
-        try:
-            barrier.wait(timeout=20)
-            results[i] = fn()
-        except Exception as exc:  # reported by the test
-            results[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    return results
 
 
 @pytest.fixture
