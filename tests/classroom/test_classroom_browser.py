@@ -4,6 +4,7 @@ plays the computer (in a real Celery worker) to the end; the teacher's wall show
 while it is played."""
 
 import pytest
+from playwright.sync_api import expect
 
 from classroom.models import Classroom, Student
 from games.models import Match
@@ -73,8 +74,10 @@ def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_ro
     assert no_sideways_scroll(teacher)
 
     teacher.get_by_role("link", name="Login cards").click()
-    assert teacher.locator(".login-card").count() == 24
-    assert teacher.locator(".login-card-qr svg").count() == 24  # a QR badge per child
+    # The click returns once the new page has begun to arrive: wait for it to be whole.
+    teacher.wait_for_load_state("load")
+    expect(teacher.locator(".login-card")).to_have_count(24)
+    expect(teacher.locator(".login-card-qr svg")).to_have_count(24)  # a QR badge per child
 
     # A session against the computer, so the child does not wait for a classmate.
     teacher.go_back()

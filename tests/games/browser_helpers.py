@@ -24,3 +24,36 @@ def assert_page_hides_the_others(page, match, me=0):
             leaked = [t for t in match.engine.private(state, other) if t in html]
             assert not leaked, (other, leaked)
     return html, state
+
+
+WIDER_THAN_THE_WINDOW = """() => {
+  const width = window.innerWidth;
+  if (document.documentElement.scrollWidth <= width) return [];
+  const wide = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const box = el.getBoundingClientRect();
+    if (box.right > width + 0.5 && box.width > 0) {
+      wide.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`
+                + ` right=${Math.round(box.right)} width=${Math.round(box.width)}`);
+    }
+  }
+  return [`scrollWidth=${document.documentElement.scrollWidth} innerWidth=${width}`,
+          ...wide.slice(0, 12)];
+}"""
+
+
+def wider_than_the_window(page) -> list[str]:
+    """Empty when nothing scrolls sideways once the page has settled; otherwise the widths and
+    the elements that stick out past the window's right edge, so a failure says what to fix.
+    A board being swapped in (htmx's swapping and settling classes) is measured when the
+    swap is done: up to two seconds for a page that still sticks out."""
+    wide = []
+    for _ in range(10):
+        page.wait_for_function(
+            "() => !document.querySelector('.htmx-swapping, .htmx-settling, .htmx-added')"
+        )
+        wide = page.evaluate(WIDER_THAN_THE_WINDOW)
+        if not wide:
+            return []
+        page.wait_for_timeout(200)
+    return wide

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games.models import Match
 
-from .browser_helpers import assert_page_hides_the_others
+from .browser_helpers import assert_page_hides_the_others, wider_than_the_window
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -63,7 +63,7 @@ def test_one_person_and_two_computers_play_munchkin_to_the_end(
     page.wait_for_selector("#board")
     match = Match.objects.latest("created_at")
     assert match.game == "munchkin" and match.seats.filter(kind="bot").count() == 2
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert (wide := wider_than_the_window(page)) == [], wide
     assert page.get_by_text("Make your character").count()
     phases = set()
     plays = 0
@@ -97,7 +97,7 @@ def test_one_person_and_two_computers_play_munchkin_to_the_end(
             pytest.fail(f"nothing to tap in phase {phase}")
         if turn % 10 == 0:
             assert_no_hidden_cards(page, match)
-            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            assert (wide := wider_than_the_window(page)) == [], wide
     page.wait_for_selector(".result-text")
     match.refresh_from_db()
     assert match.is_over and match.outcome["winners"]
