@@ -68,7 +68,6 @@ from classroom.models import (
     Student,
     WarmUp,
 )
-from classroom.models.report_queries import WEAK_FACTS
 from games.models import Match
 
 SEED = 19  # the reported runs; the think times were calibrated on class seed 101 only
@@ -77,6 +76,9 @@ DAYS = (0, 2, 4)  # Monday, Wednesday, Friday
 FULL = {"children": 25, "sessions": 3, "minutes": 15}
 QUICK = {"children": 4, "sessions": 1, "minutes": 4}
 FOCUS_LIMIT = 3  # FactStatQuerySet.focus_facts' default: the list the Coach and warm-up use
+# "3 weak facts or more": a reason of the flag until the ruling of 1 December 2026 (it and
+# "stuck on a fact" are shown beside the flag now, docs/analytics.md); measured on its own below.
+WEAK_FACTS = 3
 GOALS = {"decided_median": 28, "focus_recall": 0.8, "help_precision": 0.8, "help_recall": 0.8}
 DECIDED = tuple(
     getattr(diagnosis, name, fallback)
@@ -273,6 +275,12 @@ def ratio(num: float, den: float) -> float:
     return num / den if den else 0.0
 
 
+def _every_answer_low(row) -> bool:
+    """The low-accuracy reason as it was until the ruling of 1 December 2026: every answer of
+    the 7 days counted, under 60 % right over at least 15 (docs/analytics.md)."""
+    return row.recent_attempts >= 15 and row.recent_correct * 5 < row.recent_attempts * 3
+
+
 def measure(children, room, students, tallies, now) -> tuple[dict, dict]:
     flags = {
         s.pk: s
@@ -307,15 +315,19 @@ def measure(children, room, students, tallies, now) -> tuple[dict, dict]:
                 "focus": [list(f) for f in focus],
                 "focus_hits": len(found),
                 "needs_help": bool(row.needs_help),
-                "help_reasons": [
-                    reason
-                    for reason, on in (
+                # the flag's reason, then what is shown beside it, then the old reasons
+                "signals": [
+                    signal
+                    for signal, on in (
                         ("low_accuracy", row.low_accuracy),
                         ("stuck", row.stuck),
                         ("weak_facts", row.weak_facts >= WEAK_FACTS),
+                        ("every_answer_under_60", _every_answer_low(row)),
                     )
                     if on
                 ],
+                "first_try": [row.recent_first_right, row.recent_facts],
+                "every_answer": [row.recent_correct, row.recent_attempts],
                 "truly_needs_help": child.needs_help,
                 "attempts": n,
                 "observed_accuracy": round(ratio(right, n), 3),
@@ -345,16 +357,17 @@ def measure(children, room, students, tallies, now) -> tuple[dict, dict]:
         "attempts_by_context": contexts,
         "focus_recall_of_all_weak": ratio(hits, weak_total),
         "flagged": sorted(flagged),
-        "flagged_by_reason": dict(Counter(r for c in per_child for r in c["help_reasons"])),
-        # each reason of the flag on its own, against the same truth: which one misleads
-        "help_by_reason": {
+        "flagged_by_signal": dict(Counter(r for c in per_child for r in c["signals"])),
+        # the flag's reason and each signal that is not one (any more), on its own, against the
+        # same truth: what each would give as the flag
+        "help_by_signal": {
             reason: {
                 "precision": ratio(len(hit & truth), len(hit)),
                 "recall": ratio(len(hit & truth), len(truth)),
                 "flagged": len(hit),
             }
-            for reason in ("low_accuracy", "stuck", "weak_facts")
-            for hit in [{c["child"] for c in per_child if reason in c["help_reasons"]}]
+            for reason in ("low_accuracy", "stuck", "weak_facts", "every_answer_under_60")
+            for hit in [{c["child"] for c in per_child if reason in c["signals"]}]
         },
         "truly_need_help": sorted(truth),
         "warm_up_minutes": warm_up_s / 60,

@@ -237,11 +237,11 @@ def evidence_section(figures: dict, week: dict) -> list[str]:
             f"{d['wall_s']:.0f} s to run."
         )
         out.append(
-            "  - needs help by reason alone (precision / recall / flagged): "
+            "  - as the flag on its own (precision / recall / flagged): "
             + "; ".join(
                 f"{reason.replace('_', ' ')} {r['precision']:.2f} / {r['recall']:.2f} / "
                 f"{r['flagged']}"
-                for reason, r in d.get("help_by_reason", {}).items()
+                for reason, r in d.get("help_by_signal", {}).items()
             )
         )
     return out

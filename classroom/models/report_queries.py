@@ -19,22 +19,24 @@ from classroom.diagnosis import LEARNING
 from .analytics import Attempt, FactStat
 from .roster import Student, StudentQuerySet
 
-# "Needs help" (docs/analytics.md, "Needs help."): a child is flagged for any of three reasons.
-# 1. Low accuracy: under 60 % right over at least RECENT_MIN_ATTEMPTS attempts in the last
-#    RECENT_DAYS days (a rolling window: now minus 7 × 24 h). Every attempt counts, a missed
-#    capture as a wrong one, as in the "Week by week" line and the fact panels.
-# 2. Stuck: at least STUCK_IN_A_ROW attempts of one fact (either way round) in that window, all
-#    wrong or missed, after the child's latest right answer to it (or with none ever).
-# 3. Weak facts: at least WEAK_FACTS facts still being learned with an accuracy under 60 % over
-#    at least WEAK_MIN_ATTEMPTS attempts (all-time, from FactStat), a fact and its twin (7 × 8
-#    and 8 × 7) together: they share one state, so they are one fact here.
+# "Needs help" (docs/analytics.md, "Needs help."): a child is flagged for one reason, low
+# accuracy: at least RECENT_MIN_ATTEMPTS attempts and RECENT_MIN_FACTS facts (a fact and its
+# twin, 7 × 8 and 8 × 7, together) in the last RECENT_DAYS days (a rolling window: now minus
+# 7 × 24 h), and under 60 % of those facts right at the child's first try in the window. Each
+# fact counts once, at its first try: the warm-up asks a child's weak facts again and again
+# (that is its job), so a count of every answer would weigh the facts the child is worst at
+# most and flag a child who is good at the tables and stuck on three facts. A missed capture
+# is a wrong try.
+# Shown beside the flag, not raising it (they name what to practise, not who to sit with):
+# - Stuck: at least STUCK_IN_A_ROW attempts of one fact (either way round) in that window,
+#   all wrong or missed, after the child's latest right answer to it (or with none ever).
+# - Weak facts: facts still being learned with an accuracy under 60 % over at least
+#   WEAK_MIN_ATTEMPTS attempts (all-time, from FactStat), a fact and its twin together.
 # The window rolls (not "since Monday"), so on a Monday morning last week's play still counts.
-# Captures missed are no reason of their own any more: they count as wrong in 1 and 2 (a count
-# of 3 flagged a child who plays a lot and misses little); the class report still shows them.
 RECENT_DAYS = 7
 RECENT_MIN_ATTEMPTS = 15
+RECENT_MIN_FACTS = 8  # the green tables have 10 facts (2–5 × 2–5, a fact and its twin once)
 STUCK_IN_A_ROW = 3
-WEAK_FACTS = 3
 WEAK_MIN_ATTEMPTS = 5
 WEAK_ACCURACY_NUM, WEAK_ACCURACY_DEN = 3, 5  # accuracy < 3/5 = 60 %
 
@@ -114,90 +116,120 @@ def _stuck_facts(since):
     )
 
 
+def _first_tries(since):
+    """The child's first attempt at each fact since ``since`` (a fact and its twin together:
+    the first of 7 × 8 and 8 × 7), on ``OuterRef("pk")``. An attempt is a first try when no
+    attempt of the same fact, either way round, came before it in the window (at the same
+    instant, the smaller id is the earlier)."""
+    before = Attempt.objects.filter(student=OuterRef("student"), created_at__gte=since).filter(
+        Q(created_at__lt=OuterRef("created_at"))
+        | Q(created_at=OuterRef("created_at"), pk__lt=OuterRef("pk"))
+    )
+    same = before.filter(a=OuterRef("a"), b=OuterRef("b"))
+    twin = before.filter(a=OuterRef("b"), b=OuterRef("a"))
+    return Attempt.objects.filter(student=OuterRef("pk"), created_at__gte=since).filter(
+        ~Exists(same), ~Exists(twin)
+    )
+
+
 class ReportStudentQuerySet(StudentQuerySet):
     def with_help_flags(self, now=None):
         """Annotate the "needs help" figures and flags (the rule: the constants above):
-        ``recent_attempts`` and ``recent_correct`` (the last RECENT_DAYS days) and
-        ``low_accuracy``; ``stuck_a``, ``stuck_b``, ``stuck_run`` (the stuck fact with the
-        longest run, else None) and ``stuck``; ``weak_facts`` (FactStatReportQuerySet.weak);
-        ``recent_omissions`` (missed captures in the window); ``needs_help``. Correlated
-        subqueries of one statement, no join that multiplies rows. ``help_reasons(student)``
-        says why in words."""
+        ``recent_attempts`` and ``recent_correct`` (every attempt of the last RECENT_DAYS
+        days), ``recent_facts`` and ``recent_first_right`` (the facts met in those days and
+        those right at the first try) and ``low_accuracy``; ``stuck_a``, ``stuck_b``,
+        ``stuck_run`` (the stuck fact with the longest run, else None) and ``stuck``;
+        ``weak_facts`` (FactStatReportQuerySet.weak); ``recent_omissions`` (missed captures
+        in the window); ``needs_help`` (= ``low_accuracy``). Correlated subqueries of one
+        statement, no join that multiplies rows. ``help_reasons(student)`` says why in words,
+        ``stuck_reason(student)`` names the stuck fact."""
         since = (now or timezone.now()) - timedelta(days=RECENT_DAYS)
-        mine = Attempt.objects.filter(student=OuterRef("pk"))
-        recent = mine.filter(created_at__gte=since)
+        recent = Attempt.objects.filter(student=OuterRef("pk"), created_at__gte=since)
+        first = _first_tries(since)
         stuck = _stuck_facts(since)
         integer = models.IntegerField()
+        low = (
+            Q(recent_attempts__gte=RECENT_MIN_ATTEMPTS)
+            & Q(recent_facts__gte=RECENT_MIN_FACTS)
+            & Q(_low_margin__lt=0)
+        )
         return (
             self.annotate(
                 weak_facts=_count(weak_facts().weak().filter(student=OuterRef("pk"))),
                 recent_omissions=_count(recent.filter(context=Attempt.Context.MISSED)),
                 recent_attempts=_count(recent),
                 recent_correct=_count(recent.filter(correct=True)),
+                recent_facts=_count(first),
+                recent_first_right=_count(first.filter(correct=True)),
                 stuck_a=Subquery(stuck.values("lo")[:1], output_field=integer),
                 stuck_b=Subquery(stuck.values("hi")[:1], output_field=integer),
                 stuck_run=Subquery(stuck.values("run")[:1], output_field=integer),
             )
             .annotate(
                 _low_margin=ExpressionWrapper(
-                    F("recent_correct") * WEAK_ACCURACY_DEN
-                    - F("recent_attempts") * WEAK_ACCURACY_NUM,
+                    F("recent_first_right") * WEAK_ACCURACY_DEN
+                    - F("recent_facts") * WEAK_ACCURACY_NUM,
                     output_field=integer,
                 ),
             )
             .annotate(
-                low_accuracy=_flag(
-                    Q(recent_attempts__gte=RECENT_MIN_ATTEMPTS) & Q(_low_margin__lt=0)
-                ),
+                low_accuracy=_flag(low),
                 stuck=_flag(Q(stuck_run__isnull=False)),
-                needs_help=_flag(
-                    Q(recent_attempts__gte=RECENT_MIN_ATTEMPTS, _low_margin__lt=0)
-                    | Q(stuck_run__isnull=False)
-                    | Q(weak_facts__gte=WEAK_FACTS)
-                ),
+                needs_help=_flag(low),
             )
         )
 
     def needing_help(self, now=None):
         return self.with_help_flags(now).filter(needs_help=True)
 
+    def stuck_not_flagged(self, now=None):
+        """Children stuck on a fact who are not flagged: their stuck fact is shown on its own
+        (a flagged child's is among the flag's reasons)."""
+        return self.with_help_flags(now).filter(stuck=True, needs_help=False)
+
     def with_any_stats(self):
         return self.filter(Exists(FactStat.objects.filter(student=OuterRef("pk"))))
 
 
 def help_reasons(student) -> list[str]:
-    """Why a child annotated by ``with_help_flags`` needs help, one sentence per reason (empty
-    when not flagged). No name in them: the page shows the name, isolated, beside them."""
-    reasons = []
-    if student.low_accuracy:
-        reasons.append(
-            gettext(
-                "Low accuracy in the last %(days)s days: %(right)s right of %(total)s "
-                "(%(percent)s %%)"
-            )
-            % {
-                "days": RECENT_DAYS,
-                "right": student.recent_correct,
-                "total": student.recent_attempts,
-                # floor, so a child under 60 % never reads "60 %"
-                "percent": 100 * student.recent_correct // student.recent_attempts,
-            }
+    """Why a child annotated by ``with_help_flags`` needs help, then what they are stuck on
+    and how many weak facts they have, one sentence each (empty when not flagged). No name in
+    them: the page shows the name, isolated, beside them."""
+    if not student.needs_help:
+        return []
+    reasons = [
+        gettext(
+            "Right at the first try on %(right)s of %(total)s facts in the last %(days)s days "
+            "(%(percent)s %%)"
         )
+        % {
+            "days": RECENT_DAYS,
+            "right": student.recent_first_right,
+            "total": student.recent_facts,
+            # floor, so a child under 60 % never reads "60 %"
+            "percent": 100 * student.recent_first_right // student.recent_facts,
+        }
+    ]
     if student.stuck:
-        reasons.append(
-            ngettext(
-                "Stuck on %(a)s × %(b)s: wrong or missed %(run)s time in a row",
-                "Stuck on %(a)s × %(b)s: wrong or missed %(run)s times in a row",
-                student.stuck_run,
-            )
-            % {"a": student.stuck_a, "b": student.stuck_b, "run": student.stuck_run}
-        )
-    if student.weak_facts >= WEAK_FACTS:
+        reasons.append(stuck_reason(student))
+    if student.weak_facts:
         reasons.append(
             ngettext("%(n)s weak fact", "%(n)s weak facts", student.weak_facts)
             % {"n": student.weak_facts}
         )
     return reasons
+
+
+def stuck_reason(student) -> str:
+    """ "Stuck on 7 × 8: wrong or missed 3 times in a row" for a child annotated by
+    ``with_help_flags`` with ``stuck``; empty otherwise."""
+    if not student.stuck:
+        return ""
+    return ngettext(
+        "Stuck on %(a)s × %(b)s: wrong or missed %(run)s time in a row",
+        "Stuck on %(a)s × %(b)s: wrong or missed %(run)s times in a row",
+        student.stuck_run,
+    ) % {"a": student.stuck_a, "b": student.stuck_b, "run": student.stuck_run}
 
 
 class ReportStudentManager(models.Manager.from_queryset(ReportStudentQuerySet)):

@@ -665,6 +665,7 @@ def class_context(request, classroom, selected=None) -> dict:
         "wrong": common_wrong_answers(stats),
         "students": students,
         "needing_help": [s for s in students if s.needs_help],
+        "stuck": [s for s in students if s.stuck and not s.needs_help],
         "detail": class_fact_detail(classroom, stats, *selected) if selected else None,
         "progress": job_context(job) if job else None,
         "updated": updated,

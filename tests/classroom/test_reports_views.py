@@ -683,12 +683,13 @@ def flagged(world, name="Ada", now=None):
     return Student.reports.filter(classroom=world.class_a).with_help_flags(now).get(name=name)
 
 
-FACTS = [(a, b) for a in range(2, 10) for b in range(2, 10)]
+FACTS = [(a, b) for a in range(2, 10) for b in range(a, 10)]  # the 36 facts, 7 × 8 = 8 × 7
 
 
 def answers(world, right, wrong, *, missed=0, when=None, child=None):
     """``right`` + ``wrong`` answers and ``missed`` captures, each of another fact (so no
-    fact is stuck), a minute apart, ending at ``when`` (default: now)."""
+    fact is stuck, and each is a first try while fewer than 36), a minute apart, ending at
+    ``when`` (default: now)."""
     child = child or world.child_a
     when = when or timezone.now()
     kinds = ["right"] * right + ["wrong"] * wrong + ["missed"] * missed
@@ -702,7 +703,7 @@ def answers(world, right, wrong, *, missed=0, when=None, child=None):
 
 
 @pytest.mark.django_db
-def test_needs_help_with_three_weak_facts(world):
+def test_weak_facts_are_counted_but_do_not_flag_a_child(world):
     ada = world.child_a
     stat(ada, 2, 3, "learning", attempts=5, correct=2)  # 40 %: weak
     stat(ada, 2, 4, "learning", attempts=10, correct=5)  # 50 %: weak
@@ -711,7 +712,8 @@ def test_needs_help_with_three_weak_facts(world):
     stat(ada, 2, 7, "fluent", attempts=5, correct=2)  # not learning: not weak
     assert flags(world)["Ada"] == (2, False)
     stat(ada, 2, 8, "learning", attempts=6, correct=3)  # 50 %: the third weak fact
-    assert flags(world)["Ada"] == (3, True)
+    stat(ada, 2, 9, "learning", attempts=6, correct=0)
+    assert flags(world)["Ada"] == (4, False)  # shown in the table and reasons, no flag
     assert flags(world)["Ali"] == (0, False)
 
 
@@ -722,7 +724,7 @@ def test_low_accuracy_needs_15_answers_under_60_percent(world):
     assert (ada.recent_attempts, ada.low_accuracy, ada.needs_help) == (14, False, False)
     answers(world, 0, 1)  # the 15th
     ada = flagged(world)
-    assert (ada.recent_correct, ada.recent_attempts, ada.low_accuracy, ada.needs_help) == (
+    assert (ada.recent_first_right, ada.recent_facts, ada.low_accuracy, ada.needs_help) == (
         0, 15, True, True,
     )  # fmt: skip
     Attempt.objects.all().delete()
@@ -730,10 +732,51 @@ def test_low_accuracy_needs_15_answers_under_60_percent(world):
     assert flagged(world).low_accuracy is False
     answers(world, 1, 1)  # 13 of 22: 59 %
     ada = flagged(world)
-    assert (ada.recent_correct, ada.recent_attempts, ada.low_accuracy) == (13, 22, True)
+    assert (ada.recent_first_right, ada.recent_facts, ada.low_accuracy) == (13, 22, True)
+    assert (ada.recent_correct, ada.recent_attempts) == (13, 22)  # one try a fact here
     assert ada.stuck is False and ada.weak_facts == 0  # low accuracy is the only reason
     assert ada.needs_help is True
     assert flags(world)["Ali"] == (0, False)
+
+
+@pytest.mark.django_db
+def test_low_accuracy_needs_8_facts(world):
+    ada, match, now = world.child_a, world.match_a, timezone.now()
+    for i in range(20):  # 20 answers, all wrong, of 7 facts: too few facts to judge
+        a, b = FACTS[i % 7]
+        attempt(ada, match, a, b, a * b + 1, when=now - timedelta(minutes=30 - i))
+    ada_ = flagged(world)
+    assert (ada_.recent_attempts, ada_.recent_facts, ada_.low_accuracy) == (20, 7, False)
+    a, b = FACTS[7]
+    attempt(ada, match, a, b, a * b + 1, when=now - timedelta(minutes=5))  # the 8th fact
+    assert flagged(world).needs_help is True
+
+
+@pytest.mark.django_db
+def test_each_fact_counts_once_at_its_first_try(world):
+    """The warm-up asks a weak fact again and again: a child right first time on 18 of 20
+    facts and wrong 30 times more on their two weak ones is no child to flag, though under
+    40 % of all their answers were right."""
+    ada, match, now = world.child_a, world.match_a, timezone.now()
+    answers(world, 18, 2, when=now - timedelta(hours=2))  # 20 facts; 4 × 7 and 4 × 8 wrong
+    assert FACTS[18:20] == [(4, 7), (4, 8)]
+    for i in range(15):  # again and again, wrong, and one as its twin: the same fact
+        attempt(ada, match, 4, 7, 27, when=now - timedelta(minutes=40 - 2 * i))
+        attempt(ada, match, 8, 4, 36, when=now - timedelta(minutes=39 - 2 * i))
+    ada_ = flagged(world)
+    assert (ada_.recent_correct, ada_.recent_attempts) == (18, 50)  # 36 % of every answer
+    assert (ada_.recent_first_right, ada_.recent_facts) == (18, 20)
+    assert ada_.needs_help is False
+    assert ada_.stuck is True  # …and shown as stuck on one of them
+    # The first try is the first in the window: a right answer 8 days ago does not count.
+    Attempt.objects.all().delete()
+    for i, (a, b) in enumerate(FACTS[:15]):
+        attempt(ada, match, a, b, a * b, when=now - timedelta(days=8, minutes=i))
+        attempt(ada, match, b, a, a * b + 1, when=now - timedelta(hours=1, minutes=i))
+        attempt(ada, match, a, b, a * b, when=now - timedelta(minutes=i))
+    ada_ = flagged(world)
+    assert (ada_.recent_first_right, ada_.recent_facts, ada_.recent_attempts) == (0, 15, 30)
+    assert ada_.needs_help is True
 
 
 @pytest.mark.django_db
@@ -742,7 +785,7 @@ def test_a_missed_capture_counts_as_a_wrong_answer(world):
     assert flagged(world).low_accuracy is False
     answers(world, 0, 0, missed=1)  # 9 of 16
     ada = flagged(world)
-    assert (ada.recent_correct, ada.recent_attempts, ada.low_accuracy) == (9, 16, True)
+    assert (ada.recent_first_right, ada.recent_facts, ada.low_accuracy) == (9, 16, True)
     assert ada.recent_omissions == 1
 
 
@@ -776,9 +819,11 @@ def test_stuck_on_a_fact_wrong_or_missed_three_times_in_a_row(world):
     attempt(ada, match, 8, 7, None, context="missed", when=at(5))  # a missed one is wrong too
     ada_ = flagged(world)
     assert (ada_.stuck, ada_.stuck_a, ada_.stuck_b, ada_.stuck_run) == (True, 7, 8, 3)
-    assert ada_.low_accuracy is False and ada_.weak_facts == 0 and ada_.needs_help is True
+    assert ada_.low_accuracy is False and ada_.weak_facts == 0
+    assert ada_.needs_help is False  # shown beside the flag, on its own: it raises none
+    assert list(Student.reports.filter(classroom=world.class_a).stuck_not_flagged()) == [ada]
     attempt(ada, match, 8, 7, 56, when=at(6))  # right at last, the other way round: run ends
-    assert flagged(world).needs_help is False
+    assert flagged(world).stuck is False
     attempt(ada, match, 6, 7, 41, when=at(7))
     attempt(ada, match, 6, 7, 43, when=at(8))
     attempt(ada, match, 6, 6, 35, when=at(9))  # another fact: not the same run
@@ -808,50 +853,74 @@ def test_stuck_wrong_answers_before_the_window_do_not_count(world):
 
 @pytest.mark.django_db
 def test_the_reasons_are_shown_in_words_wherever_the_flag_is(world):
-    from classroom.models.report_queries import help_reasons
+    from classroom.models.report_queries import help_reasons, stuck_reason
 
-    answers(world, 7, 9)  # 7 right of 16
+    answers(world, 7, 9)  # 7 right of 16, each a fact of its own
     ali, match, now = world.child_a2, world.match_a, timezone.now()
     for minutes in (3, 2, 1):
         attempt(ali, match, 7, 8, 48, when=now - timedelta(minutes=minutes))
-    low = "Low accuracy in the last 7 days: 7 right of 16 (43 %)"
+    low = "Right at the first try on 7 of 16 facts in the last 7 days (43 %)"
     stuck = "Stuck on 7 × 8: wrong or missed 3 times in a row"
     assert help_reasons(flagged(world)) == [low]
-    assert help_reasons(flagged(world, "Ali")) == [stuck]
+    assert help_reasons(flagged(world, "Ali")) == []  # stuck, not flagged
+    assert stuck_reason(flagged(world, "Ali")) == stuck and stuck_reason(flagged(world)) == ""
     client = world.client("teacher_a")
     report = client.get(reverse("class_report", args=[world.class_a.pk])).text
     card = re.search(r'id="help-title".*?</section>', report, flags=re.S).group(0)
-    assert low in card and stuck in card and "<bdi>Ada</bdi>" in card and "<bdi>Ali</bdi>" in card
-    assert "7 of 16" in report  # the children's table: right in the last 7 days
+    assert low in card and "<bdi>Ada</bdi>" in card and "Ali" not in card
+    stuck_card = re.search(r'id="stuck-title".*?</section>', report, flags=re.S).group(0)
+    assert stuck in stuck_card and "<bdi>Ali</bdi>" in stuck_card and "Ada" not in stuck_card
+    table = report[report.index('id="children-title"') :]
+    row = re.search(r"<bdi>Ada</bdi></a></th>.*?</tr>", table, flags=re.S).group(0)
+    assert row.count("7 of 16") == 2  # the table: right in the last 7 days, and first tries
+    assert "First try right, 7 days" in report
+    assert "stuck on 7 × 8" in report  # the table's flag column
     wall = client.get(reverse("session_wall", args=[world.class_a.pk])).text
     details = re.search(r'<details class="needs-help-wall">.*?</details>', wall, flags=re.S)
-    assert "Needs help: 2 children" in details.group(0)
-    assert low in details.group(0) and stuck in details.group(0)
+    assert "Needs help: 1 child" in details.group(0) and low in details.group(0)
+    stuck_box = re.search(r'<details class="needs-help-wall stuck-wall">.*?</details>', wall, re.S)
+    assert "Stuck on a fact: 1 child" in stuck_box.group(0) and stuck in stuck_box.group(0)
     home = client.get(reverse("teacher_home")).text
     box = re.search(r'id="needs-help-title".*?</section>', home, flags=re.S).group(0)
-    assert low in box and stuck in box
+    assert low in box and stuck not in box
+    home_stuck = re.search(r'id="stuck-title".*?</section>', home, flags=re.S).group(0)
+    assert stuck in home_stuck and "<bdi>Ali</bdi>" in home_stuck
     child = client.get(reverse("child_report", args=[ali.pk])).text
-    panel = re.search(r'id="help-title".*?</section>', child, flags=re.S).group(0)
+    assert 'id="help-title"' not in child
+    panel = re.search(r'id="stuck-title".*?</section>', child, flags=re.S).group(0)
     assert stuck in panel and low not in panel
+    # A flagged child who is stuck as well: the stuck fact is among the flag's reasons.
+    for minutes in (6, 5, 4):
+        attempt(world.child_a, match, 6, 9, 56, when=now - timedelta(seconds=minutes))
+    ada = flagged(world)
+    assert help_reasons(ada) == [
+        "Right at the first try on 7 of 17 facts in the last 7 days (41 %)",
+        "Stuck on 6 × 9: wrong or missed 3 times in a row",
+    ]
     Attempt.objects.filter(student=ali).delete()
-    assert 'id="help-title"' not in client.get(reverse("child_report", args=[ali.pk])).text
+    child = client.get(reverse("child_report", args=[ali.pk])).text
+    assert 'id="help-title"' not in child and 'id="stuck-title"' not in child
 
 
 @pytest.mark.django_db
 def test_needs_help_shows_on_the_teachers_home_and_the_wall(world):
+    answers(world, 5, 10)  # Ada: 5 of 15 facts right at the first try
     for a in (3, 4, 5):
         stat(world.child_a, 2, a, "learning", attempts=5, correct=1)
-    stat(world.child_b, 2, 2, "learning", attempts=5, correct=0)
+    answers(world, 0, 15, child=world.child_b)  # teacher_b's child
     home = world.client("teacher_a").get(reverse("teacher_home")).text
     box = re.search(r'id="needs-help-title".*?</section>', home, flags=re.S).group(0)
     assert "Ada" in box and "Ali" not in box and "3 weak facts" in box
+    assert "Bea" not in home and world.child_b.name not in box
     assert reverse("child_report", args=[world.child_a.pk]) in box
     wall = world.client("teacher_a").get(reverse("session_wall", args=[world.class_a.pk])).text
     details = re.search(r'<details class="needs-help-wall">.*?</details>', wall, flags=re.S)
     assert details and "Ada" in details.group(0) and " open" not in details.group(0)[:40]
-    # teacher_b's class: nobody flagged in class B has 3 weak facts; class A is not theirs.
+    assert "stuck-wall" not in wall  # nobody stuck: no empty box
+    # teacher_b sees their own flagged child, and nothing of class A.
     other = world.client("teacher_b").get(reverse("teacher_home")).text
-    assert "needs-help-title" not in other
+    other_box = re.search(r'id="needs-help-title".*?</section>', other, flags=re.S).group(0)
+    assert world.child_b.name in other_box and "Ada" not in other
 
 
 # --- rebuilding the statistics ---------------------------------------------------------------
