@@ -26,13 +26,14 @@ run: install
 	@echo "Open http://127.0.0.1:$(APP_PORT)/  (Ctrl+C stops web, worker and beat)"
 	APP_PORT=$(APP_PORT) $(BIN)/honcho start -f Procfile
 
-# On every core (pytest-xdist, -n auto in pyproject.toml); `-n 0` runs in one process.
+# On every core (pytest-xdist); a bare `pytest tests/x.py::test_y` runs in one process at once.
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -12,6 +12,14 @@ class ClassroomConfig(AppConfig):
 
         pre_save.connect(clean_user_names, sender=settings.AUTH_USER_MODEL, dispatch_uid="names")
 
+        from games import signals
+
+        from . import receivers
+
+        signals.move_applied.connect(receivers.store_attempts, dispatch_uid="attempts")
+        signals.match_changed.connect(receivers.update_stats_when_finished, dispatch_uid="stats")
+        signals.bot_focus.connect(receivers.focus_facts_of, dispatch_uid="focus")
+
 
 def clean_user_names(sender, instance, **kwargs):
     """A grown-up's first and last name are typed names (config/names.py) on every way in:

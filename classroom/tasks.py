@@ -11,6 +11,7 @@ from classroom.models import (
     WorkerHeartbeat,
 )
 from games import models as game_models
+from games import queue as games_queue
 
 
 @shared_task(bind=True, ignore_result=True)
@@ -30,9 +31,9 @@ def update_match_stats(self, match_id: int):
     FactStat.objects.update_for_match(match_id, trends=False)
     queue = (self.request.delivery_info or {}).get("routing_key")
     if queue:
-        game_models.enqueue(update_match_trends, match_id, queue=queue)
+        games_queue.enqueue(update_match_trends, match_id, queue=queue)
     else:
-        game_models.enqueue(update_match_trends, match_id)
+        games_queue.enqueue(update_match_trends, match_id)
 
 
 @shared_task(ignore_result=True, acks_late=True)

@@ -73,6 +73,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.child: the child signed in on this device (the games app reads it from here).
+    "classroom.middleware.SignedInChildMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -227,6 +229,8 @@ SESSION_COOKIE_AGE = int(os.environ.get("SESSION_HOURS", "10")) * 3600
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # refuses a locked-out account first
     "django.contrib.auth.backends.ModelBackend",
+    # games.view_match on a match: its seated children's teachers may watch (no log-in here).
+    "classroom.permissions.TeacherWatchesBackend",
 ]
 # django-axes, database handler (so the lockout holds while the cache is down); the lockout
 # is per account, and one account's guesses are checked one at a time (LoginView).

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.prepared import PreparedQuery
-from games import engine
+from games import engine, queue, signals
 from games.engine import IllegalAction
 
 logger = logging.getLogger(__name__)
@@ -52,18 +52,6 @@ def normalize_room_code(text: str) -> str:
 
 def new_seed() -> int:
     return secrets.randbelow(2**31)
-
-
-def enqueue(task, *args, **options) -> bool:
-    """Send a Celery task; a broker outage is logged, never turned into a failed request
-    (the move is already stored, and the sweeper or the next move picks the work up).
-    ``options`` go to apply_async (e.g. ``queue``)."""
-    try:
-        task.apply_async(args=args, **options)
-        return True
-    except Exception:
-        logger.exception("could not enqueue %s%r", task.name, args)
-        return False
 
 
 class MoveRejected(Exception):
@@ -121,17 +109,16 @@ class MatchQuerySet(models.QuerySet):
 
     def expire_rooms(self, now=None) -> tuple[int, int]:
         """Expire old family rooms so that nothing about a guest outlives them. A room with a
-        child's evidence (a student seat or Attempt rows, whose FK cascades) is scrubbed: the
-        guests' names, player keys and the room code go, the child's seat and the moves stay.
-        Any other room is deleted with its seats and moves. Idempotent.
+        child's seat is scrubbed: the guests' names, player keys and the room code go, the
+        child's seat and the moves stay (and so whatever the apps on the platform keep of a
+        child's moves: the classroom's attempts, written for a child's seat only, whose FK to
+        the match cascades). Any other room is deleted with its seats and moves. Idempotent.
         Returns (deleted, scrubbed)."""
-        from classroom.models import Attempt
-
         now = now or timezone.now()
         rooms = self.expired_rooms(now)
         evidence = models.Q(
             models.Exists(Seat.objects.filter(match=models.OuterRef("pk"), kind=Seat.Kind.STUDENT))
-        ) | models.Q(models.Exists(Attempt.objects.filter(match=models.OuterRef("pk"))))
+        )
         with transaction.atomic():
             keep = list(rooms.filter(evidence).values_list("pk", flat=True))
             Seat.objects.filter(match_id__in=keep).exclude(kind=Seat.Kind.STUDENT).update(
@@ -388,10 +375,9 @@ class Match(models.Model):
             think_ms=think_ms,
             created_at=now,
         )
-        # The evidence of a child's seat, in this transaction: no move, no attempt.
-        from classroom.models import Attempt
-
-        Attempt.objects.record_move(match, move)
+        # What the apps on the platform keep of a move, in this transaction (the classroom:
+        # the evidence of a child's seat): no move without it, nothing of it without the move.
+        signals.move_applied.send(sender=Match, match=match, move=move)
         if follow_ups:
             match.after_change()
         self._sync(match)
@@ -437,20 +423,15 @@ class Match(models.Model):
             setattr(self, name, getattr(other, name))
 
     def after_change(self):
-        """Follow-ups once the change is committed: bots take their turns in the worker; a
-        finished match with a child's seat updates the child's statistics (analytics)."""
+        """Follow-ups once the change is committed: bots take their turns in the worker; the
+        apps on the platform hear of the change (``signals.match_changed``: the classroom
+        updates a child's statistics when a game with a child's seat has finished)."""
         if self.status == Match.Status.ACTIVE and self.bot_to_act():
             from games.tasks import play_bots
 
             match_id, version = self.pk, self.version
-            transaction.on_commit(lambda: enqueue(play_bots, match_id, version))
-        elif self.status == Match.Status.FINISHED and any(
-            seat.kind == Seat.Kind.STUDENT for seat in self.seats.all()
-        ):
-            from classroom.tasks import update_match_stats
-
-            match_id = self.pk
-            transaction.on_commit(lambda: enqueue(update_match_stats, match_id))
+            transaction.on_commit(lambda: queue.enqueue(play_bots, match_id, version))
+        signals.match_changed.send(sender=Match, match=self)
 
     @classmethod
     def free_room_code(cls) -> str:
@@ -543,12 +524,10 @@ class Match(models.Model):
         return seat
 
     def can_spectate(self, user) -> bool:
-        """Teachers of a seated child, and superusers, may watch (never any hand)."""
-        if not user.is_authenticated:
-            return False
-        if user.is_superuser:
-            return True
-        return self.seats.filter(student__classroom__teacher=user).exists()
+        """Whoever holds ``games.view_match`` on this match may watch (never any hand):
+        superusers, and whom the authentication backends let (the classroom's: the teachers
+        of a seated child)."""
+        return user.is_authenticated and user.has_perm("games.view_match", self)
 
     # --- bots ---------------------------------------------------------------------------
     def time_out(self) -> int:
@@ -749,19 +728,17 @@ class Seat(models.Model):
         return self.kind == self.Kind.BOT
 
     def bot_focus(self) -> list[tuple[int, int]] | None:
-        """The Coach level's facts to put in front of its opponent: the focus facts
-        (classroom.diagnosis.focus_facts) of the child sitting opposite. None for any other
-        seat, level or opponent. One query."""
+        """The Coach level's facts to put in front of its opponent: what the apps on the
+        platform answer for the children sitting opposite (``signals.bot_focus``; the
+        classroom: their focus facts). None for any other seat, level or opponent."""
         if self.kind != self.Kind.BOT or self.bot_level != "coach":
             return None
-        from classroom.models import FactStat
-
         opposite = (
             Seat.objects.filter(match_id=self.match_id, kind=self.Kind.STUDENT)
             .exclude(number=self.number)
             .values("student_id")
         )
-        return FactStat.objects.filter(student__in=opposite).focus_facts() or None
+        return signals.first_answer(signals.bot_focus, seat=self, students=opposite) or None
 
 
 class Move(models.Model):

@@ -12,7 +12,6 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from classroom.child_session import current_student
 from config.names import isolate
 from config.params import int_param
 from config.throttle import count_wrong_code, too_many_wrong_codes
@@ -36,6 +35,13 @@ PLAYER_COOKIE_SALT = "games.player-key"
 # The games whose moves are a child's evidence (fact events): a signed-in child plays them at
 # home as themself, and the attempts are marked home play.
 HOME_PLAY_GAMES = {"multiplipotion"}
+
+
+def signed_in_child(request):
+    """The child signed in on this device (``request.child``, which the classroom's middleware
+    sets), or None."""
+    child = getattr(request, "child", None)
+    return child if child else None
 
 
 def room_lifetime() -> int:
@@ -88,7 +94,7 @@ def load_match(request, public_id: str):
     except Match.DoesNotExist:
         raise Http404 from None
     keys = player_keys(request)
-    student = current_student(request)
+    student = signed_in_child(request)
     student_id = student.pk if student else None
     mine = [s for s in match.seats.all() if s.owned_by(keys, request.user, student_id)]
     if mine and not request.session.get("player_key"):
@@ -170,7 +176,7 @@ def family(request):
     return render(
         request,
         "games/family.html",
-        {"games": family_games(), "code_form": RoomCodeForm(), "child": current_student(request)},
+        {"games": family_games(), "code_form": RoomCodeForm(), "child": signed_in_child(request)},
     )
 
 
@@ -210,7 +216,7 @@ def new_family(request, slug):
         raise Http404
     module = engine.get(slug)
     # Home play: a signed-in child's MultipliPotion counts in their evidence (marked home).
-    child = current_student(request) if slug in HOME_PLAY_GAMES else None
+    child = signed_in_child(request) if slug in HOME_PLAY_GAMES else None
     form = FamilyGameForm(module, request.POST or None, child=child)
     ctx = {"form": form, "game": module, "child": child}
     if request.method == "POST":

@@ -21,6 +21,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from classroom import diagnosis
+from games.models import Match
 
 from . import stats_sql
 from .stats_sql import error_column
@@ -65,7 +66,6 @@ def _register_sqlite_median(sender, connection, **kwargs):
 
 def _tables() -> dict:
     from classroom.models import Assignment, Classroom, Student, WarmUp
-    from games.models import Match
 
     models_ = {
         "attempt": Attempt,
@@ -273,7 +273,6 @@ class FactStatQuerySet(models.QuerySet):
         ``trends`` is False: the game-end task sends them on as a task of their own, so the
         heatmap does not wait for them) the trends of the days the match was played."""
         from classroom.models import Student
-        from games.models import Match
 
         match = Match.objects.filter(pk=match_id).first()
         if match is None:
@@ -294,7 +293,6 @@ class FactStatQuerySet(models.QuerySet):
         """Matches that ended lately with a child's attempts whose statistics were never
         rebuilt after the end (their ``update_match_stats`` was lost, e.g. the broker was down
         when the game ended): the ids, oldest first."""
-        from games.models import Match
 
         now = now or timezone.now()
         newest_stat = (

@@ -15,6 +15,8 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.models import Match, Seat
+
 # Seconds a lone child waits before the computer joins.
 BOT_FALLBACK_AFTER = 20
 CLASSMATES_ONLY_FALLBACK_AFTER = 60
@@ -58,7 +60,6 @@ class AssignmentQuerySet(models.QuerySet):
     def end(self) -> int:
         """End these assignments: their live matches are abandoned and nobody waits any more.
         Returns the number of assignments ended."""
-        from games.models import Match
 
         now = timezone.now()
         with transaction.atomic():
@@ -261,7 +262,6 @@ class Assignment(models.Model):
         }
 
     def live_matches(self):
-        from games.models import Match
 
         return Match.objects.filter(assignment=self, status__in=LIVE_MATCH_STATUSES)
 
@@ -271,7 +271,6 @@ class Assignment(models.Model):
 
     # --- pairing ------------------------------------------------------------------------
     def bot_seat(self) -> dict:
-        from games.models import Seat
 
         level = self.bot_level if self.bot_level in BOT_LEVELS else "apprentice"
         return {"kind": Seat.Kind.BOT, "name": str(BOT_LEVELS[level]), "bot_level": level}
@@ -291,7 +290,6 @@ class Assignment(models.Model):
         (select_for_update; SQLite serialises writers), so two children entering at once
         make exactly one match.
         """
-        from games.models import Match, Seat
 
         made = []
         with transaction.atomic():

@@ -9,6 +9,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.names import clean_name, isolate, name_key
+from games import queue
+from games.models import Match, Seat
 
 from .signin import ClassroomSignIn, StudentSignIn
 
@@ -304,7 +306,6 @@ class Student(StudentSignIn, models.Model):
         """Hard delete: the child and every row about them. Their matches go too (a move is
         a child's answer to a times-table fact), with their seats, moves and waiting
         entries; assignment links and per-child tiers are removed."""
-        from games.models import Match, Seat  # games depends on classroom, not the other way
 
         with transaction.atomic():
             matches = Match.objects.filter(seats__student=self)
@@ -326,14 +327,13 @@ def _rebuild_class_stats_on_commit(classroom_ids, student_ids=()) -> None:
     rebuild those classes' roll-ups (and the facts of ``student_ids`` first) once the change
     is committed (a worker task)."""
     from classroom.tasks import rebuild_class_stats  # the tasks import the models
-    from games.models import enqueue
 
     ids = sorted(set(classroom_ids))
     students = sorted(set(student_ids))
     if students:
-        transaction.on_commit(lambda: enqueue(rebuild_class_stats, ids, students))
+        transaction.on_commit(lambda: queue.enqueue(rebuild_class_stats, ids, students))
     else:
-        transaction.on_commit(lambda: enqueue(rebuild_class_stats, ids))
+        transaction.on_commit(lambda: queue.enqueue(rebuild_class_stats, ids))
 
 
 def _forget_tier_overrides(classroom, student_pk) -> None:

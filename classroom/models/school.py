@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.names import clean_name
+from games.models import Match, Move, Seat
 
 # How far back the school dashboard's "games per day" chart looks.
 GAMES_CHART_DAYS = 28
@@ -71,7 +72,6 @@ class School(models.Model):
     def active_children(self, now=None) -> dict:
         """{"today": n, "week": m}: distinct children of this school with at least one move
         of their own seat since local midnight / since Monday's local midnight. One query."""
-        from games.models import Move
 
         now = now or timezone.now()
         today_start = self.day_start(self.local_today(now))
@@ -93,7 +93,6 @@ class School(models.Model):
         """[(local date, finished games)] for the last ``days`` days up to today, oldest
         first, zeros included. A game counts once on the local day it finished when at least
         one child of this school had a seat in it. One query."""
-        from games.models import Match, Seat
 
         now = now or timezone.now()
         today = self.local_today(now)

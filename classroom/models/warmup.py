@@ -19,6 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom import diagnosis, warmup_plan
+from games import queue
+from games.models import Match
 
 SALT = "classroom.warmup.question"  # the question tokens' signing salt (not a secret)
 GRACE_SECONDS = 5  # an answer sent just before the time was up still counts when it lands
@@ -116,7 +118,6 @@ class WarmUpQuerySet(models.QuerySet):
     def latest_since_game(self, student, assignment) -> "WarmUp | None":
         """The child's latest round in this session since their latest game of it started
         (one warm-up per game), or None."""
-        from games.models import Match
 
         rounds = self.filter(student=student, assignment=assignment)
         latest_game = (
@@ -404,10 +405,9 @@ class WarmUp(models.Model):
 
     def enqueue_stats(self) -> None:
         from classroom.tasks import update_warm_up_stats
-        from games.models import enqueue
 
         pk = self.pk
-        transaction.on_commit(lambda: enqueue(update_warm_up_stats, pk))
+        transaction.on_commit(lambda: queue.enqueue(update_warm_up_stats, pk))
 
     def rebuild_stats(self, now=None) -> None:
         """Rebuild what this round's answers feed (idempotent: rebuilds): the child's facts,

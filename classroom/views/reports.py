@@ -60,6 +60,7 @@ from classroom.models import (
     hardest,
 )
 from config.params import int_param
+from games import queue
 
 logger = logging.getLogger(__name__)
 
@@ -756,7 +757,6 @@ def class_fact(request, pk, a, b):
 def send_recompute(job_id: int) -> None:
     """After the commit: hand the job to the worker (helper F's task). If the task or the
     broker is not there, the job is marked failed so the progress bar stops."""
-    from games.models import enqueue
 
     try:
         from classroom.tasks import recompute_job
@@ -764,7 +764,7 @@ def send_recompute(job_id: int) -> None:
         logger.exception("classroom.tasks.recompute_job is missing")
         sent = False
     else:
-        sent = enqueue(recompute_job, job_id)
+        sent = queue.enqueue(recompute_job, job_id)
     if not sent:
         RecomputeJob.objects.filter(pk=job_id).exclude(status=RecomputeJob.Status.DONE).update(
             status=RecomputeJob.Status.FAILED, finished_at=timezone.now()

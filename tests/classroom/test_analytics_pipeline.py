@@ -460,7 +460,7 @@ def test_a_finished_match_with_a_child_enqueues_its_update(
     people, monkeypatch, django_capture_on_commit_callbacks
 ):
     sent = []
-    monkeypatch.setattr("games.models.enqueue", lambda task, *args: sent.append((task, args)))
+    monkeypatch.setattr("games.queue.enqueue", lambda task, *args: sent.append((task, args)))
     state = board(areas=(["mp-p02", "mp-p27"], ["mp-p28", "mp-p12"]))
     state["trophies"] = [["mp-p04", "mp-p05", "mp-p01", "mp-p03"], []]
     state["pile"] = [c for c in state["pile"] if c not in state["trophies"][0]]
@@ -488,7 +488,7 @@ def test_a_finished_match_without_children_enqueues_no_update(
     people, monkeypatch, django_capture_on_commit_callbacks
 ):
     sent = []
-    monkeypatch.setattr("games.models.enqueue", lambda task, *args: sent.append(task.name))
+    monkeypatch.setattr("games.queue.enqueue", lambda task, *args: sent.append(task.name))
     state = board(areas=(["mp-p02", "mp-p27"], ["mp-p28", "mp-p12"]))
     state["trophies"] = [["mp-p04", "mp-p05", "mp-p01", "mp-p03"], []]
     state["pile"] = [c for c in state["pile"] if c not in state["trophies"][0]]

@@ -628,10 +628,10 @@ def test_moving_or_deleting_a_child_rebuilds_the_class_heatmaps(
     world, django_capture_on_commit_callbacks, monkeypatch
 ):
     from classroom import tasks
-    from games import models as game_models
+    from games import queue
 
     sent = []
-    monkeypatch.setattr(game_models, "enqueue", lambda task, *args: sent.append((task, args)))
+    monkeypatch.setattr(queue, "enqueue", lambda task, *args: sent.append((task, args)))
     stat(world.child_a, 7, 8, "learning", attempts=6, correct=2)
     ClassFactStat.objects.rebuild_for([world.class_a.pk])
     assert ClassFactStat.objects.get(classroom=world.class_a, a=7, b=8).struggling == 1
@@ -981,7 +981,7 @@ def test_a_job_that_cannot_be_sent_is_marked_failed(world, monkeypatch):
     from classroom.views import reports
 
     job = RecomputeJob.objects.create(classroom=world.class_a)
-    monkeypatch.setattr("games.models.enqueue", lambda task, *args: False)
+    monkeypatch.setattr("games.queue.enqueue", lambda task, *args: False)
     reports.send_recompute(job.pk)
     job.refresh_from_db()
     assert job.status == "failed" and job.finished_at is not None

@@ -319,7 +319,7 @@ def test_finish_is_idempotent_and_enqueues_the_statistics_on_commit(
     people, monkeypatch, django_capture_on_commit_callbacks
 ):
     sent = []
-    monkeypatch.setattr("games.models.enqueue", lambda task, *args: sent.append((task, args)))
+    monkeypatch.setattr("games.queue.enqueue", lambda task, *args: sent.append((task, args)))
     warm_up = WarmUp.objects.start(people.ada, people.session, now=T0)
     with django_capture_on_commit_callbacks(execute=True):
         assert warm_up.finish(at(20)) is True

@@ -1,6 +1,6 @@
 """Each pytest-xdist worker gets its own files, Redis database and load-test ports.
 
-`make test` runs the suite on every core (``-n auto`` in pyproject.toml). pytest-django gives
+`make test` runs the suite on every core (``-n auto`` in the Makefile). pytest-django gives
 each worker its own test database (``test_<name>_gw0``, ``_gw1``, ...); this plugin separates
 the rest, before Django reads its settings (hence a ``-p`` plugin, not a conftest: pytest-django
 loads the settings before any conftest is imported). The worker's environment changes, so the

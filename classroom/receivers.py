@@ -1,0 +1,34 @@
+"""How the classroom reacts to the games platform (``games.signals``), connected in
+``ClassroomConfig.ready``. The platform knows nothing of classes, children's evidence or
+statistics; these receivers add them."""
+
+from django.db import transaction
+
+from games import queue
+
+
+def store_attempts(sender, match, move, **kwargs):
+    """A move applied: the ``fact`` events of a child's seat become Attempts, inside the
+    move's transaction (no move without its attempts, no attempt without its move)."""
+    from classroom.models import Attempt
+
+    Attempt.objects.record_move(match, move)
+
+
+def update_stats_when_finished(sender, match, **kwargs):
+    """A finished match with a child's seat: the child's statistics, once it commits."""
+    if match.status != match.Status.FINISHED:
+        return
+    if not any(seat.kind == seat.Kind.STUDENT for seat in match.seats.all()):
+        return
+    from classroom.tasks import update_match_stats
+
+    match_id = match.pk
+    transaction.on_commit(lambda: queue.enqueue(update_match_stats, match_id))
+
+
+def focus_facts_of(sender, seat, students, **kwargs):
+    """The Coach's facts: the focus facts of the children opposite (``diagnosis``)."""
+    from classroom.models import FactStat
+
+    return FactStat.objects.filter(student__in=students).focus_facts() or None

@@ -1,0 +1,38 @@
+"""What the games platform tells, and asks, the apps built on it (docs/platform.md, "Signals
+and hooks"). The platform imports none of those apps: they connect their receivers here in
+their ``AppConfig.ready()``, so the arrows point one way, engine ← games ← classroom.
+
+Told (the receivers' return values are ignored):
+
+- ``move_applied(match, move)``: sent by ``Match.play`` inside the move's transaction, right
+  after the ``Move`` row is stored. A receiver's writes commit or roll back with the move (the
+  classroom stores a child's attempts here: no move without its attempts, no attempt without
+  its move). A receiver that fails fails the move.
+- ``match_changed(match)``: sent once a move, a seat change or a time-out has changed a
+  match, inside that transaction. Work for later goes through ``transaction.on_commit``
+  (the classroom's statistics of a finished game with a child's seat).
+
+Asked (the first receiver's answer that is not None is taken):
+
+- ``bot_focus(seat, students)``: the facts a Coach-level computer player should put in front
+  of the children ``students`` (their ids) sitting opposite ``seat``; None when nothing is
+  known. The platform has no idea what a fact is worth to a child; the classroom does.
+
+Watching a match (``Match.can_spectate``) is a permission, ``games.view_match`` on the match,
+answered by the authentication backends: the classroom's lets a teacher watch a game of a
+child in their class (``classroom.permissions``).
+"""
+
+from django.dispatch import Signal
+
+move_applied = Signal()
+match_changed = Signal()
+bot_focus = Signal()
+
+
+def first_answer(signal: Signal, **kwargs):
+    """The first receiver's answer that is not None (None when none answers)."""
+    for _receiver, answer in signal.send(sender=None, **kwargs):
+        if answer is not None:
+            return answer
+    return None
