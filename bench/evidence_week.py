@@ -181,7 +181,7 @@ def game(child: Child, student, assignment, clock: Clock, end, rng, tally: Tally
     while not match.is_over and clock.now() < end:
         state = module.load(match.state)
         if seat not in module.to_act(state):
-            play_bots.apply(args=[match.pk, match.version])
+            play_bots.apply(args=[match.pk])
             match.refresh_from_db()
             continue
         key = (state["turn_no"], state["phase"] == "forced_capture")

@@ -55,9 +55,8 @@ def new_seed() -> int:
 
 
 class MoveRejected(Exception):
-    """A move that was not applied. ``status`` is the HTTP status the web layer answers."""
-
-    status = 400
+    """A move that was not applied; ``message`` says why, for the person (the web layer
+    chooses the status code: games.views.REJECTED_STATUS)."""
 
     def __init__(self, message: str):
         super().__init__(message)
@@ -65,15 +64,15 @@ class MoveRejected(Exception):
 
 
 class StaleVersion(MoveRejected):
-    status = 409
+    """The board the move was made on is out of date."""
 
 
 class NotYourTurn(MoveRejected):
-    status = 403
+    """That seat may not act now."""
 
 
 class IllegalMove(MoveRejected):
-    status = 422
+    """The engine refused the action."""
 
 
 class MatchQuerySet(models.QuerySet):
@@ -429,8 +428,8 @@ class Match(models.Model):
         if self.status == Match.Status.ACTIVE and self.bot_to_act():
             from games.tasks import play_bots
 
-            match_id, version = self.pk, self.version
-            transaction.on_commit(lambda: queue.enqueue(play_bots, match_id, version))
+            match_id = self.pk
+            transaction.on_commit(lambda: queue.enqueue(play_bots, match_id))
         signals.match_changed.send(sender=Match, match=self)
 
     @classmethod

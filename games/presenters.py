@@ -2,13 +2,12 @@
 
 import uuid
 
-import segno
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.names import isolate
+from config.qr import qr_svg
 from games.models import Match, Seat
 from games.presenters_mortadelo import mm_event_line, mortadelo_context
 from games.presenters_munchkin import mk_event_line, munchkin_context
@@ -231,12 +230,6 @@ def room_context(request, match, mine, keys) -> dict:
             for seat, minutes in match.quiet_seats()
         ]
     return {"room": room}
-
-
-def qr_svg(data: str, title: str) -> str:
-    """A QR code as inline SVG, made on the server (no third-party request)."""
-    svg = segno.make(data, error="m").svg_inline(scale=4, dark="#1f1a2e", title=title)
-    return mark_safe(svg)  # noqa: S308 - segno escapes the title; the rest is path data
 
 
 def multiplipotion_context(view, ctx) -> dict:

@@ -26,7 +26,15 @@ from games.forms import (
     bot_levels,
     family_games,
 )
-from games.models import Match, MoveRejected, Seat, seen_lately
+from games.models import (
+    IllegalMove,
+    Match,
+    MoveRejected,
+    NotYourTurn,
+    Seat,
+    StaleVersion,
+    seen_lately,
+)
 
 # A signed cookie that holds this browser's player key for as long as a family room lives:
 # a flushed or expired session (a sleeping tab, a child signing in and out) still finds its seat.
@@ -35,6 +43,9 @@ PLAYER_COOKIE_SALT = "games.player-key"
 # The games whose moves are a child's evidence (fact events): a signed-in child plays them at
 # home as themself, and the attempts are marked home play.
 HOME_PLAY_GAMES = {"multiplipotion"}
+# What a refused move answers: a stale board 409, not this seat's turn 403, against the rules
+# 422 (the board comes back with the reason either way).
+REJECTED_STATUS = {StaleVersion: 409, NotYourTurn: 403, IllegalMove: 422}
 
 
 def signed_in_child(request):
@@ -321,10 +332,9 @@ def move(request, public_id):
     try:
         match.play(seat.number, action_from_post(request.POST), version=version, move_id=move_id)
     except MoveRejected as rejected:
-        kept = request.POST.getlist("potions") if rejected.status == 422 else ()
-        return render_board(
-            request, match, mine, notice=rejected.message, status=rejected.status, kept=kept
-        )
+        status = REJECTED_STATUS.get(type(rejected), 422)
+        kept = request.POST.getlist("potions") if isinstance(rejected, IllegalMove) else ()
+        return render_board(request, match, mine, notice=rejected.message, status=status, kept=kept)
     return render_board(request, match, mine)
 
 

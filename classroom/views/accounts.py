@@ -9,7 +9,6 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login, password_validation
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
@@ -24,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.models import Classroom, Invite, Membership, RateLimit, School
+from classroom.views.access import teacher_page
 from config.names import NameField, isolate
 from config.params import LocalNextMixin
 from config.throttle import client_address
@@ -399,7 +399,7 @@ def invite_accept(request, token):
     return finish(request, reverse("teacher_home"))
 
 
-@login_required
+@teacher_page
 @require_GET
 def teacher_home(request):
     membership = membership_of(request.user)

@@ -3,14 +3,11 @@ on a shared Chromebook, and the teacher's login cards, badges, pictures, unlock 
 sign-ins". The rules live on the models (classroom/models/signin.py); see
 docs/classroom/child-sign-in.md."""
 
-import segno
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -20,17 +17,11 @@ from django_htmx.http import HttpResponseClientRedirect
 from classroom.child_session import current_student, sign_in_student, sign_out_student
 from classroom.models import PICTURES, Classroom, SignInDevice, Student
 from classroom.models.signin import LOCKOUT_MINUTES, Verdict
+from classroom.views.access import teacher_page
 from config.params import int_param, safe_next
+from config.qr import qr_svg
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def qr_svg(data: str, title: str) -> str:
-    """A QR code as inline SVG that scales with CSS (viewBox, no fixed size), black on white."""
-    svg = segno.make(data, error="m").svg_inline(
-        scale=1, border=2, omitsize=True, dark="#000", light="#fff", title=title
-    )
-    return mark_safe(svg)  # noqa: S308 - segno escapes the title; the rest is path data
 
 
 def picture_choices(selected=()):
@@ -245,7 +236,7 @@ def render_card(request, student):
 
 
 @never_cache
-@login_required
+@teacher_page
 @require_GET
 def login_cards(request, pk):
     """Printable A4 login cards (8 a page) with the class code and personal QR badges.
@@ -285,7 +276,7 @@ def teacher_student(request, pk):
     )
 
 
-@login_required
+@teacher_page
 @require_POST
 def student_badge_revoke(request, pk):
     student = teacher_student(request, pk)
@@ -300,7 +291,7 @@ def student_badge_revoke(request, pk):
     return back_to_cards(request, student.classroom)
 
 
-@login_required
+@teacher_page
 @require_POST
 def student_pictures_new(request, pk):
     student = teacher_student(request, pk)
@@ -314,7 +305,7 @@ def student_pictures_new(request, pk):
     return back_to_cards(request, student.classroom)
 
 
-@login_required
+@teacher_page
 @require_POST
 def student_unlock(request, pk):
     student = teacher_student(request, pk)
@@ -325,7 +316,7 @@ def student_unlock(request, pk):
     return back_to_cards(request, student.classroom)
 
 
-@login_required
+@teacher_page
 @require_POST
 def class_signins_end(request, pk):
     classroom = get_object_or_404(Classroom.objects.for_teacher(request.user), pk=pk)
@@ -338,7 +329,7 @@ def class_signins_end(request, pk):
     return back_to_cards(request, classroom)
 
 
-@login_required
+@teacher_page
 @require_POST
 def class_signins_unlock(request, pk):
     """Unlock every child of the class with one button (after a flood of wrong answers)."""

@@ -15,14 +15,13 @@ import csv
 import json
 import logging
 from datetime import UTC, timedelta
-from functools import wraps
 from statistics import median
 
-from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.text import slugify
@@ -30,7 +29,7 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseStopPolling
 
 from classroom import charts
 from classroom.diagnosis import (
@@ -59,6 +58,7 @@ from classroom.models import (
     Student,
     hardest,
 )
+from classroom.views.access import teacher_page
 from config.params import int_param
 from games import queue
 
@@ -67,25 +67,9 @@ logger = logging.getLogger(__name__)
 # An unfinished rebuild younger than this blocks a second one for the same class; an older
 # one is taken as lost (a worker that never picked it up) and a new one may start.
 RECOMPUTE_STALE_AFTER = timedelta(minutes=15)
-HTMX_STOP_POLLING = 286
 
 
 # --- access ------------------------------------------------------------------------------------
-
-
-def teacher_page(view):
-    """Grown-ups only: anyone not logged in (a signed-in child too) goes to the log-in page."""
-
-    @wraps(view)
-    def wrapped(request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            login = redirect_to_login(request.get_full_path())
-            if request.htmx:
-                return HttpResponseClientRedirect(login["Location"])
-            return login
-        return view(request, *args, **kwargs)
-
-    return wrapped
 
 
 def my_student(request, pk) -> Student:
@@ -424,15 +408,11 @@ def download(content: str, filename: str, content_type: str) -> HttpResponse:
     return response
 
 
-class _Lines:
-    def __init__(self):
-        self.parts = []
-
-    def write(self, text):
-        self.parts.append(text)
-
-    def value(self) -> str:
-        return "".join(self.parts)
+def csv_download(filename: str) -> tuple[HttpResponse, "csv.writer"]:
+    """An empty CSV attachment (UTF-8 with a byte-order mark, so spreadsheet programs read the
+    names right) and a ``csv.writer`` that writes its rows straight into it."""
+    response = download("\ufeff", filename, "text/csv; charset=utf-8")
+    return response, csv.writer(response, lineterminator="\r\n")
 
 
 def file_stem(name: str, pk: int) -> str:
@@ -452,8 +432,7 @@ def class_export_csv(request, pk):
     ).values_list("student_id", "a", "b", "state"):
         states[(sid, a, b)] = state
     facts = [(a, b) for a in TABLE for b in TABLE]
-    out = _Lines()
-    writer = csv.writer(out, lineterminator="\r\n")
+    response, writer = csv_download(f"{file_stem(classroom.name, classroom.pk)}-facts.csv")
     writer.writerow(["child", "group", *[f"{a}x{b}" for a, b in facts]])
     for s in students:
         writer.writerow(
@@ -463,11 +442,7 @@ def class_export_csv(request, pk):
                 *[cell_state(states.get((s.pk, a, b))) for a, b in facts],
             ]
         )
-    return download(
-        "\ufeff" + out.value(),
-        f"{file_stem(classroom.name, classroom.pk)}-facts.csv",
-        "text/csv; charset=utf-8",
-    )
+    return response
 
 
 def cell_state(state) -> str:
@@ -542,8 +517,8 @@ def child_export_json(request, pk):
 @require_GET
 def child_export_csv(request, pk):
     student = my_student(request, pk)
-    out = _Lines()
-    writer = csv.writer(out, lineterminator="\r\n")
+    stem = file_stem(student.name, student.pk)
+    response, writer = csv_download(f"{stem}-multiplipotion.csv")
     writer.writerow(["name", "class", *EXPORT_FIELDS])
     name, class_name = csv_safe(student.name), csv_safe(student.classroom.name)
     for row in export_rows(student):
@@ -551,11 +526,7 @@ def child_export_csv(request, pk):
         cells = ["" if v is None else ("true" if v is True else "false" if v is False else v)
                  for v in cells]  # fmt: skip
         writer.writerow([name, class_name, *cells])
-    return download(
-        "\ufeff" + out.value(),
-        f"{file_stem(student.name, student.pk)}-multiplipotion.csv",
-        "text/csv; charset=utf-8",
-    )
+    return response
 
 
 # --- a class ----------------------------------------------------------------------------------
@@ -815,7 +786,9 @@ def recompute_progress(request, pk):
     if not request.htmx:
         return redirect(f"{reverse('class_report', args=[job.classroom_id])}?job={job.pk}")
     ctx = {"classroom": job.classroom, **job_context(job)}
-    return render(request, PROGRESS, ctx, status=HTMX_STOP_POLLING if ctx["finished"] else 200)
+    if ctx["finished"]:  # django-htmx's 286: the bar's last look, and htmx stops polling
+        return HttpResponseStopPolling(render_to_string(PROGRESS, ctx, request))
+    return render(request, PROGRESS, ctx)
 
 
 # --- the school -------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ group or child answers 404.
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.shortcuts import get_object_or_404, render
@@ -27,6 +26,7 @@ from classroom.models.roster import (
     group_name_problem,
     tidy,
 )
+from classroom.views.access import teacher_page
 from config.names import NameField, isolate, name_key
 
 from .accounts import finish, membership_of, not_in_a_school, render_page
@@ -240,7 +240,7 @@ def class_url(classroom):
 
 
 # --- classes -----------------------------------------------------------------------------------
-@login_required
+@teacher_page
 @require_http_methods(["GET", "POST"])
 def class_new(request):
     membership = membership_of(request.user)
@@ -264,7 +264,7 @@ def class_new(request):
     return render(request, CLASS_FORM, context)
 
 
-@login_required
+@teacher_page
 @require_http_methods(["GET", "POST"])
 def class_edit(request, pk):
     classroom = my_class(request, pk)
@@ -279,7 +279,7 @@ def class_edit(request, pk):
     return render(request, CLASS_FORM, context)
 
 
-@login_required
+@teacher_page
 @require_http_methods(["GET"])
 def class_detail(request, pk):
     classroom = my_class(request, pk)
@@ -287,7 +287,7 @@ def class_detail(request, pk):
         return render(request, DETAIL, detail_context(classroom))
 
 
-@login_required
+@teacher_page
 @require_POST
 def class_archive(request, pk):
     classroom = my_class(request, pk)
@@ -300,7 +300,7 @@ def class_archive(request, pk):
     return finish(request, reverse("teacher_home"))
 
 
-@login_required
+@teacher_page
 @require_POST
 def class_restore(request, pk):
     classroom = my_class(request, pk)
@@ -318,7 +318,7 @@ def class_restore(request, pk):
     return finish(request, class_url(classroom))
 
 
-@login_required
+@teacher_page
 @require_POST
 def class_code_new(request, pk):
     classroom = my_class(request, pk)
@@ -331,7 +331,7 @@ def class_code_new(request, pk):
     return finish(request, class_url(classroom) + "#class-code")
 
 
-@login_required
+@teacher_page
 @require_POST
 def roster_add(request, pk):
     classroom = my_class(request, pk)
@@ -354,7 +354,7 @@ def roster_add(request, pk):
 
 
 # --- groups ------------------------------------------------------------------------------------
-@login_required
+@teacher_page
 @require_POST
 def group_new(request, pk):
     classroom = my_class(request, pk)
@@ -368,7 +368,7 @@ def group_new(request, pk):
     return finish(request, class_url(classroom) + "#groups")
 
 
-@login_required
+@teacher_page
 @require_http_methods(["GET", "POST"])
 def group_edit(request, pk):
     group = my_group(request, pk)
@@ -383,7 +383,7 @@ def group_edit(request, pk):
     return render(request, GROUP_FORM, context)
 
 
-@login_required
+@teacher_page
 @require_POST
 def group_delete(request, pk):
     group = my_group(request, pk)
@@ -398,7 +398,7 @@ def group_delete(request, pk):
 
 
 # --- children ----------------------------------------------------------------------------------
-@login_required
+@teacher_page
 @require_http_methods(["GET", "POST"])
 def student_edit(request, pk):
     student = my_student(request, pk)
@@ -413,7 +413,7 @@ def student_edit(request, pk):
     return render(request, STUDENT_FORM, context)
 
 
-@login_required
+@teacher_page
 @require_http_methods(["GET", "POST"])
 def student_move(request, pk):
     student = my_student(request, pk)
@@ -434,7 +434,7 @@ def student_move(request, pk):
     return render(request, STUDENT_MOVE, context)
 
 
-@login_required
+@teacher_page
 @require_POST
 def student_archive(request, pk):
     student = my_student(request, pk)
@@ -447,7 +447,7 @@ def student_archive(request, pk):
     return finish(request, class_url(student.classroom))
 
 
-@login_required
+@teacher_page
 @require_POST
 def student_restore(request, pk):
     student = my_student(request, pk)
@@ -456,7 +456,7 @@ def student_restore(request, pk):
     return finish(request, class_url(student.classroom))
 
 
-@login_required
+@teacher_page
 @require_http_methods(["GET", "POST"])
 def student_delete(request, pk):
     student = my_student(request, pk)

@@ -6,7 +6,6 @@ Every view finds the school through the signed-in user's admin membership: anybo
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -16,6 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.models import Invite, School
 from classroom.models.school import GAMES_CHART_DAYS
+from classroom.views.access import teacher_page
 from config.names import clean_name
 from config.params import int_param
 
@@ -100,7 +100,7 @@ def games_chart(days: list[tuple]) -> dict:
     }
 
 
-@login_required
+@teacher_page
 @require_GET
 def school_dashboard(request):
     school = admin_school(request)
@@ -164,7 +164,7 @@ def render_invites(request, school, *, form=None, new_invite=None, notice="", st
     return render(request, template, context, status=status)
 
 
-@login_required
+@teacher_page
 @require_GET
 def invite_list(request):
     school = admin_school(request)
@@ -175,7 +175,7 @@ def invite_list(request):
     return render_invites(request, school, new_invite=new_invite)
 
 
-@login_required
+@teacher_page
 @require_POST
 def invite_new(request):
     school = admin_school(request)
@@ -191,7 +191,7 @@ def invite_new(request):
     return redirect(f"{reverse('invite_list')}?new={invite.pk}")
 
 
-@login_required
+@teacher_page
 @require_POST
 def invite_revoke(request, pk):
     school = admin_school(request)
@@ -227,7 +227,7 @@ def render_year_end(request, school, *, error="", notice="", status=200):
     return render(request, template, context, status=status)
 
 
-@login_required
+@teacher_page
 @require_http_methods(["GET", "POST"])
 def school_year_end(request):
     school = admin_school(request)

@@ -4,7 +4,6 @@ import hashlib
 from functools import wraps
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
@@ -20,6 +19,7 @@ from classroom.child_session import current_student
 from classroom.models import Assignment, Classroom, WaitingEntry, WarmUp
 from classroom.models.assignment import LIVE_MATCH_STATUSES
 from classroom.session_forms import AssignmentForm
+from classroom.views.access import teacher_page
 from config.params import int_param
 from games.models import Match
 
@@ -28,22 +28,6 @@ STALLED_AFTER = 60
 
 
 # --- helpers ----------------------------------------------------------------------------------
-
-
-def teacher_page(view):
-    """Teachers only: anyone not logged in as a grown-up (a signed-in child too) is sent to
-    log in, as on every other teacher page."""
-
-    @wraps(view)
-    def wrapped(request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            login = redirect_to_login(request.get_full_path())
-            if request.htmx:  # e.g. the wall polling after the log-in expired: a whole page
-                return HttpResponseClientRedirect(login["Location"])
-            return login
-        return view(request, *args, **kwargs)
-
-    return wrapped
 
 
 def child_page(view):

@@ -124,7 +124,7 @@ def test_one_card_only_and_the_projector_page(world):
 
 def test_the_badge_qr_encodes_the_absolute_badge_url(world):
     """Decode-free check: segno renders the same SVG for the same URL."""
-    from classroom.views.child import qr_svg
+    from config.qr import qr_svg
 
     response = as_user(world, "teacher_a").get(
         reverse("login_cards", args=[world.class_a.pk]), {"student": world.child_a.pk}

@@ -190,7 +190,7 @@ def test_muertoons_contest_a_computer_choosing_first_does_not_make_anas_board_st
     form, cards = hand_form(ana.get(url("play", match)))
     version = match.version
     # The worker's task: the computer player chooses its contest card.
-    assert play_bots(match.pk, version) == 1
+    assert play_bots(match.pk) == 1
     assert state_of(match)["contest"]["choices"][1] is not None
 
     response = post(ana, match, form, cards[0])
@@ -212,7 +212,7 @@ def test_mortadelo_duel_a_computer_choosing_first_does_not_make_anas_board_stale
     ana = guest_client("ana")
     form, cards = hand_form(ana.get(url("play", match)))
     version = match.version
-    assert play_bots(match.pk, version) == 1  # the computer chooses its duel card
+    assert play_bots(match.pk) == 1  # the computer chooses its duel card
 
     response = post(ana, match, form, cards[0])
     assert response.status_code == 200, response.content.decode()[:400]

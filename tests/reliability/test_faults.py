@@ -293,7 +293,7 @@ def test_a_bot_turn_survives_a_worker_killed_mid_task(slug, redis_url, transacti
         # Hold the match row: the worker's bot turn blocks inside Match.play, mid-task.
         with transaction.atomic():
             Match.objects.select_for_update().get(pk=match.pk)
-            play_bots.apply_async(args=[match.pk, version], queue=queue)
+            play_bots.apply_async(args=[match.pk], queue=queue)
             wait_for(lambda: "play_bots" in log.read_text(), what="the task to arrive")
             if connection.vendor == "postgresql":
                 with connection.cursor() as cur:

@@ -171,7 +171,7 @@ def test_a_person_and_a_computer_choosing_at_once_both_count(postgres, transacti
         answer, bot_moves = race(
             [
                 lambda c=client, f=form, u=url: c.post(u, f, **HTMX),
-                lambda pk=match.pk, v=version: play_bots(pk, v),
+                lambda pk=match.pk: play_bots(pk),
             ]
         )
         assert not isinstance(answer, Exception), answer
