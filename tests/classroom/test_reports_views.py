@@ -874,7 +874,7 @@ def test_the_reasons_are_shown_in_words_wherever_the_flag_is(world):
     row = re.search(r"<bdi>Ada</bdi></a></th>.*?</tr>", table, flags=re.S).group(0)
     assert row.count("7 of 16") == 2  # the table: right in the last 7 days, and first tries
     assert "First try right, 7 days" in report
-    assert "stuck on 7 × 8" in report  # the table's flag column
+    assert "stuck: 7 × 8" in report  # the table's flag column
     wall = client.get(reverse("session_wall", args=[world.class_a.pk])).text
     details = re.search(r'<details class="needs-help-wall">.*?</details>', wall, flags=re.S)
     assert "Needs help: 1 child" in details.group(0) and low in details.group(0)
