@@ -11,7 +11,7 @@ simulated clock, repeats until the session's 15 minutes are used up:
    child's response time moves the clock on, so the server measures it) → ``finish``, then
    the worker's task ``update_warm_up_stats`` (run here in this process);
 2. a MultipliPotion game against the Coach: a session match made as the waiting room makes
-   one for a child against the computer (``Match.create`` with ``assignment.bot_seat()``, a
+   one for a child against the computer (``assignment.new_match`` with ``assignment.bot_seat()``, a
    seeded deck); the child's moves through ``Match.play`` (so ``Attempt.objects.record_move``
    stores the game's facts), the Coach's through the worker's task ``play_bots``, and at the
    end the worker's ``update_match_stats`` (its trends task runs eagerly: the Celery app is
@@ -68,7 +68,6 @@ from classroom.models import (
     Student,
     WarmUp,
 )
-from games.models import Match
 
 SEED = 19  # the reported runs; the think times were calibrated on class seed 101 only
 WEEK = dt.datetime(2026, 11, 16, 9, 30, tzinfo=dt.UTC)  # a Monday, 9:30 (London: UTC then)
@@ -167,12 +166,10 @@ def game(child: Child, student, assignment, clock: Clock, end, rng, tally: Tally
     """One game against the Coach until it ends or the session does; the match."""
     match_stats, _warm_up_stats, play_bots = _tasks()
     started = clock.now()
-    match = Match.create(
-        "multiplipotion",
+    match = assignment.new_match(
         [{"kind": "student", "name": student.name, "student": student}, assignment.bot_seat()],
         options={"tier": assignment.tier_for(student)},
         seed=rng.randrange(2**31),
-        assignment=assignment,
         changed_at=started,  # a field default the simulated clock does not reach
     )
     seat = 0

@@ -20,7 +20,10 @@ from classroom.models import (
     Student,
     WaitingEntry,
     WorkerHeartbeat,
+    session_of,
 )
+from games.admin import MatchAdmin
+from games.models import Match
 
 
 class ArchivedFilter(admin.SimpleListFilter):
@@ -295,3 +298,20 @@ class WorkerHeartbeatAdmin(admin.ModelAdmin):
     @admin.display(description=_("seconds since"))
     def age(self, obj):
         return int((timezone.now() - obj.seen_at).total_seconds())
+
+
+# The games' match list, with what the classroom knows of a match: its session, and the
+# session's school (the platform's own admin knows nothing of either).
+admin.site.unregister(Match)
+
+
+@admin.register(Match)
+class ClassroomMatchAdmin(MatchAdmin):
+    list_display = [*MatchAdmin.list_display, "session"]
+    list_filter = [*MatchAdmin.list_filter, "assignments__classroom__school"]
+    search_fields = [*MatchAdmin.search_fields, "assignments__title"]
+    list_select_related = ["session_link__assignment"]
+
+    @admin.display(description=_("session"))
+    def session(self, obj):
+        return session_of(obj) or "–"

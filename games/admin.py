@@ -72,10 +72,9 @@ class MoveInline(admin.TabularInline):
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
     list_display = ["public_id", "seat_names", "game", "status", "version", "created_at",
-                    "finished_at", "assignment"]  # fmt: skip
-    list_filter = ["status", "game", "assignment__classroom__school"]
-    search_fields = ["public_id", "seats__name", "assignment__title"]
-    list_select_related = ["assignment"]
+                    "finished_at"]  # fmt: skip
+    list_filter = ["status", "game", "family"]
+    search_fields = ["public_id", "seats__name"]
     date_hierarchy = "created_at"
     inlines = [SeatInline, MoveInline]
     # The state holds every hand (and the deck): never shown here; replay the match instead.

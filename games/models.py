@@ -182,14 +182,6 @@ class Match(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
-    # A classroom session this match belongs to (None: a practice or family game).
-    assignment = models.ForeignKey(
-        "classroom.Assignment",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="matches",
-    )
     # Set while the teacher has paused the session: moves wait until it is cleared.
     paused_at = models.DateTimeField(null=True, blank=True)
     # Family night: a game set up on /family/ (its child seats' attempts are home play; it

@@ -265,15 +265,13 @@ class World:
             title="Practice",
             opens_at=timezone.now(),
         )
-        self.match_a = Match.create(
-            "multiplipotion",
+        self.match_a = self.assignment_a.new_match(
             [
                 {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": self.child_a},
                 {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
             ],
             options={"tier": "green"},
             seed=1,
-            assignment=self.assignment_a,
         )
         self.match_b = Match.create(
             "multiplipotion",

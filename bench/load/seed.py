@@ -23,7 +23,7 @@ def seed_children(children: int, *, class_size: int = 30, label: str = "load") -
     from django.utils import timezone
 
     from classroom.models import Assignment, Classroom, Membership, School, Student
-    from games.models import Match, Seat
+    from games.models import Seat
 
     children += children % 2
     class_size += class_size % 2
@@ -58,14 +58,12 @@ def seed_children(children: int, *, class_size: int = 30, label: str = "load") -
                 warm_up_minutes=0,  # the load test measures game moves, not warm-ups
             )
             for first, second in zip(students[::2], students[1::2], strict=True):
-                match = Match.create(
-                    "multiplipotion",
+                match = assignment.new_match(
                     [
                         {"kind": Seat.Kind.STUDENT, "name": s.name, "student": s}
                         for s in (first, second)
                     ],
                     options={"tier": assignment.tier},
-                    assignment=assignment,
                 )
                 for seat, student in enumerate((first, second)):
                     out.append(

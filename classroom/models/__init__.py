@@ -2,7 +2,7 @@
 area lives in that area's mixin (e.g. picture sign-in in ``signin.py``)."""
 
 from .analytics import Attempt, ClassFactStat, DailyTrend, FactStat, RecomputeJob
-from .assignment import Assignment, AssignmentQuerySet, WaitingEntry
+from .assignment import Assignment, AssignmentQuerySet, SessionMatch, WaitingEntry, session_of
 from .health import WorkerHeartbeat
 from .report_queries import ReportStudentQuerySet
 from .roster import (
@@ -40,6 +40,7 @@ __all__ = [
     "RecomputeJob",
     "ReportStudentQuerySet",
     "School",
+    "SessionMatch",
     "SignInDevice",
     "Student",
     "StudentQuerySet",
@@ -47,4 +48,5 @@ __all__ = [
     "WarmUp",
     "WorkerHeartbeat",
     "new_class_code",
+    "session_of",
 ]

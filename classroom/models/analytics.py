@@ -65,9 +65,10 @@ def _register_sqlite_median(sender, connection, **kwargs):
 
 
 def _tables() -> dict:
-    from classroom.models import Assignment, Classroom, Student, WarmUp
+    from classroom.models import Assignment, Classroom, SessionMatch, Student, WarmUp
 
     models_ = {
+        "session_match": SessionMatch,
         "attempt": Attempt,
         "fact": FactStat,
         "class": ClassFactStat,
@@ -157,7 +158,7 @@ class AttemptQuerySet(models.QuerySet):
     def with_accuracy_first(self):
         return self.annotate(
             accuracy_first=Case(
-                When(match__assignment__accuracy_first=True, then=True),
+                When(match__session_link__assignment__accuracy_first=True, then=True),
                 default=False,
                 output_field=models.BooleanField(),
             )

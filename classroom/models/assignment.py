@@ -64,7 +64,7 @@ class AssignmentQuerySet(models.QuerySet):
         now = timezone.now()
         with transaction.atomic():
             ids = list(self.not_ended().values_list("pk", flat=True))
-            Match.objects.filter(assignment_id__in=ids, status__in=LIVE_MATCH_STATUSES).update(
+            Match.objects.filter(assignments__in=ids, status__in=LIVE_MATCH_STATUSES).update(
                 status=Match.Status.ABANDONED, finished_at=now, paused_at=None
             )
             WaitingEntry.objects.filter(assignment_id__in=ids).delete()
@@ -127,6 +127,11 @@ class Assignment(models.Model):
     # Empty groups and students: the whole class.
     groups = models.ManyToManyField("classroom.Group", blank=True, related_name="assignments")
     students = models.ManyToManyField("classroom.Student", blank=True, related_name="assignments")
+    # The session's matches. The link is the classroom's (SessionMatch): the games platform
+    # knows nothing of sessions (docs/platform.md, "Layers"). ``match.assignments`` back.
+    matches = models.ManyToManyField(
+        "games.Match", through="classroom.SessionMatch", related_name="assignments", blank=True
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LIVE)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -263,11 +268,19 @@ class Assignment(models.Model):
 
     def live_matches(self):
 
-        return Match.objects.filter(assignment=self, status__in=LIVE_MATCH_STATUSES)
+        return self.matches.filter(status__in=LIVE_MATCH_STATUSES)
 
     def active_match_for(self, student):
         """The child's game in progress in this assignment, if any."""
         return self.live_matches().filter(seats__student=student).order_by("-created_at").first()
+
+    def new_match(self, seats: list[dict], game: str = "multiplipotion", **create) -> "Match":
+        """A match of this session: ``Match.create(game, seats, **create)`` and its link
+        (SessionMatch), in one transaction."""
+        with transaction.atomic():
+            match = Match.create(game, seats, **create)
+            SessionMatch.objects.create(match=match, assignment=self)
+        return match
 
     # --- pairing ------------------------------------------------------------------------
     def bot_seat(self) -> dict:
@@ -310,13 +323,7 @@ class Assignment(models.Model):
             paused_at = now if locked.status == Assignment.Status.PAUSED else None
 
             def make(tier, seats, paired):
-                match = Match.create(
-                    "multiplipotion",
-                    seats,
-                    options={"tier": tier},
-                    assignment=locked,
-                    paused_at=paused_at,
-                )
+                match = locked.new_match(seats, options={"tier": tier}, paused_at=paused_at)
                 WaitingEntry.objects.filter(pk__in=[e.pk for e in paired]).update(match=match)
                 for e in paired:
                     e.match = match
@@ -342,6 +349,32 @@ class Assignment(models.Model):
                     if (now - entry.created_at).total_seconds() >= fallback:
                         make(tier, [seat(entry), locked.bot_seat()], [entry])
         return made
+
+
+class SessionMatch(models.Model):
+    """A match played in a classroom session: one session a match at most (a practice or
+    family game has none). Deleting the session unlinks its matches and keeps them."""
+
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.CASCADE, primary_key=True, related_name="session_link"
+    )
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="match_links")
+
+    class Meta:
+        verbose_name = _("session match")
+        verbose_name_plural = _("session matches")
+
+    def __str__(self):
+        return f"{self.assignment} · {self.match_id}"
+
+
+def session_of(match) -> "Assignment | None":
+    """The session ``match`` was played in, or None (a practice or family game). One query,
+    none when ``session_link__assignment`` was selected or prefetched."""
+    try:
+        return match.session_link.assignment
+    except SessionMatch.DoesNotExist:
+        return None
 
 
 class WaitingEntryQuerySet(models.QuerySet):

@@ -213,7 +213,7 @@ TIME_GROUPS = {
     "game": Attempt.Context.CAPTURE,
     "challenge": Attempt.Context.CHALLENGE,
 }
-ACCURACY_FIRST = Q(match__assignment__accuracy_first=True) | Q(warm_up__timed=False)
+ACCURACY_FIRST = Q(match__session_link__assignment__accuracy_first=True) | Q(warm_up__timed=False)
 
 
 def median_times(attempts) -> dict[str, dict]:

@@ -204,8 +204,8 @@ WITH batch AS MATERIALIZED (
          context = 'missed' AS missed_capture, response_ms, created_at,
          CASE WHEN context IN ({retrieval}) THEN 0 ELSE 1 END AS game_time,
          CASE WHEN match_id IN (
-           SELECT m.id FROM {t["match"]} m JOIN {t["assignment"]} g ON g.id = m.assignment_id
-           WHERE g.accuracy_first)
+           SELECT m.match_id FROM {t["session_match"]} m
+           JOIN {t["assignment"]} g ON g.id = m.assignment_id WHERE g.accuracy_first)
          OR warm_up_id IN (
            SELECT w.id FROM {t["warmup"]} w WHERE NOT w.timed) THEN 1 ELSE 0 END AS af
   FROM {t["attempt"]} WHERE student_id IN ({ids}){day_rows}

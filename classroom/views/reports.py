@@ -164,7 +164,7 @@ def timed_median(student, a: int, b: int) -> dict:
         .values_list(
             "correct",
             "response_ms",
-            "match__assignment__accuracy_first",
+            "match__session_link__assignment__accuracy_first",
             "warm_up__timed",
             "context",
         )[:200]

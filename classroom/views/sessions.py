@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.child_session import current_student
-from classroom.models import Assignment, Classroom, WaitingEntry, WarmUp
+from classroom.models import Assignment, Classroom, WaitingEntry, WarmUp, session_of
 from classroom.models.assignment import LIVE_MATCH_STATUSES
 from classroom.session_forms import AssignmentForm
 from classroom.views.access import teacher_page
@@ -161,13 +161,14 @@ def child_home(request, student):
     matches = (
         Match.objects.filter(seats__student=student, status__in=LIVE_MATCH_STATUSES)
         .distinct()
-        .select_related("assignment")
+        .select_related("session_link__assignment")
         .prefetch_related("seats")
         .order_by("-changed_at")
     )
     in_progress = [
         {
             "match": match,
+            "session": session_of(match),
             "opponents": [s.name for s in match.seats.all() if s.student_id != student.pk],
         }
         for match in matches
@@ -262,8 +263,10 @@ def waiting_room(request, student, pk):
 
 def live_matches(classroom):
     return (
-        Match.objects.filter(assignment__classroom=classroom, status__in=LIVE_MATCH_STATUSES)
-        .select_related("assignment")
+        Match.objects.filter(
+            session_link__assignment__classroom=classroom, status__in=LIVE_MATCH_STATUSES
+        )
+        .select_related("session_link__assignment")
         .order_by("created_at", "pk")
     )
 
@@ -347,9 +350,9 @@ def wall_context(classroom) -> dict:
             }
         )
     # With games of several sessions on the wall, each card names its session.
-    several = len({card["match"].assignment_id for card in cards}) > 1
+    several = len({card["match"].session_link.assignment_id for card in cards}) > 1
     for card in cards:
-        card["session"] = card["match"].assignment.title if several else ""
+        card["session"] = card["match"].session_link.assignment.title if several else ""
     open_sessions = list(classroom.assignments.open_now().order_by("opens_at"))
     waiting = list(
         WaitingEntry.objects.filter(assignment__classroom=classroom, match__isnull=True)
@@ -428,7 +431,10 @@ def wall_resume(request, pk):
         classroom.assignments.filter(status=Assignment.Status.PAUSED).update(
             status=Assignment.Status.LIVE
         )
-        paused = live_matches(classroom).select_for_update().filter(paused_at__isnull=False)
+        # Lock the matches only (of=self: not the session rows the wall's join reaches).
+        paused = (
+            live_matches(classroom).select_for_update(of=("self",)).filter(paused_at__isnull=False)
+        )
         for match in paused:
             match.paused_at = None
             # The wait while paused is not thinking time, and not a stall.

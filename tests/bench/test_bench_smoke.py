@@ -149,8 +149,8 @@ def test_evidence_week_in_quick_mode():
         assert played.exists()
         assert set(played.values_list("context", flat=True)) <= {"capture", "challenge", "missed"}
         assert not played.filter(move__isnull=True).exists()
-        assert not played.exclude(match__assignment__bot_level="coach").exists()
-        assert not played.exclude(match__assignment__warm_up_minutes=minutes).exists()
+        assert not played.exclude(match__assignments__bot_level="coach").exists()
+        assert not played.exclude(match__assignments__warm_up_minutes=minutes).exists()
         coach = Seat.objects.filter(match__attempts__in=played, kind="bot", bot_level="coach")
         assert coach.exists()
         # Warm-ups: typed answers of a round, none without one; none at all in games only.

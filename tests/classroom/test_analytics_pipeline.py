@@ -90,13 +90,12 @@ class Evidence:
 
     def _match(self, student):
         if student.pk not in self.matches:
-            match = Match.create(
-                "multiplipotion",
-                [child_seat(student), bot_seat()],
-                options={"tier": "full"},
-                seed=3,
-                assignment=self.assignment,
-            )
+            seats = [child_seat(student), bot_seat()]
+            create = {"options": {"tier": "full"}, "seed": 3}
+            if self.assignment is not None:
+                match = self.assignment.new_match(seats, **create)
+            else:
+                match = Match.create("multiplipotion", seats, **create)
             move = Move.objects.create(match=match, ply=1, seat=0, action={}, events=[])
             self.matches[student.pk] = (match, move)
         return self.matches[student.pk]

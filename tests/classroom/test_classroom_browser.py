@@ -6,7 +6,7 @@ while it is played."""
 import pytest
 from playwright.sync_api import expect
 
-from classroom.models import Classroom, Student
+from classroom.models import Classroom, Student, session_of
 from games.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -108,7 +108,7 @@ def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_ro
     child.get_by_role("button", name="Play").first.click()
     child.wait_for_selector("#board")
     match = Match.objects.get(seats__student=ada)
-    assert match.assignment.title == "Green warm-up"
+    assert session_of(match).title == "Green warm-up"
 
     # The wall shows the match without a reload.
     teacher.locator(".wall-card", has_text="Ada").wait_for()

@@ -330,7 +330,7 @@ def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
         child.get_by_role("button", name="Go to the game").click()
         child.wait_for_url(re.compile(r"/play/\w+/$"))  # waiting room, then the computer
         child.wait_for_selector("#board")
-        match = Match.objects.get(assignment=assignment)
+        match = Match.objects.get(assignments=assignment)
         assert match.seats.get(number=0).student_id == ada.pk
 
         # --- the game: a capture in the browser, the rest through the models -------------

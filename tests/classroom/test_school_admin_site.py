@@ -63,7 +63,7 @@ def test_list_filters_work(filled):
         (Student, {"archived": "no", "locked": "yes"}),
         (Student, {"classroom__school__id__exact": filled.school_a.pk}),
         (Match, {"status__exact": "finished"}),
-        (Match, {"assignment__classroom__school__id__exact": filled.school_a.pk}),
+        (Match, {"assignments__classroom__school__id__exact": filled.school_a.pk}),
         (filled.invite_a.__class__, {"state": "open"}),
         (filled.invite_a.__class__, {"state": "expired"}),
     ]:

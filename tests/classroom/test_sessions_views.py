@@ -324,7 +324,7 @@ def test_play_puts_the_child_in_the_waiting_room_and_pairs_the_next_one(world, f
     assert "Waiting for a classmate" in room.text
     assert "Apprentice Pip plays with you in" in room.text
     response = ali.post(reverse("child_play", args=[fresh.pk]))
-    match = Match.objects.get(assignment=fresh)
+    match = Match.objects.get(assignments=fresh)
     assert response["Location"] == reverse("games:play", args=[match.public_id])
     # Ada's waiting room sends her to the game: htmx poll and plain refresh alike.
     polled = ada.get(reverse("waiting_room", args=[fresh.pk]), headers={"HX-Request": "true"})
@@ -334,7 +334,7 @@ def test_play_puts_the_child_in_the_waiting_room_and_pairs_the_next_one(world, f
     # Play again while the game is on: back to that game, no second entry.
     again = ada.post(reverse("child_play", args=[fresh.pk]))
     assert again["Location"] == match.get_absolute_url()
-    assert Match.objects.filter(assignment=fresh).count() == 1
+    assert Match.objects.filter(assignments=fresh).count() == 1
 
 
 @pytest.mark.django_db
@@ -346,7 +346,7 @@ def test_the_waiting_room_lists_only_classmates_on_the_same_tables(world, fresh)
     ada, ali = child_client(world.child_a), child_client(world.child_a2)
     ada.post(reverse("child_play", args=[fresh.pk]))
     ali.post(reverse("child_play", args=[fresh.pk]))
-    assert not Match.objects.filter(assignment=fresh).exists()
+    assert not Match.objects.filter(assignments=fresh).exists()
     for client in (ada, ali):
         room = client.get(reverse("waiting_room", args=[fresh.pk]))
         assert room.status_code == 200 and "Also waiting" not in room.text
@@ -360,7 +360,7 @@ def test_the_waiting_room_gives_the_computer_after_20_seconds(world, fresh):
         created_at=timezone.now() - timedelta(seconds=21)
     )
     response = ada.get(reverse("waiting_room", args=[fresh.pk]))
-    match = Match.objects.get(assignment=fresh)
+    match = Match.objects.get(assignments=fresh)
     assert response["Location"] == match.get_absolute_url()
     assert match.seats.filter(kind=Seat.Kind.BOT, bot_level="apprentice").exists()
 
@@ -397,7 +397,7 @@ def test_the_waiting_room_closes_with_the_session(world, fresh):
     Assignment.objects.filter(pk=fresh.pk).end()
     response = ada.get(reverse("waiting_room", args=[fresh.pk]))
     assert response["Location"] == reverse("child_home")
-    assert not Match.objects.filter(assignment=fresh).exists()
+    assert not Match.objects.filter(assignments=fresh).exists()
 
 
 # --- the live wall ----------------------------------------------------------------------------
@@ -442,7 +442,7 @@ def test_the_wall_shows_every_live_match_and_answers_204_when_unchanged(world):
     assert "<html" not in changed.text and board_version(changed.text) != version
     assert "No games yet" not in changed.text
     # The session is open but every game has gone: the wall says what will appear, and when.
-    Match.objects.filter(assignment=world.assignment_a).update(status=Match.Status.ABANDONED)
+    Match.objects.filter(assignments=world.assignment_a).update(status=Match.Status.ABANDONED)
     empty = teacher.get(reverse("session_wall", args=[world.class_a.pk])).text
     assert "No games yet" in empty and "Ada's turn" not in empty
 
@@ -458,7 +458,7 @@ def test_the_wall_after_the_closing_time_says_the_games_carry_on(world):
     assert "<bdi>Ada</bdi>'s turn" in page  # the game is still being played
     assert "No game session is open" not in page
     assert "the games below carry on until they end" in page
-    Match.objects.filter(assignment=world.assignment_a).update(status=Match.Status.FINISHED)
+    Match.objects.filter(assignments=world.assignment_a).update(status=Match.Status.FINISHED)
     page = teacher.get(reverse("session_wall", args=[world.class_a.pk])).text
     assert "No game session is open" in page and "carry on" not in page
 
@@ -591,15 +591,13 @@ def test_games_of_two_sessions_are_told_apart_on_the_wall_and_the_childs_page(wo
     other = Assignment.objects.create(
         classroom=world.class_a, title="Purple practice", opens_at=timezone.now()
     )
-    Match.create(
-        "multiplipotion",
+    other.new_match(
         [
             {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": world.child_a},
             {"kind": Seat.Kind.BOT, "name": "Zed", "bot_level": "wizard"},
         ],
         options={"tier": "purple"},
         seed=4,
-        assignment=other,
     )
     home = world.client("child_a").get(reverse("child_home")).text
     assert 'class="resume-session">Practice</span>' in home

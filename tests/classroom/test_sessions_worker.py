@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import Assignment, Classroom, School, Student
-from games.models import Match, Seat
+from games.models import Seat
 
 
 @pytest.mark.slow
@@ -26,14 +26,12 @@ def test_resume_all_lets_the_computer_players_continue(celery_routes_to_worker):
         classroom=classroom, title="Bots", opens_at=timezone.now(), opponents="bot"
     )
     # The computer moves first, but the session is paused.
-    match = Match.create(
-        "multiplipotion",
+    match = assignment.new_match(
         [
             {"kind": Seat.Kind.BOT, "name": "Apprentice Pip", "bot_level": "apprentice"},
             {"kind": Seat.Kind.STUDENT, "name": child.name, "student": child},
         ],
         options={"tier": "green"},
-        assignment=assignment,
         paused_at=timezone.now(),
     )
     client = Client()

@@ -23,6 +23,7 @@ from classroom.models import (
     School,
     Student,
     WarmUp,
+    session_of,
 )
 from classroom.models.stats_sql import _at_least, state_case
 from games.models import Match, Move, Seat
@@ -44,16 +45,15 @@ def place(django_user_model):
     moves, warm_ups = {}, {}
     for kid in kids:
         for assignment in (None, slow):
-            match = Match.create(
-                "multiplipotion",
-                [
-                    {"kind": Seat.Kind.STUDENT, "name": kid.name, "student": kid},
-                    {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "wizard"},
-                ],
-                options={"tier": "full"},
-                seed=1,
-                assignment=assignment,
-            )
+            seats = [
+                {"kind": Seat.Kind.STUDENT, "name": kid.name, "student": kid},
+                {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "wizard"},
+            ]
+            create = {"options": {"tier": "full"}, "seed": 1}
+            if assignment is None:
+                match = Match.create("multiplipotion", seats, **create)
+            else:
+                match = assignment.new_match(seats, **create)
             moves[(kid.pk, assignment is not None)] = Move.objects.create(
                 match=match, ply=1, seat=0, action={}, events=[]
             )
@@ -124,13 +124,13 @@ def write(place, draws):
 def untimed(t) -> bool:
     if t.warm_up_id is not None:
         return not t.warm_up.timed
-    return bool(t.match.assignment and t.match.assignment.accuracy_first)
+    return bool(session_of(t.match) and session_of(t.match).accuracy_first)
 
 
 def expected_fact_stats():
     zone = School.objects.get().zone
     by_fact, pooled = defaultdict(list), defaultdict(list)
-    for t in Attempt.objects.select_related("match__assignment", "warm_up").order_by(
+    for t in Attempt.objects.select_related("match__session_link__assignment", "warm_up").order_by(
         "created_at", "pk"
     ):
         by_fact[(t.student_id, t.a, t.b)].append(t)

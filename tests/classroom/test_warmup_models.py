@@ -21,7 +21,7 @@ from classroom.models import (
 )
 from classroom.models.warmup import GRACE_SECONDS, SALT, WarmUpRefused
 from classroom.tasks import sweep_missed_stats, update_warm_up_stats
-from games.models import Match, Seat
+from games.models import Seat
 
 T0 = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
 
@@ -352,14 +352,12 @@ def test_one_warm_up_before_each_game(people):
     assert first is not None
     assert WarmUp.objects.before_game(people.ada, people.session, now=at(5)) == first  # resumed
     assert WarmUp.objects.before_game(people.ada, people.session, now=at(61)) is None  # done
-    Match.create(
-        "multiplipotion",
+    people.session.new_match(
         [
             {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": people.ada},
             {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
         ],
         options={"tier": "purple"},
-        assignment=people.session,
     )  # created now, after the round
     second = WarmUp.objects.before_game(people.ada, people.session)
     assert second is not None and second != first  # a new game: a new warm-up

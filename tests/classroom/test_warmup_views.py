@@ -223,7 +223,7 @@ def test_the_wall_shows_who_is_warming_up_and_the_teacher_can_skip_it(people):
     assert not Attempt.objects.exists()
     ben = child_client(people.ben)
     to_game = ben.post(reverse("child_play", args=[people.session.pk]))["Location"]
-    match = Match.objects.get(assignment=people.session)  # Ben paired with Ada at once
+    match = Match.objects.get(assignments=people.session)  # Ben paired with Ada at once
     assert to_game == match.get_absolute_url()
     assert not WarmUp.objects.filter(student=people.ben).exists()
     # Back on: the next child to press Play warms up first.

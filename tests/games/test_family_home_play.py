@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from classroom.models import Attempt, Classroom, School, Student
+from classroom.models import Attempt, Classroom, School, Student, session_of
 from games.models import Match, Seat
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +65,7 @@ def test_a_signed_in_child_plays_multiplipotion_at_home_as_themself():
     )
     assert response.status_code == 302
     match = Match.objects.get()
-    assert match.family and match.assignment is None
+    assert match.family and session_of(match) is None
     seat = match.seats.get(number=0)
     assert seat.kind == Seat.Kind.STUDENT and seat.student == student and seat.name == "Ada"
     assert seat.owner_key == ""  # the child's sign-in owns it, not a device key

@@ -186,16 +186,15 @@ def play_demo_match(student, rng: random.Random, assignment=None, skill=Skill())
     child's seat plays like a learner of that ``skill``: it sometimes claims a wrong product
     or misses one."""
     tier = assignment.tier if assignment else rng.choice(["green", "purple", "full"])
-    match = Match.create(
-        "multiplipotion",
-        [
-            {"kind": Seat.Kind.STUDENT, "name": student.name, "student": student},
-            {"kind": Seat.Kind.BOT, "name": "Apprentice Pip", "bot_level": "apprentice"},
-        ],
-        options={"tier": tier},
-        seed=rng.randrange(2**31),
-        assignment=assignment,
-    )
+    seats = [
+        {"kind": Seat.Kind.STUDENT, "name": student.name, "student": student},
+        {"kind": Seat.Kind.BOT, "name": "Apprentice Pip", "bot_level": "apprentice"},
+    ]
+    create = {"options": {"tier": tier}, "seed": rng.randrange(2**31)}
+    if assignment is not None:
+        match = assignment.new_match(seats, **create)
+    else:
+        match = Match.create("multiplipotion", seats, **create)
     module = match.engine
     while not match.is_over:
         state = module.load(match.state)
