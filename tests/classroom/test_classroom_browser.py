@@ -4,6 +4,7 @@ plays the computer (in a real Celery worker) to the end; the teacher's wall show
 while it is played."""
 
 import pytest
+from browser_kit import FIND_CAPTURE, act
 from playwright.sync_api import expect
 
 from classroom.models import Classroom, Student, session_of
@@ -15,26 +16,6 @@ NAMES = [
     "Ada", "Ben", "Chloe", "Dev", "Ella", "Finn", "Grace", "Hugo", "Isla", "Jay", "Kai", "Lena",
     "Milo", "Nora", "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tom", "Uma", "Vik", "Wren", "Zoe",
 ]  # fmt: skip
-
-FIND_CAPTURE = """() => {
-  const mine = [...document.querySelectorAll('.area-me label.slot-pick')].map(l => ({
-    id: l.querySelector('input').value, v: +l.querySelector('.mp-potion b').textContent}));
-  const monsters = [...document.querySelectorAll('.area-them button.slot-target')].map(b => ({
-    id: b.value, v: +b.querySelector('.mp-monster b').textContent}));
-  for (let i = 0; i < mine.length; i++) for (let j = i + 1; j < mine.length; j++)
-    for (const m of monsters)
-      if (mine[i].v * mine[j].v === m.v) return [mine[i].id, mine[j].id, m.id];
-  return null;
-}"""
-
-
-def act(page, click):
-    before = page.locator("#board").get_attribute("data-version")
-    click()
-    page.wait_for_function(
-        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
-        arg=before,
-    )
 
 
 def new_page(browser):

@@ -17,6 +17,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from browser_kit import FIND_CAPTURE, act, child_session, session_cookie
 from django.contrib.auth import get_user_model
 from django.db.models import Max, Sum
 from django.test import Client
@@ -35,18 +36,6 @@ VIEWPORT = {"width": 1366, "height": 768}
 WARM_UP_ANSWERS = (True, False, True, True, False, True)
 NATURAL_TURNS = 6  # turns the child plays in the browser looking for a capture
 
-# Reads the board the way a child does and returns the capture to make, if any
-# (as tests/games/test_browser_play.py does).
-FIND_CAPTURE = """() => {
-  const mine = [...document.querySelectorAll('.area-me label.slot-pick')].map(l => ({
-    id: l.querySelector('input').value, v: +l.querySelector('.mp-potion b').textContent}));
-  const monsters = [...document.querySelectorAll('.area-them button.slot-target')].map(b => ({
-    id: b.value, v: +b.querySelector('.mp-monster b').textContent}));
-  for (let i = 0; i < mine.length; i++) for (let j = i + 1; j < mine.length; j++)
-    for (const m of monsters)
-      if (mine[i].v * mine[j].v === m.v) return [mine[i].id, mine[j].id, m.id];
-  return null;
-}"""
 
 # Every square of the heatmap as the teacher's browser has it.
 READ_HEATMAP = """() => [...document.querySelectorAll('table.heatmap .heat-cell')].map(c => ({
@@ -60,20 +49,6 @@ READ_HEATMAP = """() => [...document.querySelectorAll('table.heatmap .heat-cell'
 }))"""
 
 
-def cookie(live_server, session_key):
-    return [{"name": "sessionid", "value": session_key, "url": live_server.url}]
-
-
-def child_session(student) -> str:
-    session = Client().session
-    session["student_id"] = student.pk
-    session["signin_generation"] = student.classroom.signin_generation
-    session["signin_key"] = student.signin_key
-    session["player_key"] = f"browser-{student.pk}"
-    session.save()
-    return session.session_key
-
-
 def teacher_session(user) -> str:
     client = Client()
     client.force_login(user)
@@ -82,7 +57,7 @@ def teacher_session(user) -> str:
 
 def new_page(browser, live_server, session_key, *, touch=False):
     context = browser.new_context(viewport=VIEWPORT, has_touch=touch)
-    context.add_cookies(cookie(live_server, session_key))
+    context.add_cookies(session_cookie(live_server, session_key))
     page = context.new_page()
     page.set_default_timeout(20_000)
     page.console_errors = []
@@ -155,20 +130,6 @@ def do_the_warm_up(page, warm_up) -> list[tuple[int, int, int]]:
 
 
 # --- the game ---------------------------------------------------------------------------------
-
-
-def version(page) -> str:
-    return page.locator("#board").get_attribute("data-version")
-
-
-def act(page, click):
-    """Click something on the board and wait until the new board is swapped in."""
-    before = version(page)
-    click()
-    page.wait_for_function(
-        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
-        arg=before,
-    )
 
 
 def card_making_a_capture(match) -> str | None:

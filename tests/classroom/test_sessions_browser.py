@@ -4,6 +4,7 @@ shows their match without a reload; Pause all stops the children's moves."""
 from datetime import timedelta
 
 import pytest
+from browser_kit import child_session, session_cookie
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
@@ -15,24 +16,10 @@ from games.models import Match
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-def session_cookie(live_server, session_key):
-    return [{"name": "sessionid", "value": session_key, "url": live_server.url}]
-
-
 def teacher_session(user) -> str:
     client = Client()
     client.force_login(user)
     return client.cookies["sessionid"].value
-
-
-def child_session(student) -> str:
-    session = Client().session
-    session["student_id"] = student.pk
-    session["signin_generation"] = student.classroom.signin_generation
-    session["signin_key"] = student.signin_key
-    session["player_key"] = f"browser-{student.pk}"
-    session.save()
-    return session.session_key
 
 
 def new_page(browser, live_server, session_key):

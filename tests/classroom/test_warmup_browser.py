@@ -6,6 +6,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from browser_kit import child_session
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -13,16 +14,6 @@ from django.utils import timezone
 from classroom.models import Assignment, Attempt, Classroom, School, Student, WarmUp
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-
-def child_session(student) -> str:
-    session = Client().session
-    session["student_id"] = student.pk
-    session["signin_generation"] = student.classroom.signin_generation
-    session["signin_key"] = student.signin_key
-    session["player_key"] = f"browser-{student.pk}"
-    session.save()
-    return session.session_key
 
 
 def child_page(browser, live_server, student, *, touch):

@@ -2,37 +2,12 @@
 against a computer player that runs in a real Celery worker."""
 
 import pytest
+from browser_kit import FIND_CAPTURE, act
 from django.urls import reverse
 
 from games.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-# Reads the board the way a child does and returns the capture to make, if any.
-FIND_CAPTURE = """() => {
-  const mine = [...document.querySelectorAll('.area-me label.slot-pick')].map(l => ({
-    id: l.querySelector('input').value, v: +l.querySelector('.mp-potion b').textContent}));
-  const monsters = [...document.querySelectorAll('.area-them button.slot-target')].map(b => ({
-    id: b.value, v: +b.querySelector('.mp-monster b').textContent}));
-  for (let i = 0; i < mine.length; i++) for (let j = i + 1; j < mine.length; j++)
-    for (const m of monsters)
-      if (mine[i].v * mine[j].v === m.v) return [mine[i].id, mine[j].id, m.id];
-  return null;
-}"""
-
-
-def version(page) -> str:
-    return page.locator("#board").get_attribute("data-version")
-
-
-def act(page, click):
-    """Click something on the board and wait until the new board is swapped in."""
-    before = version(page)
-    click()
-    page.wait_for_function(
-        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
-        arg=before,
-    )
 
 
 def take_turn(page):

@@ -4,6 +4,7 @@ The person picks a Mortadelo, challenges, chooses duel cards face down, takes Ma
 meddles from the cloning machine, always by the keyboard-reachable buttons of the board."""
 
 import pytest
+from browser_kit import act
 from django.urls import reverse
 
 from games.models import Match
@@ -20,20 +21,6 @@ CONTROLS = (
     ".mm-hand button.mm-playable",
     ".mm-market button.mm-playable",
 )
-
-
-def version(page) -> str:
-    return page.locator("#board").get_attribute("data-version")
-
-
-def act(page, click):
-    """Click something on the board and wait until the new board is swapped in."""
-    before = version(page)
-    click()
-    page.wait_for_function(
-        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
-        arg=before,
-    )
 
 
 def assert_no_hidden_cards(page, match):

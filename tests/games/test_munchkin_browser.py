@@ -2,6 +2,7 @@
 person and two computer players that play in a real Celery worker."""
 
 import pytest
+from browser_kit import act
 from django.urls import reverse
 
 from games.models import Match
@@ -26,20 +27,6 @@ PREFERENCE = [
     "button.mk-discard",
     "button.mk-decline",
 ]
-
-
-def version(page) -> str:
-    return page.locator("#board").get_attribute("data-version")
-
-
-def act(page, click):
-    """Click something on the board and wait until the new board is swapped in."""
-    before = version(page)
-    click()
-    page.wait_for_function(
-        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
-        arg=before,
-    )
 
 
 def assert_no_hidden_cards(page, match):

@@ -1,0 +1,48 @@
+"""What the browser tests share (imported, not a plugin: tests/plugins is on pytest's
+pythonpath): reading and changing the board the way a person does, and a child's signed-in
+session made on the server."""
+
+from django.test import Client
+
+# Reads a MultipliPotion board the way a child does and returns the capture to make, if any:
+# [potion id, potion id, monster id], or null.
+FIND_CAPTURE = """() => {
+  const mine = [...document.querySelectorAll('.area-me label.slot-pick')].map(l => ({
+    id: l.querySelector('input').value, v: +l.querySelector('.mp-potion b').textContent}));
+  const monsters = [...document.querySelectorAll('.area-them button.slot-target')].map(b => ({
+    id: b.value, v: +b.querySelector('.mp-monster b').textContent}));
+  for (let i = 0; i < mine.length; i++) for (let j = i + 1; j < mine.length; j++)
+    for (const m of monsters)
+      if (mine[i].v * mine[j].v === m.v) return [mine[i].id, mine[j].id, m.id];
+  return null;
+}"""
+
+
+def version(page) -> str:
+    """The version of the board the page shows."""
+    return page.locator("#board").get_attribute("data-version")
+
+
+def act(page, click):
+    """Click something on the board and wait until the new board is swapped in."""
+    before = version(page)
+    click()
+    page.wait_for_function(
+        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
+        arg=before,
+    )
+
+
+def session_cookie(live_server, session_key):
+    return [{"name": "sessionid", "value": session_key, "url": live_server.url}]
+
+
+def child_session(student) -> str:
+    """The session key of ``student`` signed in (as the picture sign-in leaves it)."""
+    session = Client().session
+    session["student_id"] = student.pk
+    session["signin_generation"] = student.classroom.signin_generation
+    session["signin_key"] = student.signin_key
+    session["player_key"] = f"browser-{student.pk}"
+    session.save()
+    return session.session_key
