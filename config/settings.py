@@ -62,6 +62,13 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "games",
+    # The games: one line each. An app with a game.py is a game (games/registry.py); being an
+    # app, Django finds its templates, static files and template tags (docs/platform.md).
+    "games.multiplipotion",
+    "games.muertoons",
+    "games.trono",
+    "games.mortadelo",
+    "games.munchkin",
     "classroom",
 ]
 

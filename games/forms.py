@@ -2,6 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from config.names import NameField, name_key
+from games import registry
 
 TIER_CHOICES = [
     ("green", _("Green: tables 2 to 5")),
@@ -123,72 +124,12 @@ class RoomCodeForm(forms.Form):
 
 
 # --- Family night ----------------------------------------------------------------------------
-# The facts the Family-night page shows, in one place (players come from the engine).
-FAMILY_GAMES = {
-    "multiplipotion": {
-        "age": 7,
-        "minutes": 15,
-        "summary": _("Multiply two potions to capture your opponent's monsters."),
-    },
-    "muertoons": {
-        "age": 6,
-        "minutes": 15,
-        "summary": _("Be the first to get rid of your cards on the way to the party."),
-    },
-    "trono": {
-        "age": 8,
-        "minutes": 30,
-        # The rulebook's game; with 2 it is a variant decided by guessing roles.
-        "players": 4,
-        "summary": _("Roll the dice, collect tokens and keep your secret role to take the throne."),
-    },
-    "mortadelo": {
-        "age": 7,
-        "minutes": 20,
-        "summary": _("Secret card duels across the multiverse: be the last Mortadelo standing."),
-    },
-    "munchkin": {
-        "age": 8,
-        "minutes": 45,
-        "summary": _("Kick open the door, fight the monster, grab the treasure: reach level 10."),
-    },
-}
-LEVEL_LABELS = {
-    "apprentice": _("Apprentice (gentle)"),
-    "wizard": _("Grand wizard (sharp)"),
-    "coach": _("Coach"),
-    "heuristic": _("Clever"),
-    "odds": _("Plays the odds"),
-    "munchkin": _("Munchkin (sneaky)"),
-}
 FAMILY_BOT_NAMES = [_("Coco"), _("Pepita"), _("Memo"), _("Luz"), _("Tino")]
 SEAT_KIND_CHOICES = [
     ("here", _("A person on this device")),
     ("remote", _("A person on their own device")),
     ("computer", _("A computer player")),
 ]
-OPTION_LABELS = {"tier": _("Which tables?")}
-OPTION_CHOICE_LABELS = {"tier": dict(TIER_CHOICES)}
-OPTION_LABELS.update(
-    lombard=_("Lombard Company token (re-roll)"),
-    sins=_("7 deadly sins (8 of one token and you are out)"),
-    porchetta=_("Porchetta Festival (5 alike: everybody takes one)"),
-    earthquake=_("Earthquake (5 Rats and Wines: Towers and Books go)"),
-    carnival=_("Carnival (5 different: steal instead)"),
-)
-OPTION_CHOICE_LABELS.update(
-    {
-        name: {"on": _("On"), "off": _("Off")}
-        for name in ("lombard", "sins", "porchetta", "earthquake", "carnival")
-    }
-)
-OPTION_LABELS.update(
-    listen=_("Quick play: listen at the door (a door card face down at the start of a turn)"),
-    shared_victory=_("Quick play: a helper who helps the winning fight wins too"),
-)
-OPTION_CHOICE_LABELS.update(
-    {name: {"no": _("No"), "yes": _("Yes")} for name in ("listen", "shared_victory")}
-)
 
 
 def family_bot_name(index: int) -> str:
@@ -197,37 +138,31 @@ def family_bot_name(index: int) -> str:
 
 
 def family_games() -> list[dict]:
-    """Every game of games.engine.GAMES with its players, age and length."""
-    from games import engine
-
+    """Every game of the registry (games/registry.py) with its players, age and length."""
     games = []
-    for slug, module in engine.GAMES.items():
-        facts = FAMILY_GAMES.get(slug, {})
-        lo, hi = module.MIN_PLAYERS, module.MAX_PLAYERS
+    for game in registry.games().values():
+        lo, hi = game.rules.MIN_PLAYERS, game.rules.MAX_PLAYERS
         games.append(
             {
-                "slug": slug,
-                "name": module.NAME,
+                "slug": game.slug,
+                "name": game.name,
                 "players": str(lo) if lo == hi else f"{lo}–{hi}",
-                "age": facts.get("age"),
-                "minutes": facts.get("minutes"),
-                "summary": facts.get("summary", ""),
+                "age": game.age,
+                "minutes": game.minutes,
+                "summary": game.summary,
             }
         )
     return games
-
-
-def bot_levels(module) -> list[tuple[str, str]]:
-    return [(lv, LEVEL_LABELS.get(lv, lv.title())) for lv in module.LEVELS if lv != "random"]
 
 
 class FamilyGameForm(forms.Form):
     """A game for people around one device and computer players. The fields of seats past
     the chosen number of players are ignored (without JavaScript they are simply not used)."""
 
-    def __init__(self, module, *args, child=None, **kwargs):
+    def __init__(self, game, *args, child=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.module = module
+        self.game = game
+        self.module = module = game.rules
         # A signed-in child playing at home: player 1 is the child (name from the class).
         self.child = child
         lo, hi = module.MIN_PLAYERS, module.MAX_PLAYERS
@@ -235,18 +170,18 @@ class FamilyGameForm(forms.Form):
             label=_("How many players?"),
             choices=[(n, str(n)) for n in range(lo, hi + 1)],
             coerce=int,
-            initial=FAMILY_GAMES.get(module.SLUG, {}).get("players", lo),
+            initial=game.default_players or lo,
             widget=forms.RadioSelect,
         )
         for name, spec in module.OPTIONS.items():
-            labels = OPTION_CHOICE_LABELS.get(name, {})
+            labels = game.option_choice_labels[name]
             self.fields[f"option_{name}"] = forms.ChoiceField(
-                label=OPTION_LABELS.get(name, name.title()),
-                choices=[(c, labels.get(c, c)) for c in spec["choices"]],
+                label=game.option_labels[name],
+                choices=[(c, labels[c]) for c in spec["choices"]],
                 initial=spec["default"],
                 widget=forms.RadioSelect,
             )
-        levels = bot_levels(module)
+        levels = game.bot_levels()
         self.seat_numbers = list(range(1, hi + 1))
         for n in self.seat_numbers:
             self.fields[f"seat{n}_kind"] = forms.ChoiceField(
@@ -286,7 +221,7 @@ class FamilyGameForm(forms.Form):
         if not count:
             return data
         people, bots = [], 0
-        levels = {lv for lv, _label in bot_levels(self.module)}
+        levels = {lv for lv, _label in self.game.bot_levels()}
         seats = []
         for n in range(1, count + 1):
             kind = data.get(f"seat{n}_kind") or ("here" if n == 1 else "computer")

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.prepared import PreparedQuery
-from games import engine, queue, signals
+from games import queue, registry, signals
 from games.engine import IllegalAction
 
 logger = logging.getLogger(__name__)
@@ -146,9 +146,9 @@ class MatchQuerySet(models.QuerySet):
         window) of every person whose window has been open for ``TIMEOUT_GRACE_SECONDS``
         while their page is closed (an open page passes by itself after 20 s). Returns the
         number of moves played."""
-        from games.engine import GAMES
-
-        timed = [slug for slug, module in GAMES.items() if hasattr(module, "timeout_action")]
+        timed = [
+            slug for slug, rules in registry.rules().items() if hasattr(rules, "timeout_action")
+        ]
         cutoff = (now or timezone.now()) - timedelta(seconds=TIMEOUT_GRACE_SECONDS)
         overdue = self.live().filter(game__in=timed, paused_at__isnull=True, changed_at__lt=cutoff)
         return sum(match.time_out() for match in overdue.order_by("changed_at")[:200])
@@ -168,8 +168,8 @@ class Match(models.Model):
         ABANDONED = "abandoned", _("Abandoned")
 
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
-    # A slug of games.engine.GAMES (checked by Match.create; no DB choices, so adding a game
-    # needs no migration).
+    # The slug of an installed game (games/registry.py; checked by Match.create): no DB choices, so
+    # adding a game needs no migration.
     game = models.CharField(max_length=20)
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(default=new_seed)
@@ -216,7 +216,7 @@ class Match(models.Model):
 
     @property
     def game_name(self) -> str:
-        return self.engine.NAME if self.game in engine.GAMES else self.game
+        return self.engine.NAME if self.game in registry.games() else self.game
 
     @staticmethod
     def board_token(version: int, paused_at, seating: int = 0, status: str = "") -> str:
@@ -236,8 +236,14 @@ class Match(models.Model):
 
     # --- engine access -------------------------------------------------------------
     @property
+    def spec(self) -> "registry.Game":
+        """The game's declarative object (games/<slug>/game.py): board, texts, stylesheets."""
+        return registry.get(self.game)
+
+    @property
     def engine(self):
-        return engine.get(self.game)
+        """The game's pure rules engine (games/<slug>/engine.py)."""
+        return registry.get(self.game).rules
 
     def load_state(self):
         return self.engine.load(self.state)
@@ -267,7 +273,7 @@ class Match(models.Model):
     @classmethod
     def create(cls, game: str, seats: list[dict], options: dict | None = None, seed=None, **fields):
         """Set up a match with its seats. ``seats`` are Seat field dicts in seat order."""
-        module = engine.get(game)
+        module = registry.get(game).rules
         seed = new_seed() if seed is None else seed
         state = module.setup(len(seats), seed, options or {})
         if fields.get("family") and any(s.get("kind") == Seat.Kind.OPEN for s in seats):

@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from config.names import isolate
 from config.params import int_param
 from config.throttle import count_wrong_code, too_many_wrong_codes
-from games import engine, presenters
+from games import presenters, registry
 from games.forms import (
     BOT_NAMES,
     FamilyGameForm,
@@ -23,7 +23,6 @@ from games.forms import (
     NewGameForm,
     RoomCodeForm,
     action_from_post,
-    bot_levels,
     family_games,
 )
 from games.models import (
@@ -40,9 +39,6 @@ from games.models import (
 # a flushed or expired session (a sleeping tab, a child signing in and out) still finds its seat.
 PLAYER_COOKIE = "mp_player"
 PLAYER_COOKIE_SALT = "games.player-key"
-# The games whose moves are a child's evidence (fact events): a signed-in child plays them at
-# home as themself, and the attempts are marked home play.
-HOME_PLAY_GAMES = {"multiplipotion"}
 # What a refused move answers: a stale board 409, not this seat's turn 403, against the rules
 # 422 (the board comes back with the reason either way).
 REJECTED_STATUS = {StaleVersion: 409, NotYourTurn: 403, IllegalMove: 422}
@@ -223,12 +219,13 @@ def join_room(request):
 def new_family(request, slug):
     """A new game of any game for people around this device and computer players. Every
     person here shares this browser's player key: the hand-off screen hides each hand."""
-    if slug not in engine.GAMES:
+    if slug not in registry.games():
         raise Http404
-    module = engine.get(slug)
+    game = registry.get(slug)
+    module = game.rules
     # Home play: a signed-in child's MultipliPotion counts in their evidence (marked home).
-    child = signed_in_child(request) if slug in HOME_PLAY_GAMES else None
-    form = FamilyGameForm(module, request.POST or None, child=child)
+    child = signed_in_child(request) if game.home_play else None
+    form = FamilyGameForm(game, request.POST or None, child=child)
     ctx = {"form": form, "game": module, "child": child}
     if request.method == "POST":
         if not form.is_valid():
@@ -437,7 +434,7 @@ def host_only(request, public_id):
 
 
 def chosen_level(request, match) -> str | None:
-    levels = [lv for lv, _label in bot_levels(match.engine)]
+    levels = [lv for lv, _label in match.spec.bot_levels()]
     level = request.POST.get("level") or (
         match.engine.BEST_LEVEL if match.engine.BEST_LEVEL in levels else levels[0]
     )

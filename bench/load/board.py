@@ -12,7 +12,7 @@ import random
 import re
 import uuid
 
-from games.engine.multiplipotion import MONSTER, POTION
+from games.multiplipotion.engine import MONSTER, POTION
 
 VERSION_RE = re.compile(r'id="board"[^>]*data-version="(\d+)"', re.S)
 TOKEN_RE = re.compile(r"/poll/\?v=([^\"&]+)")

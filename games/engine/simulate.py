@@ -12,17 +12,17 @@ from __future__ import annotations
 import random
 import time
 
-from . import get
+from .protocol import Rules
 
 PLY_CAP = 5000
 
 
 def run(
-    slug: str, games: int, seed: int, options: dict, bots: list[str], focus: list | None = None
+    mod: Rules, games: int, seed: int, options: dict, bots: list[str], focus: list | None = None
 ) -> dict:
-    """Play ``games`` bot games; game i uses seed ``seed + i`` and bot rngs derived from it.
-    ``focus`` goes to every bot (only MultipliPotion's Coach uses it)."""
-    mod = get(slug)
+    """Play ``games`` bot games of the rules engine ``mod`` (a game's ``engine`` module); game
+    i uses seed ``seed + i`` and bot rngs derived from it. ``focus`` goes to every bot (only
+    MultipliPotion's Coach uses it)."""
     players = len(bots)
     setup, to_act, view, legal_actions = mod.setup, mod.to_act, mod.view, mod.legal_actions
     apply, bot_action, outcome = mod.apply, mod.bot_action, mod.outcome

@@ -14,7 +14,7 @@ from bench.evidence_week import bench_evidence_week
 from bench.moves import bench_moves, percentile
 from bench.page import bench_play_page
 from bench.run import run_all
-from games import engine
+from games import registry
 
 FLAT_KEYS = {
     "move_vs_baseline",
@@ -55,9 +55,9 @@ def positive_finite(value) -> bool:
 
 def test_engine_bench_covers_every_game():
     figures, details = bench_engine(quick=True)
-    assert set(figures["engine_games_per_s"]) == set(engine.GAMES)
+    assert set(figures["engine_games_per_s"]) == set(registry.rules())
     assert all(positive_finite(v) for v in figures["engine_games_per_s"].values())
-    assert set(details["engine"]) == set(engine.GAMES)
+    assert set(details["engine"]) == set(registry.rules())
 
 
 def test_percentile_is_nearest_rank():
@@ -98,7 +98,7 @@ def test_run_all_writes_the_result_files(tmp_path):
     assert stored == json.loads(json.dumps(figures))
     assert set(stored) >= FLAT_KEYS
     assert all(positive_finite(stored[key]) for key in FLAT_KEYS)
-    assert set(stored["engine_games_per_s"]) == set(engine.GAMES)
+    assert set(stored["engine_games_per_s"]) == set(registry.rules())
     assert all(positive_finite(v) for v in stored["engine_games_per_s"].values())
     # Numbers only: flat numbers plus the one nested object of the engines.
     assert set(stored) >= EVIDENCE_KEYS

@@ -30,8 +30,8 @@ from classroom.tasks import (
     update_match_stats,
     update_match_trends,
 )
-from games.engine import multiplipotion as mp
 from games.models import Match, Move, Seat
+from games.multiplipotion import engine as mp
 
 pytestmark = pytest.mark.django_db
 

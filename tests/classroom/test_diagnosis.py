@@ -229,7 +229,7 @@ def test_the_model_labels_each_answer_with_what_made_it():
 
 
 def test_every_monster_of_the_deck_is_a_game_answer():
-    from games.engine import multiplipotion
+    from games.multiplipotion import engine as multiplipotion
 
     assert set(multiplipotion.MONSTER.values()) <= d.GAME_ANSWERS
 

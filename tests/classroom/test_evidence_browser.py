@@ -26,8 +26,8 @@ from django.utils import timezone
 
 from classroom.diagnosis import EARLY, RECENT, TABLE
 from classroom.models import Assignment, Attempt, Classroom, FactStat, School, Student, WarmUp
-from games.engine import multiplipotion as mp
 from games.models import Match, MoveRejected
+from games.multiplipotion import engine as mp
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

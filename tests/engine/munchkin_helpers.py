@@ -2,8 +2,8 @@
 
 import json
 
-from games.engine import munchkin as mk
-from games.engine.munchkin_cards import ALL_IDS, CARDS
+from games.munchkin import engine as mk
+from games.munchkin.cards import ALL_IDS, CARDS
 
 
 def ids(name: str) -> list[str]:

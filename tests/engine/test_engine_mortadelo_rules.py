@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from games.engine import IllegalAction
-from games.engine import mortadelo as mm
-from games.engine.mortadelo_cards import (
+from games.mortadelo import engine as mm
+from games.mortadelo.cards import (
     BASIC,
     BASIC_DESIGN,
     CARDS,

@@ -10,8 +10,9 @@ from itertools import combinations
 
 import pytest
 
-from games.engine import GAMES, IllegalAction, simulate
-from games.engine import muertoons as mu
+from games import registry
+from games.engine import IllegalAction, simulate
+from games.muertoons import engine as mu
 
 PASS = {"type": "pass"}
 DONE = {"type": "straight_done"}
@@ -91,7 +92,7 @@ def test_components_5_sets_of_11_muertoons_cards_and_1_spirit_card():
     assert mu.CARDS[mu.SPIRIT]["girl"] == "spirit" and mu.CARDS[mu.SPIRIT]["number"] is None
     assert (mu.MIN_PLAYERS, mu.MAX_PLAYERS) == (3, 5)
     assert mu.LEVELS == ["random", "heuristic"] and mu.BEST_LEVEL == "heuristic"
-    assert GAMES["muertoons"] is mu
+    assert registry.rules()["muertoons"] is mu
 
 
 def test_ruling_card_ids_are_tokens_that_never_occur_by_accident():
@@ -884,7 +885,7 @@ def test_bots_choose_only_legal_actions_and_reject_bad_levels():
 
 
 def test_heuristic_beats_random_players():
-    r = simulate.run("muertoons", 150, 11, {}, ["heuristic", "random", "random", "random"])
+    r = simulate.run(mu, 150, 11, {}, ["heuristic", "random", "random", "random"])
     assert r["finished"] == 150
     assert r["wins_by_seat"][0] > 2 * max(r["wins_by_seat"][1:])
 

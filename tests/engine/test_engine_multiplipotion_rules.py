@@ -10,7 +10,7 @@ from itertools import combinations
 import pytest
 
 from games.engine import IllegalAction
-from games.engine import multiplipotion as mp
+from games.multiplipotion import engine as mp
 
 GREEN_FACTS = [(a, b) for a in range(2, 6) for b in range(a, 6)]
 ALL_FACTS = [(a, b) for a in range(2, 10) for b in range(a, 10)]

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from games.engine import munchkin as mk
-from games.engine.munchkin_cards import ALL_IDS, CARDS, DOORS, TREASURES
+from games.munchkin import engine as mk
+from games.munchkin.cards import ALL_IDS, CARDS, DOORS, TREASURES
 
 from .munchkin_helpers import act, arrange, card, fight, kinds, pass_all
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from games.engine import IllegalAction
-from games.engine import munchkin as mk
-from games.engine.munchkin_cards import ALL_IDS, CARDS, DOORS, TREASURES
+from games.munchkin import engine as mk
+from games.munchkin.cards import ALL_IDS, CARDS, DOORS, TREASURES
 
 from .munchkin_helpers import act, arrange, card, fight, ids, kinds, on_top, pass_all
 

@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from games.engine import GAMES, IllegalAction, simulate
-from games.engine import trono as tr
+from games import registry
+from games.engine import IllegalAction, simulate
+from games.trono import engine as tr
 
 OFF = {name: "off" for name in tr.OPTIONS}
 ROLL = {"type": "roll"}
@@ -603,8 +604,8 @@ def test_every_game_ends_by_the_turn_cap_at_worst():
 
 
 def test_the_game_is_registered_and_simulates():
-    assert GAMES["trono"] is tr
-    out = simulate.run("trono", 3, 1, {}, ["heuristic"] * 4)
+    assert registry.rules()["trono"] is tr
+    out = simulate.run(tr, 3, 1, {}, ["heuristic"] * 4)
     assert out["finished"] == 3
 
 

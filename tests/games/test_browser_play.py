@@ -186,7 +186,7 @@ def capture_position(match):
     """Ana (seat 0) to capture: two potions of hers make the monster in Ben's area."""
     from itertools import permutations
 
-    from games.engine import multiplipotion as mp
+    from games.multiplipotion import engine as mp
 
     state = mp.load(match.state)
     ids = list(mp.cards(state))

@@ -1,17 +1,27 @@
 """Replays for every game: a finished Muertoons match replays move by move without hands;
 a game without its own replay board shows the public log."""
 
+import dataclasses
+
 import pytest
 from django.urls import reverse
 
 from config.names import isolate
-from games import presenters
+from games import registry
 from games.models import Match, Seat
+from games.muertoons.presenter import mu_event_line
 
 from .conftest import guest_client
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 pytestmark = pytest.mark.django_db
+
+
+def swap_game(monkeypatch, slug, **changes):
+    """The registry with game ``slug`` changed (dataclasses.replace) for one test."""
+    games = dict(registry.games())
+    games[slug] = dataclasses.replace(games[slug], **changes)
+    monkeypatch.setattr(registry, "games", lambda: games)
 
 
 def finished_muertoons():
@@ -50,7 +60,7 @@ def test_a_finished_muertoons_match_replays_move_by_move_without_hands():
     body = ana.get(f"{url}?ply=1").content.decode()
     first = match.moves.get(ply=1)
     names = {0: isolate("Ana"), 1: isolate("Coco"), 2: isolate("Memo")}  # as the board has them
-    line = presenters.mu_event_line(first.events[0], names)
+    line = mu_event_line(first.events[0], names)
     assert line and line.replace("'", "&#x27;") in body
 
 
@@ -62,15 +72,14 @@ def test_the_finished_muertoons_board_links_to_the_replay():
 
 def test_a_game_without_a_replay_board_shows_the_public_log(monkeypatch):
     match = finished_muertoons()
-    monkeypatch.delitem(presenters.REPLAY_CONTEXTS, "muertoons")
-    monkeypatch.delitem(presenters.EVENT_LINES, "muertoons")
+    swap_game(monkeypatch, "muertoons", replay=None)
     body = (
         guest_client("ana")
         .get(reverse("games:replay", args=[match.public_id]) + "?ply=3")
         .content.decode()
     )
     assert "What happened so far" in body and "Move 3 of" in body
-    # The engine's plain sentences (describe) stand in for the game's own log lines.
+    # The game's log lines, without its replay board.
     assert "Top of the pile" not in body and "<li>" in body
 
 
@@ -95,7 +104,7 @@ def test_a_move_without_a_log_line_is_not_called_the_deal(monkeypatch):
     """A move whose events the log leaves out (a pass, say) reads "Coco made a move." in the
     replay; only move 0 is the start of the game."""
     match = finished_muertoons()
-    monkeypatch.setitem(presenters.EVENT_LINES, "muertoons", lambda event, names: None)
+    swap_game(monkeypatch, "muertoons", event_line=lambda event, names: None)
     url = reverse("games:replay", args=[match.public_id])
     ana = guest_client("ana")
     assert "The game begins." in ana.get(f"{url}?ply=0").content.decode()

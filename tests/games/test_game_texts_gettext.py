@@ -17,9 +17,15 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from games.engine import base, mortadelo, muertoons, multiplipotion, munchkin, munchkin_cards, trono
-from games.engine.munchkin_cards import CARDS, card_text
+from games.engine import base
 from games.models import Match, Seat
+from games.mortadelo import engine as mortadelo
+from games.muertoons import engine as muertoons
+from games.multiplipotion import engine as multiplipotion
+from games.munchkin import cards as munchkin_cards
+from games.munchkin import engine as munchkin
+from games.munchkin.cards import CARDS, card_text
+from games.trono import engine as trono
 
 from .conftest import guest_client
 
@@ -245,7 +251,7 @@ def test_gettext_noop_is_the_identity():
 def test_xgettext_extracts_every_munchkin_text(tmp_path):
     """What makemessages would extract from the engine: every name, flavour and text piece."""
     out = tmp_path / "engine.pot"
-    files = [str(ENGINE / f) for f in ("munchkin_cards.py", "munchkin.py")]
+    files = [str(ENGINE / f) for f in ("cards.py", "engine.py")]
     subprocess.run(
         [
             "xgettext",

@@ -9,21 +9,13 @@ import pytest
 from django.urls import reverse
 
 from config.names import isolate
-from games import engine, presenters
-from games.engine import mortadelo as MM
 from games.models import Match, Move, Seat
-from games.presenters_mortadelo import mm_event_line, mortadelo_context
+from games.mortadelo import engine as MM
+from games.mortadelo.presenter import mm_event_line
 
 from .conftest import guest_client
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture(autouse=True)
-def registered(monkeypatch):
-    """The game is registered in games.engine.GAMES; before that, these tests register it."""
-    monkeypatch.setitem(engine.GAMES, MM.SLUG, MM)
-    monkeypatch.setitem(presenters.GAME_CONTEXTS, MM.SLUG, mortadelo_context)
 
 
 def url(name, match):
@@ -355,7 +347,7 @@ def test_a_finished_game_has_a_replay_with_the_public_log():
     ],
 )
 def test_the_result_names_every_winner_and_tells_each_one(winners, reason, me, text):
-    from games.presenters_mortadelo import mm_result_text
+    from games.mortadelo.presenter import mm_result_text
 
     names = {0: "Ana", 1: "Ben", 2: "Cleo"}
     result = mm_result_text({"outcome": {"winners": winners, "reason": reason}}, names, me)

@@ -7,13 +7,13 @@ import pytest
 from django.urls import reverse
 
 from config.names import isolate
-from games import engine
+from games import registry
 from games.models import Match, Move, Seat
 
 from .conftest import guest_client
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-MU = engine.get("muertoons")
+MU = registry.get("muertoons").rules
 
 
 def url(name, match):
@@ -93,7 +93,7 @@ def test_board_shows_hand_top_card_asks_and_counts():
 
 @pytest.mark.django_db
 def test_every_girl_has_a_symbol_and_a_name_not_just_a_colour():
-    from games.presenters import MU_SYMBOLS, mu_card
+    from games.muertoons.presenter import MU_SYMBOLS, mu_card
 
     assert len(set(MU_SYMBOLS.values())) == 6
     card = mu_card(MU.CARDS["mu-gabi-04"])

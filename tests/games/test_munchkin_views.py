@@ -9,22 +9,12 @@ import pytest
 from django.urls import reverse
 
 from config.names import isolate
-from games import engine, presenters
-from games.engine import munchkin as MK
 from games.models import Match, Move, Seat
-from games.presenters_munchkin import munchkin_context
+from games.munchkin import engine as MK
 
 from .conftest import guest_client
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture(autouse=True)
-def registered(monkeypatch):
-    """The game is in the registry (it is once the lead has registered it; before that the test
-    registers it for itself)."""
-    monkeypatch.setitem(engine.GAMES, "munchkin", MK)
-    monkeypatch.setitem(presenters.GAME_CONTEXTS, "munchkin", munchkin_context)
 
 
 def url(name, match):
@@ -314,7 +304,7 @@ def test_every_button_is_a_legal_action():
 def test_the_combat_verdict_never_contradicts_itself(
     players, monsters, ties_win, winning, sign, says, not_says
 ):
-    from games.presenters_munchkin import mk_verdict
+    from games.munchkin.presenter import mk_verdict
 
     verdict = mk_verdict(
         {
@@ -337,7 +327,7 @@ def test_the_combat_verdict_never_contradicts_itself(
     ],
 )
 def test_each_run_away_button_says_the_roll_needed(need, says):
-    from games.presenters_munchkin import mk_general_label
+    from games.munchkin.presenter import mk_general_label
 
     view = {
         "combat": {"strengths": {"monsters": [{"card": {"name": "Crabby Crab"}}]}},
@@ -348,7 +338,7 @@ def test_each_run_away_button_says_the_roll_needed(need, says):
 
 
 def test_a_shared_victory_tells_each_winner():
-    from games.presenters_munchkin import mk_result_text
+    from games.munchkin.presenter import mk_result_text
 
     names = {0: "Ana", 1: "Ben", 2: "Cleo"}
     won = {"outcome": {"winners": [0, 1], "reason": "level10"}}
@@ -361,7 +351,7 @@ def test_a_shared_victory_tells_each_winner():
 
 
 def test_the_face_up_treasure_line_says_who_takes_what():
-    from games.presenters_munchkin import mk_event_line
+    from games.munchkin.presenter import mk_event_line
 
     event = {"kind": "treasure_shown", "cards": [[1, "Pet Rock"], [0, "Broomstick"]]}
     line = mk_event_line(event, {0: "Ana", 1: "Ben"})

@@ -1,6 +1,6 @@
 """The end of a MultipliPotion game, as each person at it reads it."""
 
-from games.presenters import result_text
+from games.multiplipotion.presenter import result_text
 
 
 def view(winners, trophies):
@@ -30,7 +30,8 @@ def test_a_spectator_and_a_tie_get_no_cheer_of_their_own():
 
 
 def test_a_shared_muertoons_win_tells_each_winner():
-    from games.presenters import mu_result_text, names_and
+    from games.muertoons.presenter import mu_result_text
+    from games.presenters import names_and
 
     names = {0: "Ana", 1: "Ben", 2: "Cleo"}
     shared = {"outcome": {"winners": [0, 2]}}
@@ -43,7 +44,7 @@ def test_a_shared_muertoons_win_tells_each_winner():
 def test_the_gabi_gift_speaks_to_its_receiver():
     from types import SimpleNamespace
 
-    from games.presenters import mu_next_step
+    from games.muertoons.presenter import mu_next_step
 
     view = {"outcome": None, "phase": "give", "give": {"giver": 0, "receiver": 1}}
     names = {0: "Ana", 1: "Ben", 2: "Cleo"}

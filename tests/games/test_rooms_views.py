@@ -80,14 +80,14 @@ def test_a_remote_seat_makes_a_waiting_room_with_a_code_qr_and_link():
 
 @pytest.mark.parametrize("game", ["trono", "mortadelo", "munchkin"])
 def test_nobody_is_to_play_in_a_room_still_waiting_for_its_people(game):
-    from games import engine
-    from games.forms import FamilyGameForm, bot_levels
+    from games import registry
+    from games.forms import FamilyGameForm
 
-    module = engine.get(game)
-    form = FamilyGameForm(module)
+    spec = registry.get(game)
+    form = FamilyGameForm(spec)
     # The game's own options at their defaults, then Ana here, one remote seat, one computer.
     data = {name: form[name].initial for name in form.fields if form[name].initial is not None}
-    data.update(room_data(seat3_level=bot_levels(module)[0][0]))
+    data.update(room_data(seat3_level=spec.bot_levels()[0][0]))
     host = Client()
     response = host.post(reverse("games:new_family", args=[game]), data)
     match = Match.objects.latest("created_at")

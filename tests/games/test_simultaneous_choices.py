@@ -12,10 +12,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import engine
-from games.engine import mortadelo as MM
-from games.engine import muertoons as MU
+from games import registry
 from games.models import Match, Move, Seat
+from games.mortadelo import engine as MM
+from games.muertoons import engine as MU
 from games.tasks import play_bots
 
 from .conftest import guest_client
@@ -31,7 +31,7 @@ def make(slug, keys, seed, bots=()):
     specs = []
     for i, key in enumerate(keys):
         if i in bots:
-            level = engine.get(slug).BEST_LEVEL
+            level = registry.get(slug).rules.BEST_LEVEL
             specs.append({"kind": Seat.Kind.BOT, "name": f"Bot{i}", "bot_level": level})
         else:
             specs.append({"kind": Seat.Kind.GUEST, "name": key.title(), "owner_key": key})
@@ -47,7 +47,7 @@ def drive(slug, keys, until, bots=(), seeds=range(80)):
     """A match played by the engine's best computer choices (the first seat to act each time)
     until ``until(state, seat, action)`` holds before ``action`` is played; returns the match
     and that next (seat, action)."""
-    module = engine.get(slug)
+    module = registry.get(slug).rules
     for seed in seeds:
         match = make(slug, keys, seed, bots)
         rng = random.Random(seed)
@@ -306,12 +306,12 @@ def test_an_old_form_is_still_checked_by_the_engine():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "slug", sorted(s for s, m in engine.GAMES.items() if not hasattr(m, "COMMITMENTS"))
+    "slug", sorted(s for s, m in registry.rules().items() if not hasattr(m, "COMMITMENTS"))
 )
 def test_games_without_secret_choices_keep_every_older_version_stale(slug):
     """MultipliPotion, Il Trono, Munchkin: any move since the form's version makes it stale,
     for every seat (their behaviour before issue 18)."""
-    module = engine.get(slug)
+    module = registry.get(slug).rules
     match = make(slug, [f"p{i}" for i in range(module.MIN_PLAYERS)], seed=4)
     rng = random.Random(4)
     for _ in range(3):
@@ -324,7 +324,7 @@ def test_games_without_secret_choices_keep_every_older_version_stale(slug):
     assert not match.moved_on_for(0, match.version)
 
 
-SECRET_CHOICE_GAMES = sorted(s for s, m in engine.GAMES.items() if hasattr(m, "COMMITMENTS"))
+SECRET_CHOICE_GAMES = sorted(s for s, m in registry.rules().items() if hasattr(m, "COMMITMENTS"))
 
 
 def test_muertoons_and_mortadelo_declare_their_secret_choices():
@@ -336,7 +336,7 @@ def test_a_secret_choice_changes_nothing_another_seat_decides_on(slug):
     """The engine's claim behind the rule, over random games: after a move whose only events
     are COMMITMENTS, every other seat's view differs only in who has chosen (``to_act``, the
     round's ``chosen``, the chooser's hand count), and its legal actions are the same."""
-    module = engine.get(slug)
+    module = registry.get(slug).rules
     seen = 0
     for seed in range(12):
         rng = random.Random(seed)

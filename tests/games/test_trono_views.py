@@ -6,13 +6,13 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import engine
+from games import registry
 from games.models import Match, Seat
 
 from .conftest import guest_client
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-TR = engine.get("trono")
+TR = registry.get("trono").rules
 
 
 def url(name, match):
@@ -265,8 +265,8 @@ def test_pass_and_play_hides_every_role_until_the_next_person_taps():
 @pytest.mark.parametrize("role", ["prince", "rector", "lord", "mercenary", "cardinal", "brigand"])
 def test_a_guess_reads_as_one_sentence_for_every_role(role):
     """The log's guess line: "Ana guessed that Ben is the Cardinal: right!" (never "the The")."""
-    from games.engine import trono
-    from games.presenters_trono import tr_event_line
+    from games.trono import engine as trono
+    from games.trono.presenter import tr_event_line
 
     event = {"kind": "guess", "seat": 0, "target": 1, "role": role, "right": True}
     line = tr_event_line(event, {0: "Ana", 1: "Ben"})
@@ -279,7 +279,7 @@ def test_a_guess_reads_as_one_sentence_for_every_role(role):
 def test_the_lombard_question_speaks_to_the_player_whose_dice_they_are():
     from types import SimpleNamespace
 
-    from games.presenters_trono import tr_next_step
+    from games.trono.presenter import tr_next_step
 
     view = {"outcome": None, "phase": "lombard", "to_act": [1], "current": 0}
     names = {0: "Ana", 1: "Ben", 2: "Cleo"}

@@ -1,6 +1,6 @@
-"""Helpers of the reliability tests (issue 6). Every test loops over games.engine.GAMES, so
-a game that joins the platform joins these tests. Counts come from the environment: the suite
-runs short versions, `make soak` the long ones."""
+"""Helpers of the reliability tests (issue 6). Every test loops over the registry
+(games/registry.py), so a game that joins the platform joins these tests. Counts come from the
+environment: the suite runs short versions, `make soak` the long ones."""
 
 import os
 import re
@@ -8,7 +8,7 @@ import uuid
 
 from django.test import Client
 
-from games import engine
+from games import registry
 
 
 def count(name: str, default: int) -> int:
@@ -21,7 +21,7 @@ def count(name: str, default: int) -> int:
 
 def game_params():
     """Every game of the platform, for ``pytest.mark.parametrize``."""
-    return sorted(engine.GAMES)
+    return sorted(registry.rules())
 
 
 def seat_client(key: str, **kwargs) -> Client:

@@ -7,7 +7,7 @@ For every answer: never a 5xx; a 4xx carries a clear message (visible text) and 
 of the database. The endpoints come from the authorization matrix, which has a row for every
 named URL (tests/test_authorization_matrix.py fails on a URL without one), so a new POST
 endpoint is fuzzed without touching this file. The move endpoint is also fuzzed on a match of
-every game in games.engine.GAMES, from that game's own legal moves, mutated.
+every game in the registry (games/registry.py), from that game's own legal moves, mutated.
 
 FUZZ_EXAMPLES (default 25) examples per endpoint (a page that reads no query parameter: a
 fifth of them, at least 2); ``make soak`` runs more."""
@@ -283,9 +283,9 @@ def test_post_endpoint_survives_bad_input(world, name):
 @pytest.mark.django_db
 @pytest.mark.parametrize("slug", game_params())
 def test_every_game_refuses_malformed_moves_cleanly(slug):
-    from games import engine
+    from games import registry
 
-    module = engine.get(slug)
+    module = registry.get(slug).rules
     seats = guest_seats(max(module.MIN_PLAYERS, 2), prefix=f"fz-{slug}")[: module.MAX_PLAYERS]
     match = Match.create(slug, seats, seed=5)
     state = module.load(match.state)

@@ -1,7 +1,7 @@
 """A browser walk of every main page, as each kind of visitor: teachers, a school admin, a
 child, a visitor (home, family night, sign-in pages) and the play screen of every game in
-games.engine.GAMES. The pages come from the authorization matrix (every GET page the role
-may open, HTML only), so a new page joins the walk with its matrix row.
+the registry (games/registry.py). The pages come from the authorization matrix (every GET page
+the role may open, HTML only), so a new page joins the walk with its matrix row.
 
 On every page:
 - every request the browser makes is recorded: none may go to another origin (the context
@@ -127,9 +127,9 @@ def test_walk_play_screen(browser, live_server, transactional_db, slug):
     """The play screen at the start, in the middle and at the end of a game."""
     import random
 
-    from games import engine
+    from games import registry
 
-    module = engine.get(slug)
+    module = registry.get(slug).rules
     seats = guest_seats(module.MIN_PLAYERS, prefix=f"walk-{slug}")
     match = Match.create(slug, seats, seed=3)
     session = SessionStore()

@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 from django.db import connections
 
-from games import engine
+from games import registry
 from games.models import Match, Move
 
 from .conftest import count, game_params, guest_seats, move_data, seat_client
@@ -49,7 +49,7 @@ def race(requests):
 
 def prepared_match(slug: str, rng: random.Random) -> Match:
     """A match of ``slug`` between people, some random plies in."""
-    module = engine.get(slug)
+    module = registry.get(slug).rules
     players = rng.randint(module.MIN_PLAYERS, module.MAX_PLAYERS)
     match = Match.create(slug, guest_seats(players, prefix=uuid.uuid4().hex[:8]))
     for _ in range(rng.randint(0, 12)):

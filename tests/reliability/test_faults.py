@@ -29,7 +29,7 @@ import pytest
 from django.db import connection, transaction
 
 from classroom.models import Attempt, Classroom, FactStat, School, Student
-from games import engine
+from games import registry
 from games.models import Match, Seat
 
 from .conftest import move_data
@@ -257,12 +257,12 @@ def expected_bot_moves(match: Match, state, version: int, seat_levels: dict) -> 
 # --- (a) a worker killed in the middle of a bot turn ------------------------------------------
 @pytest.mark.slow
 @pytest.mark.services
-@pytest.mark.parametrize("slug", sorted(engine.GAMES))
+@pytest.mark.parametrize("slug", sorted(registry.rules()))
 def test_a_bot_turn_survives_a_worker_killed_mid_task(slug, redis_url, transactional_db, tmp_path):
     from config.celery import app
     from games.tasks import play_bots, sweep_stalled_bots
 
-    module = engine.get(slug)
+    module = registry.get(slug).rules
     players = module.MIN_PLAYERS
     seats = [{"kind": Seat.Kind.GUEST, "name": "Ana", "owner_key": "ana"}] + [
         {"kind": Seat.Kind.BOT, "name": f"Bot {i}", "bot_level": module.LEVELS[-1]}

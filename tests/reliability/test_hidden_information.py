@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from games import engine
+from games import registry
 from games.models import Match
 
 from .conftest import body, count, game_params, guest_seats, move_data, seat_client, token_pattern
@@ -28,7 +28,7 @@ class Table:
 
     def __init__(self, slug: str, seed: int):
         self.rng = random.Random(seed)
-        self.module = module = engine.get(slug)
+        self.module = module = registry.get(slug).rules
         players = self.rng.randint(module.MIN_PLAYERS, module.MAX_PLAYERS)
         options = {
             name: self.rng.choice(list(spec["choices"])) for name, spec in module.OPTIONS.items()

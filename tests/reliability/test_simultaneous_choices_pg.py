@@ -17,7 +17,7 @@ from collections import Counter
 
 import pytest
 
-from games import engine
+from games import registry
 from games.models import Match, Move, Seat
 from games.tasks import play_bots
 
@@ -48,7 +48,7 @@ def ready_match(slug: str, rng: random.Random, bot: bool) -> Match | None:
     """A match of ``slug`` played by random legal moves until an open round of secret choices
     (None when the game ended first). With ``bot``, the second seat to choose in it is then
     made a computer player (a family host's take-over works the same way)."""
-    module = engine.get(slug)
+    module = registry.get(slug).rules
     players = rng.randint(module.MIN_PLAYERS, module.MAX_PLAYERS)
     prefix = uuid.uuid4().hex[:8]
     seats = [

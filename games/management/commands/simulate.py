@@ -2,8 +2,8 @@
 
 With ``--focus 7x8,6x8`` (MultipliPotion only) the bots get these focus facts, as a Coach gets
 a child's, and the command first prints how the Coach puts them in front of the other seat
-compared with the Grand Wizard on the same seeds (games/engine/coach_measure.py); the JSON line
-then has a ``focus`` part with the counts and ratios.
+compared with the Grand Wizard on the same seeds (games/multiplipotion/coach_measure.py); the
+JSON line then has a ``focus`` part with the counts and ratios.
 """
 
 import json
@@ -12,8 +12,9 @@ import re
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from games import engine
-from games.engine import coach_measure, simulate
+from games import registry
+from games.engine import simulate
+from games.multiplipotion import coach_measure
 
 FACT = re.compile(r"\s*([2-9])\s*[x×*]\s*([2-9])\s*", re.IGNORECASE)
 
@@ -43,7 +44,7 @@ class Command(BaseCommand):
     help = "Play bot-versus-bot games of GAME and print their statistics as JSON."
 
     def add_arguments(self, parser):
-        parser.add_argument("game", choices=sorted(engine.GAMES))
+        parser.add_argument("game", choices=sorted(registry.games()))
         parser.add_argument("--games", type=int, default=1000)
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
@@ -57,7 +58,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, game, games, seed, option, bots, focus, **kwargs):
-        module = engine.get(game)
+        module = registry.get(game).rules
         options = {}
         for item in option:
             key, sep, value = item.partition("=")
@@ -94,7 +95,7 @@ class Command(BaseCommand):
         if games < 1:
             raise CommandError(_("--games must be at least 1"))
         try:
-            result = simulate.run(game, games, seed, options, levels, facts)
+            result = simulate.run(module, games, seed, options, levels, facts)
             if facts:
                 result["focus"] = coach_measure.measure(games, seed, options, levels, facts)
         except ValueError as exc:

@@ -1,7 +1,7 @@
 """Mortadelo Multiverso: interdimensional slap duels for 2-6 players.
 
 The rules and the rulings are written down in docs/rules/mortadelo-multiverso.md; the cards are
-in games/engine/mortadelo_cards.py.
+in games/mortadelo/cards.py.
 
 Seats go clockwise: "the player on your left" is the next seat number that is still in play.
 
@@ -15,8 +15,9 @@ import copy
 import random
 from typing import Any
 
-from .base import IllegalAction, gettext_noop
-from .mortadelo_cards import (
+from games.engine.base import IllegalAction, gettext_noop
+
+from .cards import (
     ATTACKS,
     BASIC,
     CARDS,

@@ -21,8 +21,9 @@ import json
 import random
 from typing import Any
 
-from .base import IllegalAction, gettext_noop
-from .munchkin_cards import ALL_IDS, CARDS, CLASSES, DOORS, RACES, TREASURES
+from games.engine.base import IllegalAction, gettext_noop
+
+from .cards import ALL_IDS, CARDS, CLASSES, DOORS, RACES, TREASURES
 
 SLUG = "munchkin"
 NAME = "Munchkin"

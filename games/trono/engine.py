@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from .base import IllegalAction, gettext_noop
+from games.engine.base import IllegalAction, gettext_noop
 
 SLUG = "trono"
 NAME = "Il Trono di Mortadella"

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.names import isolate
-from games.engine.munchkin_cards import card_text
+from games.munchkin.cards import card_text
 
 WINDOW_SECONDS = 20  # the "anyone?" window of a person: then the board passes for them
 

@@ -12,7 +12,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from .base import IllegalAction, gettext_noop
+from games.engine.base import IllegalAction, gettext_noop
 
 SLUG = "multiplipotion"
 NAME = "MultipliPotion"

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.names import isolate
-from games.engine.mortadelo_cards import CHARACTERS
+from games.mortadelo.cards import CHARACTERS
 
 # Each card kind has a sign and a name as well as a colour (colour is never the only cue):
 # attacks are filled shapes, defences the same shapes hollow, Total Defence a "no" sign.

@@ -20,8 +20,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from . import multiplipotion as mp
-from .simulate import PLY_CAP
+from games.engine.simulate import PLY_CAP
+
+from . import engine as mp
 
 COUNTS = ("focus_monsters", "focus_chances", "focus_captures")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .base import IllegalAction, gettext_noop
+from games.engine.base import IllegalAction, gettext_noop
 
 SLUG = "muertoons"
 NAME = "Muertoons"

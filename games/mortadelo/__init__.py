@@ -1,0 +1,1 @@
+"""Mortadelo Multiverso: secret card duels."""

@@ -1,0 +1,16 @@
+from django.utils.translation import gettext_lazy as _
+
+from games.registry import Game
+
+from . import engine, presenter
+
+GAME = Game(
+    rules=engine,
+    board=presenter.mortadelo_context,
+    event_line=presenter.mm_event_line,
+    age=7,
+    minutes=20,
+    summary=_("Secret card duels across the multiverse: be the last Mortadelo standing."),
+    css=("css/mortadelo.css",),
+    level_labels={"odds": _("Plays the odds")},
+)

@@ -1,0 +1,1 @@
+"""Muertoons: shed your cards on the way to the party."""

@@ -1,0 +1,1 @@
+"""MultipliPotion: multiply two potions to capture monsters (the classroom's game)."""

@@ -1,0 +1,1 @@
+"""Munchkin: doors, monsters and treasure to level 10."""

@@ -1,0 +1,1 @@
+"""Il Trono di Mortadella: dice, tokens and secret roles."""
