@@ -14,6 +14,12 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from django.conf import settings
+from django.test.utils import override_settings
+
+# The test-only game, Pebbles (tests/plugins/pebbles/), is registered as every game is: by its
+# line in INSTALLED_APPS. The registry, and every test that loops over it, then has six games.
+override_settings(INSTALLED_APPS=[*settings.INSTALLED_APPS, "pebbles"]).enable()
 
 # Playwright's sync API runs an event loop in this thread; Django must still allow
 # its ORM calls from the test body.

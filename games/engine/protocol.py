@@ -8,18 +8,40 @@ States, views, actions and events are JSON-ready dicts; ``seat`` is a seat numbe
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 
 class Rules(Protocol):
-    SLUG: str  # the game's id in URLs and in Match.game
-    NAME: str  # the game's own name (not translated: a title)
-    MIN_PLAYERS: int
-    MAX_PLAYERS: int
-    # Table options: {name: {"choices": [...], "default": ...}}.
-    OPTIONS: dict[str, dict[str, Any]]
-    LEVELS: list[str] | tuple[str, ...]  # computer players' levels, weakest first
-    BEST_LEVEL: str  # the level a family table gets unless it asks for another
+    # Read-only facts (properties, so a module's plain constants satisfy them).
+    @property
+    def SLUG(self) -> str:  # the game's id in URLs and in Match.game
+        ...
+
+    @property
+    def NAME(self) -> str:  # the game's own name (not translated: a title)
+        ...
+
+    @property
+    def MIN_PLAYERS(self) -> int: ...
+
+    @property
+    def MAX_PLAYERS(self) -> int: ...
+
+    @property
+    def OPTIONS(self) -> Mapping[str, Mapping[str, Any]]:
+        """Table options: {name: {"choices": [...], "default": ...}}."""
+        ...
+
+    @property
+    def LEVELS(self) -> Sequence[str]:
+        """Computer players' levels, weakest first ("random" is for tests)."""
+        ...
+
+    @property
+    def BEST_LEVEL(self) -> str:
+        """The level a family table gets unless it asks for another."""
+        ...
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> dict[str, Any]:
         """The starting state of a table of ``players``, from ``seed``."""

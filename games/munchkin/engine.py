@@ -23,7 +23,9 @@ from typing import Any
 
 from games.engine.base import IllegalAction, gettext_noop
 
-from .cards import ALL_IDS, CARDS, CLASSES, DOORS, RACES, TREASURES
+from .cards import ALL_IDS, CARDS, DOORS, TREASURES
+from .cards import CLASSES as CLASSES  # re-exported: tests and presenters read mk.CLASSES
+from .cards import RACES as RACES
 
 SLUG = "munchkin"
 NAME = "Munchkin"
@@ -2039,6 +2041,3 @@ def _value(cid: str) -> int:
     if k == "monster":
         return 20
     return 60
-
-
-__all__ = ["CARDS", "CLASSES", "RACES", "IllegalAction"]

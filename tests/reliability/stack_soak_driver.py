@@ -119,8 +119,10 @@ def new_table(index: int):
         {"kind": Seat.Kind.BOT, "name": f"Computer {i + 1}", "bot_level": None}
         for i in range(computers)
     ]
+    from games import registry
+
     for seat in seats[1:]:
-        module = __import__(f"games.engine.{game}", fromlist=["LEVELS"])
+        module = registry.get(game).rules
         seat["bot_level"] = getattr(module, "BEST_LEVEL", module.LEVELS[-1])
     return Match.create(game, seats, options=options, family=True), key
 

@@ -1,0 +1,15 @@
+from django.utils.translation import gettext_lazy as _
+
+from games.registry import Game
+
+from . import engine, presenter
+
+GAME = Game(
+    rules=engine,
+    board=presenter.board,
+    event_line=presenter.event_line,
+    age=6,
+    minutes=5,
+    summary=_("Put your secret pebbles down one by one: the highest total wins."),
+    level_labels={"greedy": _("Greedy")},
+)
