@@ -8,6 +8,7 @@ from django.utils.translation import ngettext
 
 from config.names import isolate
 from config.qr import qr_svg
+from games.engine.base import render_event
 from games.models import Match, Seat
 
 
@@ -271,6 +272,21 @@ def replay_context(request, match, ply_param) -> dict:
     if match.spec.replay is not None:
         ctx.update(match.spec.replay(view, ctx))
     return ctx
+
+
+def event_lines(engine):
+    """A game's ``event_line`` from its engine's event texts (``EVENT_TEXTS`` and
+    ``event_fields``, games/engine/base.py): the same templates as the engine's ``describe``,
+    translated, with the seats' (isolated) names."""
+
+    def event_line(event, names) -> str | None:
+        found = engine.event_fields(event, lambda seat: names.get(seat, ""))
+        if found is None:
+            return None
+        key, fields = found
+        return render_event(engine.EVENT_TEXTS[key], fields, _, ngettext)
+
+    return event_line
 
 
 def names_and(names: list[str]) -> str:

@@ -26,3 +26,46 @@ def english_ngettext(singular: str, plural: str, n: int) -> str:
     ``munchkin_cards.card_text``) gets ``gettext_noop`` and this function in the engine, and
     Django's functions in a presenter. xgettext extracts the literals of those calls as usual."""
     return singular if n == 1 else plural
+
+
+# --- Event texts, written once ---------------------------------------------------------------
+# A game's events read the same in the engine's plain English (``describe``: the simulator, the
+# protocol tests) and on the board's log, translated: each kind of event has one template in
+# the engine's ``EVENT_TEXTS`` (marked with gettext_noop, or ngettext_noop for a number), and
+# one function, ``event_fields(event, who)``, says which template an event takes and fills its
+# fields (None: the log leaves the event out). ``render_event`` puts them together, with the
+# engine's English defaults or with Django's gettext/ngettext in a presenter
+# (games.presenters.event_lines).
+class Word(str):
+    """A field of an event text that is itself translated (a card's or a role's name, marked
+    with gettext_noop where the engine defines it). Names people typed are plain strings."""
+
+
+class Plural(tuple):
+    """An event template with a number: (singular, plural), the number in field ``n``."""
+
+
+def ngettext_noop(singular: str, plural: str) -> Plural:
+    """Mark a template with a number for translation (makemessages extracts both forms:
+    games/management/commands/makemessages.py gives xgettext ``--keyword=ngettext_noop:1,2``)."""
+    return Plural((singular, plural))
+
+
+def render_event(template, fields: dict, gettext=gettext_noop, ngettext=english_ngettext) -> str:
+    """``template`` (a string or a ``Plural``) in the reader's language, filled with ``fields``;
+    ``Word`` fields are translated too."""
+    values = {k: gettext(v) if isinstance(v, Word) else v for k, v in fields.items()}
+    if isinstance(template, Plural):
+        return ngettext(template[0], template[1], fields["n"]) % values
+    return gettext(template) % values
+
+
+def describe_with(texts: dict, event_fields, event: dict) -> str:
+    """An engine's ``describe``: the event in plain English, seats as "Player 1"…; "" for an
+    event the log leaves out."""
+    found = event_fields(event, english_who)
+    return render_event(texts[found[0]], found[1]) if found else ""
+
+
+def english_who(seat) -> str:
+    return f"Player {seat + 1}" if isinstance(seat, int) else "Someone"

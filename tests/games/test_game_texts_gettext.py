@@ -41,6 +41,7 @@ XGETTEXT_KEYWORDS = (
     "npgettext:1c,2,3",
     "pgettext_lazy:1c,2",
     "npgettext_lazy:1c,2,3",
+    "ngettext_noop:1,2",  # the engines' event texts (games/management/commands/makemessages.py)
 )
 
 

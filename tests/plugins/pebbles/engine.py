@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine.base import IllegalAction, gettext_noop
+from games.engine.base import IllegalAction, describe_with, gettext_noop, ngettext_noop
 
 SLUG = "pebbles"
 NAME = "Pebbles"
@@ -25,7 +25,10 @@ HAND = 3
 ALL_IDS = [f"pb{value}{copy}" for value in range(1, 7) for copy in "abc"]
 
 EVENT_TEXTS = {
-    "played": gettext_noop("%(who)s put a pebble worth %(value)s on the table."),
+    "played": ngettext_noop(
+        "%(who)s put a pebble worth %(n)s point on the table.",
+        "%(who)s put a pebble worth %(n)s points on the table.",
+    ),
     "won": gettext_noop("%(who)s wins with %(total)s."),
     "draw": gettext_noop("It is a draw at %(total)s."),
 }
@@ -155,16 +158,20 @@ def load(d: dict) -> State:
     return s
 
 
-def event_fields(event: dict, who: str) -> dict:
-    """The fields ``EVENT_TEXTS[event["kind"]]`` is filled with."""
-    return {"who": who, "value": event.get("value", ""), "total": event.get("total", "")}
+def event_fields(event: dict, who) -> tuple[str, dict] | None:
+    """Which of ``EVENT_TEXTS`` the event takes, and its fields; ``who(seat)`` names a seat."""
+    kind = event.get("kind")
+    if kind == "played":
+        return kind, {"who": who(event["seat"]), "n": event["value"]}
+    if kind == "won":
+        return kind, {"who": who(event["seat"]), "total": event["total"]}
+    if kind == "draw":
+        return kind, {"total": event["total"]}
+    return None
 
 
-def describe(event: dict) -> str | None:
-    text = EVENT_TEXTS.get(event.get("kind"))
-    seat = event.get("seat")
-    who = f"Player {seat + 1}" if isinstance(seat, int) else ""
-    return text % event_fields(event, who) if text else None
+def describe(event: dict) -> str:
+    return describe_with(EVENT_TEXTS, event_fields, event)
 
 
 def bot_action(

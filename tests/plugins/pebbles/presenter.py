@@ -1,8 +1,7 @@
-"""Pebbles' board and log lines. A log line is the engine's own template, translated."""
+"""Pebbles' board. Its log lines are the engine's own event texts, translated
+(``games.presenters.event_lines``)."""
 
 from django.utils.translation import gettext as _
-
-from . import engine
 
 
 def board(view, ctx) -> dict:
@@ -33,10 +32,3 @@ def result(view, names, me, ctx) -> str:
     if ctx["seat"] is not None and winner == me:
         return _("You win!")
     return _("%(name)s wins!") % {"name": names.get(winner, "")}
-
-
-def event_line(event, names) -> str | None:
-    text = engine.EVENT_TEXTS.get(event.get("kind"))
-    if text is None:
-        return None
-    return _(text) % engine.event_fields(event, names.get(event.get("seat"), ""))

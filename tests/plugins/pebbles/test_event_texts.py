@@ -1,0 +1,76 @@
+"""Pebbles' event texts show the pattern every game's can follow (games/engine/base.py): one
+template per kind of event, the same for ``describe`` and the board's log, translated at display.
+"""
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+from django.utils.translation import trans_real
+
+from games import registry
+from games.engine import base
+
+# Django's makemessages keywords for Python, as tests/games/test_game_texts_gettext.py has them.
+DJANGO_KEYWORDS = ("gettext_noop", "gettext_lazy", "ngettext_lazy:1,2", "pgettext:1c,2")
+
+
+@pytest.mark.skipif(shutil.which("xgettext") is None, reason="xgettext is not installed")
+def test_makemessages_extracts_an_event_text_with_a_number_as_one_plural_entry(tmp_path):
+    """ngettext_noop's two forms become one plural entry with the keyword our makemessages
+    adds to xgettext's options."""
+    from games.management.commands.makemessages import Command
+
+    out = tmp_path / "events.pot"
+    engine_file = Path(registry.get("pebbles").rules.__file__)
+    subprocess.run(
+        [
+            "xgettext",
+            *Command.xgettext_options,
+            *(f"--keyword={k}" for k in DJANGO_KEYWORDS),
+            "--language=Python",
+            f"--output={out}",
+            engine_file,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    pot = out.read_text()
+    assert re.search(
+        r'msgid "%\(who\)s put a pebble worth %\(n\)s point on the table\."\n'
+        r'msgid_plural "%\(who\)s put a pebble worth %\(n\)s points on the table\."',
+        pot,
+    )
+    assert 'msgid "%(who)s wins with %(total)s."' in pot
+
+
+@pytest.fixture
+def catalogue(monkeypatch):
+    """ "en" with an in-memory catalogue (msgid -> text)."""
+    fake = trans_real.DjangoTranslation("en")
+    monkeypatch.setitem(trans_real._translations, "en", fake)
+    monkeypatch.setattr(trans_real, "_default", fake)
+    translation.activate("en")
+    yield fake._catalog
+    translation.deactivate()
+
+
+def test_an_event_text_is_written_once_for_describe_and_the_log(catalogue):
+    """describe (plain English, "Player 1") and the board's log line (the seat's name,
+    translated) come from the same template; a Word field is translated too."""
+    game = registry.get("pebbles")
+    event = {"kind": "played", "seat": 1, "card": "pb2a", "value": 2}
+    assert game.rules.describe(event) == "Player 2 put a pebble worth 2 points on the table."
+    assert game.event_line(event, {1: "Ben"}) == "Ben put a pebble worth 2 points on the table."
+    assert game.rules.describe({"kind": "nothing"}) == ""
+    assert game.event_line({"kind": "nothing"}, {}) is None
+    catalogue["%(who)s wins with %(total)s."] = "ZZ %(who)s %(total)s"
+    catalogue["Dust Bunny"] = "ZZ Bunny"
+    won = {"kind": "won", "seat": 0, "total": 12}
+    assert game.event_line(won, {0: "Ana"}) == "ZZ Ana 12"
+    assert game.rules.describe(won) == "Player 1 wins with 12."
+    word = base.render_event("%(card)s!", {"card": base.Word("Dust Bunny")}, translation.gettext)
+    assert word == "ZZ Bunny!"
