@@ -37,12 +37,14 @@ def run_all(
     from bench.load.run import bench_load  # load: full, quick or skip (BENCH_LOAD)
     from bench.moves import bench_moves
     from bench.page import bench_play_page
+    from bench.prepared import bench_prepared
 
     figures, details = {}, {}
     steps = [
         ("engine", lambda: bench_engine(quick)),
         ("moves", lambda: bench_moves(quick, keep_connection=not setup_db)),
         ("page", lambda: bench_play_page(quick, keep_connection=not setup_db)),
+        ("prepared", lambda: bench_prepared(quick)),
         ("analytics", lambda: bench_analytics(quick)),
         ("evidence_week", lambda: bench_evidence_week(quick)),
         ("load", lambda: bench_load(load)),
@@ -56,6 +58,7 @@ def run_all(
             print(f"  {name}: {time.perf_counter() - start:.1f} s", file=sys.stderr)
     flat_details = {**details["moves"], **details["page"], "engine": details["engine"]["engine"]}
     flat_details["moves"] = details["moves"]
+    flat_details["prepared"] = details["prepared"]
     flat_details["analytics"] = details["analytics"]
     flat_details["evidence_week"] = details["evidence_week"]
     flat_details["load"] = details["load"]
