@@ -280,7 +280,7 @@ def game_before_last_move(student: Student, seed: int):
     match = Match.create(
         "multiplipotion",
         [
-            {"kind": Seat.Kind.STUDENT, "name": student.name, "student": student},
+            {"kind": Seat.Kind.STUDENT, "name": student.name, "owner_key": student.seat_key},
             {"kind": Seat.Kind.GUEST, "name": "Guest", "owner_key": "bench-guest"},
         ],
         options={"tier": "green"},
@@ -320,7 +320,7 @@ def time_games(children: list[Student], games: int, *, timeout=60.0) -> list[flo
     elapsed = []
     with Worker() as worker:
         for done, (match, seat, action) in enumerate(prepared, 1):
-            student = match.seats.get(number=0).student
+            student = match.seats.get(number=0).child_link.student
             start = time.perf_counter()
             match.play(seat, action, version=match.version)  # commits, then enqueues
             if not match.is_over:

@@ -167,7 +167,10 @@ def game(child: Child, student, assignment, clock: Clock, end, rng, tally: Tally
     match_stats, _warm_up_stats, play_bots = _tasks()
     started = clock.now()
     match = assignment.new_match(
-        [{"kind": "student", "name": student.name, "student": student}, assignment.bot_seat()],
+        [
+            {"kind": "student", "name": student.name, "owner_key": student.seat_key},
+            assignment.bot_seat(),
+        ],
         options={"tier": assignment.tier_for(student)},
         seed=rng.randrange(2**31),
         changed_at=started,  # a field default the simulated clock does not reach

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from classroom.models import (
     Assignment,
+    ChildSeat,
     Classroom,
     Group,
     Invite,
@@ -22,8 +23,8 @@ from classroom.models import (
     WorkerHeartbeat,
     session_of,
 )
-from games.admin import MatchAdmin
-from games.models import Match
+from games.admin import MatchAdmin, MoveInline, SeatAdmin, SeatInline
+from games.models import Match, Seat
 
 
 class ArchivedFilter(admin.SimpleListFilter):
@@ -300,13 +301,48 @@ class WorkerHeartbeatAdmin(admin.ModelAdmin):
         return int((timezone.now() - obj.seen_at).total_seconds())
 
 
-# The games' match list, with what the classroom knows of a match: its session, and the
-# session's school (the platform's own admin knows nothing of either).
+# The games' match and seat lists, with what the classroom knows of a match: its session, the
+# session's school, and the child of a child's seat (the platform's own admin knows nothing of
+# any of them).
 admin.site.unregister(Match)
+admin.site.unregister(Seat)
+
+
+def child_of(seat) -> str:
+    try:
+        return str(seat.child_link.student)
+    except ChildSeat.DoesNotExist:
+        return "–"
+
+
+class ClassroomSeatInline(SeatInline):
+    fields = [*SeatInline.fields[:3], "child", *SeatInline.fields[3:]]
+    readonly_fields = fields
+
+    @admin.display(description=_("child"))
+    def child(self, obj):
+        return child_of(obj)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("child_link__student")
+
+
+@admin.register(Seat)
+class ClassroomSeatAdmin(SeatAdmin):
+    list_display = [*SeatAdmin.list_display[:4], "child", *SeatAdmin.list_display[4:]]
+    search_fields = [*SeatAdmin.search_fields, "child_link__student__name"]
+    list_select_related = [*SeatAdmin.list_select_related, "child_link__student"]
+    fields = [*SeatAdmin.fields[:5], "child", *SeatAdmin.fields[5:]]
+    readonly_fields = ["child"]
+
+    @admin.display(description=_("child"))
+    def child(self, obj):
+        return child_of(obj)
 
 
 @admin.register(Match)
 class ClassroomMatchAdmin(MatchAdmin):
+    inlines = [ClassroomSeatInline, MoveInline]
     list_display = [*MatchAdmin.list_display, "session"]
     list_filter = [*MatchAdmin.list_filter, "assignments__classroom__school"]
     search_fields = [*MatchAdmin.search_fields, "assignments__title"]

@@ -19,6 +19,13 @@ class ClassroomConfig(AppConfig):
         signals.move_applied.connect(receivers.store_attempts, dispatch_uid="attempts")
         signals.match_changed.connect(receivers.update_stats_when_finished, dispatch_uid="stats")
         signals.bot_focus.connect(receivers.focus_facts_of, dispatch_uid="focus")
+        signals.seats_taken.connect(receivers.link_child_seats, dispatch_uid="child-seats")
+
+        from django.db.models.signals import pre_delete
+
+        from .models import Student
+
+        pre_delete.connect(receivers.delete_seats_of_child, sender=Student, dispatch_uid="seats")
 
 
 def clean_user_names(sender, instance, **kwargs):

@@ -16,4 +16,4 @@ class TeacherWatchesBackend(BaseBackend):
             return False
         if not (user_obj.is_active and user_obj.is_authenticated):
             return False
-        return obj.seats.filter(student__classroom__teacher=user_obj).exists()
+        return obj.seats.filter(child_link__student__classroom__teacher=user_obj).exists()

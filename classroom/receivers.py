@@ -27,8 +27,24 @@ def update_stats_when_finished(sender, match, **kwargs):
     transaction.on_commit(lambda: queue.enqueue(update_match_stats, match_id))
 
 
-def focus_facts_of(sender, seat, students, **kwargs):
-    """The Coach's facts: the focus facts of the children opposite (``diagnosis``)."""
-    from classroom.models import FactStat
+def link_child_seats(sender, match, seats, **kwargs):
+    """Seats given to people: each child's seat (owned by the child's seat key) gets its
+    ChildSeat, in the same transaction (none, and no query, for any other seat)."""
+    from classroom.models import ChildSeat
 
-    return FactStat.objects.filter(student__in=students).focus_facts() or None
+    ChildSeat.objects.link(seats)
+
+
+def delete_seats_of_child(sender, instance, **kwargs):
+    """A child deleted: their seats go with them (the link alone would cascade)."""
+    from games.models import Seat
+
+    Seat.objects.filter(child_link__student=instance).delete()
+
+
+def focus_facts_of(sender, seat, seats, **kwargs):
+    """The Coach's facts: the focus facts of the children of ``seats`` (``diagnosis``)."""
+    from classroom.models import ChildSeat, FactStat
+
+    children = ChildSeat.objects.filter(seat__in=seats).values("student_id")
+    return FactStat.objects.filter(student__in=children).focus_facts() or None

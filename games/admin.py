@@ -38,7 +38,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["number", "kind", "name", "student", "bot_level", "last_seen_at"]
+    fields = ["number", "kind", "name", "bot_level", "last_seen_at"]
     readonly_fields = fields
     can_delete = False
     show_change_link = True
@@ -102,12 +102,12 @@ class MatchAdmin(ReadOnlyAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyAdmin):
-    list_display = ["match", "number", "kind", "name", "student", "bot_level", "last_seen_at"]
+    list_display = ["match", "number", "kind", "name", "bot_level", "last_seen_at"]
     list_filter = ["kind", "bot_level"]
-    search_fields = ["name", "match__public_id", "student__name"]
-    list_select_related = ["match", "student"]
+    search_fields = ["name", "match__public_id"]
+    list_select_related = ["match"]
     # The owner key is the secret that ties a seat to a browser: never shown.
-    fields = ["match", "number", "kind", "name", "user", "student", "bot_level", "last_seen_at"]
+    fields = ["match", "number", "kind", "name", "user", "bot_level", "last_seen_at"]
 
     def has_delete_permission(self, request, obj=None):
         return False

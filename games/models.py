@@ -289,9 +289,10 @@ class Match(models.Model):
                 else cls.Status.WAITING,
                 **fields,
             )
-            Seat.objects.bulk_create(
+            created = Seat.objects.bulk_create(
                 Seat(match=match, number=i, **spec) for i, spec in enumerate(seats)
             )
+            signals.seats_taken.send(sender=Match, match=match, seats=created)
             match.after_change()
         return match
 
@@ -604,23 +605,22 @@ class Played:
 
 
 class SeatQuerySet(models.QuerySet):
-    def owned_by_key_or_user(self, key, user, student_id=None):
-        """``key``: one player key or several (the session's and the signed cookie's)."""
+    def owned_by_key_or_user(self, key, user):
+        """``key``: one player key or several (``games.views.player_keys``: the session's, the
+        signed cookie's and the seat keys an app gives the request)."""
         q = models.Q(pk__in=[])
         keys = [k for k in ([key] if isinstance(key, str) else key) if k]
         if keys:
             q |= models.Q(owner_key__in=keys)
         if user.is_authenticated:
             q |= models.Q(user=user)
-        if student_id:
-            q |= models.Q(student_id=student_id)
         return self.filter(q)
 
     def mark_seen(self, now=None) -> int:
         """One UPDATE: these seats' devices are showing the game."""
         return self.update(last_seen_at=now or timezone.now())
 
-    def poll_row(self, public_id: str, key, user, student_id=None):
+    def poll_row(self, public_id: str, key, user):
         """(version, paused_at, seating, status, last_seen_at) of the match ``public_id``
         through the first seat this browser plays (``owned_by_key_or_user``), or None: the same
         row as ``filter(match__public_id=...).owned_by_key_or_user(...).values_list(...)
@@ -634,9 +634,6 @@ class SeatQuerySet(models.QuerySet):
         if user.is_authenticated:
             owners.append("s.user_id = %s")
             params.append(user.pk)
-        if student_id:
-            owners.append("s.student_id = %s")
-            params.append(student_id)
         if not owners:
             return None
         # Table names from the models; every value is a parameter.
@@ -683,13 +680,12 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=10, choices=Kind.choices)
     name = models.CharField(_("name"), max_length=40)
-    # The browser session that plays this seat (a guest's or a child's device).
+    # The player key that plays this seat: a browser's own (a guest's device, random) or one
+    # an app on the platform gives the requests it vouches for (the classroom: a signed-in
+    # child's ``child:<id>``, on whichever device they sign in; games.views.player_keys).
     owner_key = models.CharField(max_length=64, blank=True, db_index=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
-    )
-    student = models.ForeignKey(
-        "classroom.Student", null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
     bot_level = models.CharField(max_length=20, blank=True)
     # When this seat's device last showed the game (written at most every SEEN_EVERY s).
@@ -712,11 +708,9 @@ class Seat(models.Model):
     def __str__(self):
         return f"{self.name} (seat {self.number})"
 
-    def owned_by(self, key, user, student_id=None) -> bool:
+    def owned_by(self, key, user) -> bool:
         keys = [key] if isinstance(key, str) else key
         if self.owner_key and self.owner_key in keys:
-            return True
-        if student_id and self.student_id == student_id:
             return True
         return bool(user.is_authenticated and self.user_id == user.pk)
 
@@ -726,16 +720,14 @@ class Seat(models.Model):
 
     def bot_focus(self) -> list[tuple[int, int]] | None:
         """The Coach level's facts to put in front of its opponent: what the apps on the
-        platform answer for the children sitting opposite (``signals.bot_focus``; the
+        platform answer for the children's seats opposite (``signals.bot_focus``; the
         classroom: their focus facts). None for any other seat, level or opponent."""
         if self.kind != self.Kind.BOT or self.bot_level != "coach":
             return None
-        opposite = (
-            Seat.objects.filter(match_id=self.match_id, kind=self.Kind.STUDENT)
-            .exclude(number=self.number)
-            .values("student_id")
+        opposite = Seat.objects.filter(match_id=self.match_id, kind=self.Kind.STUDENT).exclude(
+            number=self.number
         )
-        return signals.first_answer(signals.bot_focus, seat=self, students=opposite) or None
+        return signals.first_answer(signals.bot_focus, seat=self, seats=opposite) or None
 
 
 class Move(models.Model):

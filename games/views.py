@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from config.names import isolate
 from config.params import int_param
 from config.throttle import count_wrong_code, too_many_wrong_codes
-from games import presenters, registry
+from games import presenters, registry, signals
 from games.forms import (
     BOT_NAMES,
     FamilyGameForm,
@@ -46,7 +46,7 @@ REJECTED_STATUS = {StaleVersion: 409, NotYourTurn: 403, IllegalMove: 422}
 
 def signed_in_child(request):
     """The child signed in on this device (``request.child``, which the classroom's middleware
-    sets), or None."""
+    sets: a ``name`` and the ``seat_key`` that owns their seats), or None."""
     child = getattr(request, "child", None)
     return child if child else None
 
@@ -61,21 +61,36 @@ def cookie_key(request) -> str:
     )
 
 
-def player_keys(request) -> tuple[str, ...]:
-    """The player keys of this browser: the session's and the signed cookie's."""
+def own_player_keys(request) -> tuple[str, ...]:
+    """This browser's own player keys: the session's and the signed cookie's. Both are made
+    here (``player_key``: random, no colon; the cookie is signed), so a browser cannot make
+    one up; a key with a colon is never one of them (those are the apps' seat keys)."""
     keys = []
     for key in (request.session.get("player_key", ""), cookie_key(request)):
-        if key and key not in keys:
+        if key and ":" not in key and key not in keys:
             keys.append(key)
     return tuple(keys)
 
 
+def player_keys(request, *, claimed=False) -> tuple[str, ...]:
+    """Every player key this request plays with: the browser's own, then the seat keys an
+    app on the platform gives the request (docs/platform.md, "Signals and hooks"):
+    ``request.seat_keys``, checked (the classroom: the signed-in child's, which may cost the
+    query that checks the sign-in), or with ``claimed`` the cheap ``request.claimed_seat_keys``
+    (what the session says, unchecked: only for the poll's look-up of a version)."""
+    keys = list(own_player_keys(request))
+    extra = getattr(request, "claimed_seat_keys" if claimed else "seat_keys", ())
+    keys += [key for key in extra if key and key not in keys]
+    return tuple(keys)
+
+
 def player_key(request) -> str:
-    """This browser's player key: who plays which seat (a guest's or a child's device).
-    A session that lost it takes the signed cookie's back before making a new one."""
+    """This browser's player key: who plays which seat (a guest's device, or the other
+    people at a child's). A session that lost it takes the signed cookie's back before making
+    a new one."""
     key = request.session.get("player_key")
-    if not key:
-        key = cookie_key(request) or secrets.token_urlsafe(18)
+    if not key or ":" in key:
+        key = next(iter(own_player_keys(request)), "") or secrets.token_urlsafe(18)
         request.session["player_key"] = key
     return key
 
@@ -101,12 +116,11 @@ def load_match(request, public_id: str):
     except Match.DoesNotExist:
         raise Http404 from None
     keys = player_keys(request)
-    student = signed_in_child(request)
-    student_id = student.pk if student else None
-    mine = [s for s in match.seats.all() if s.owned_by(keys, request.user, student_id)]
+    mine = [s for s in match.seats.all() if s.owned_by(keys, request.user)]
     if mine and not request.session.get("player_key"):
         # The session was lost; the signed cookie found the seat: take the key back.
-        owned = next((s.owner_key for s in mine if s.owner_key in keys), "")
+        own = own_player_keys(request)
+        owned = next((s.owner_key for s in mine if s.owner_key in own), "")
         if owned:
             request.session["player_key"] = owned
     return match, mine
@@ -122,8 +136,9 @@ def mark_seen(mine) -> None:
 
 
 def taken_over_seat(match, request):
-    """The seat a computer player took over from this browser (None when there is none)."""
-    keys = player_keys(request)
+    """The seat a computer player took over from this browser (None when there is none;
+    only a browser's own key's seat is ever taken over)."""
+    keys = own_player_keys(request)
     if not keys:
         return None
     return match.seats.filter(former_owner_key__in=keys).first()
@@ -240,7 +255,9 @@ def new_family(request, slug):
                     {
                         "kind": Seat.Kind.STUDENT,
                         "name": child.name,
-                        "student": child,
+                        # Not this device's key: the child's, wherever they sign in (the
+                        # classroom links the seat to the child: signals.seats_taken).
+                        "owner_key": child.seat_key,
                         "last_seen_at": now,
                     }
                 )
@@ -289,8 +306,10 @@ def play(request, public_id):
     mark_seen(mine)
     response = render_board(request, match, mine)
     if match.family and not match.is_over:
-        # Keep the signed cookie as long as the room lives.
-        key = next((s.owner_key for s in mine if s.owner_key), "")
+        # Keep the signed cookie as long as the room lives (with this browser's own key,
+        # never a child's seat key).
+        own = own_player_keys(request)
+        key = next((s.owner_key for s in mine if s.owner_key in own), "")
         if key:
             remember_player(response, key)
     return response
@@ -341,8 +360,8 @@ def poll(request, public_id):
     """Cheap: one lookup of the board's token (version, seating and pause); 204, nothing to
     swap, while it has not changed. The seats' last_seen_at is written at most every
     SEEN_EVERY seconds (one UPDATE; the lookup reads it)."""
-    keys, student_id = player_keys(request), request.session.get("student_id")
-    row = Seat.objects.poll_row(public_id, keys, request.user, student_id)
+    keys = player_keys(request, claimed=True)
+    row = Seat.objects.poll_row(public_id, keys, request.user)
     spectator = False
     if row is None:
         match = Match.objects.filter(public_id=public_id).first()
@@ -356,7 +375,7 @@ def poll(request, public_id):
         row, spectator = (match.version, match.paused_at, match.seating, match.status), True
     elif not seen_lately(row[4]):
         Seat.objects.filter(match__public_id=public_id).owned_by_key_or_user(
-            keys, request.user, student_id
+            keys, request.user
         ).mark_seen()
     if request.GET.get("v") == Match.board_token(*row[:4]):
         return HttpResponse(status=204)
@@ -406,6 +425,7 @@ def join(request, public_id):
             )
             seat.last_seen_at = timezone.now()
             seat.save(update_fields=["kind", "name", "owner_key", "last_seen_at"])
+            signals.seats_taken.send(sender=Match, match=locked, seats=[seat])
             locked.seat_filled()
         return remember_player(redirect(match), key)
     return render(request, "games/join.html", ctx)

@@ -273,7 +273,7 @@ class World:
         )
         self.match_a = self.assignment_a.new_match(
             [
-                {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": self.child_a},
+                {"kind": Seat.Kind.STUDENT, "name": "Ada", "owner_key": self.child_a.seat_key},
                 {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
             ],
             options={"tier": "green"},
@@ -282,7 +282,7 @@ class World:
         self.match_b = Match.create(
             "multiplipotion",
             [
-                {"kind": Seat.Kind.STUDENT, "name": "Bea", "student": self.child_b},
+                {"kind": Seat.Kind.STUDENT, "name": "Bea", "owner_key": self.child_b.seat_key},
                 {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
             ],
             options={"tier": "green"},

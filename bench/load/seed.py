@@ -60,7 +60,7 @@ def seed_children(children: int, *, class_size: int = 30, label: str = "load") -
             for first, second in zip(students[::2], students[1::2], strict=True):
                 match = assignment.new_match(
                     [
-                        {"kind": Seat.Kind.STUDENT, "name": s.name, "student": s}
+                        {"kind": Seat.Kind.STUDENT, "name": s.name, "owner_key": s.seat_key}
                         for s in (first, second)
                     ],
                     options={"tier": assignment.tier},

@@ -3,6 +3,7 @@ area lives in that area's mixin (e.g. picture sign-in in ``signin.py``)."""
 
 from .analytics import Attempt, ClassFactStat, DailyTrend, FactStat, RecomputeJob
 from .assignment import Assignment, AssignmentQuerySet, SessionMatch, WaitingEntry, session_of
+from .child_seat import ChildSeat, seat_key_of, student_pk_of
 from .health import WorkerHeartbeat
 from .report_queries import ReportStudentQuerySet
 from .roster import (
@@ -28,6 +29,7 @@ __all__ = [
     "Assignment",
     "AssignmentQuerySet",
     "Attempt",
+    "ChildSeat",
     "ClassFactStat",
     "Classroom",
     "ClassroomQuerySet",
@@ -48,5 +50,7 @@ __all__ = [
     "WarmUp",
     "WorkerHeartbeat",
     "new_class_code",
+    "seat_key_of",
     "session_of",
+    "student_pk_of",
 ]

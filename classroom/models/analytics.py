@@ -24,6 +24,7 @@ from classroom import diagnosis
 from games.models import Match
 
 from . import stats_sql
+from .child_seat import student_pk_of
 from .stats_sql import error_column
 
 CHUNK = 500  # ids per INSERT … SELECT (SQLite allows 32,766 parameters)
@@ -130,11 +131,8 @@ class AttemptQuerySet(models.QuerySet):
         facts = [e for e in move.events if e.get("kind") == "fact"]
         if not facts:
             return []
-        children = {
-            seat.number: seat.student_id
-            for seat in match.seats.all()
-            if seat.kind == "student" and seat.student_id
-        }
+        # A child's seat names its child in its owner key (child_seat.student_pk_of).
+        children = {seat.number: pk for seat in match.seats.all() if (pk := student_pk_of(seat))}
         rows = [
             Attempt(
                 student_id=children[fact["seat"]],
@@ -279,7 +277,7 @@ class FactStatQuerySet(models.QuerySet):
         if match is None:
             return
         children = list(
-            Student.objects.filter(seats__match=match)
+            Student.objects.filter(child_seats__seat__match=match)
             .select_related("classroom__school")
             .distinct()
         )
@@ -497,7 +495,7 @@ class DailyTrendQuerySet(models.QuerySet):
 
         if children is None:
             children = list(
-                Student.objects.filter(seats__match=match)
+                Student.objects.filter(child_seats__seat__match=match)
                 .select_related("classroom__school")
                 .distinct()
             )

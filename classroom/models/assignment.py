@@ -241,13 +241,17 @@ class Assignment(models.Model):
         return len(children)
 
     def games_finished_by(self, student) -> int:
-        return self.matches.filter(status="finished", seats__student=student).distinct().count()
+        return (
+            self.matches.filter(status="finished", seats__child_link__student=student)
+            .distinct()
+            .count()
+        )
 
     def minutes_played_by(self, student) -> int:
         """Whole minutes spent in this assignment's games (a game in progress counts up to
         its last move)."""
         seconds = 0
-        for match in self.matches.filter(seats__student=student).distinct():
+        for match in self.matches.filter(seats__child_link__student=student).distinct():
             end = match.finished_at or match.changed_at
             seconds += max(0, (end - match.created_at).total_seconds())
         return int(seconds // 60)
@@ -272,7 +276,12 @@ class Assignment(models.Model):
 
     def active_match_for(self, student):
         """The child's game in progress in this assignment, if any."""
-        return self.live_matches().filter(seats__student=student).order_by("-created_at").first()
+        return (
+            self.live_matches()
+            .filter(seats__child_link__student=student)
+            .order_by("-created_at")
+            .first()
+        )
 
     def new_match(self, seats: list[dict], game: str = "multiplipotion", **create) -> "Match":
         """A match of this session: ``Match.create(game, seats, **create)`` and its link
@@ -333,7 +342,7 @@ class Assignment(models.Model):
                 return {
                     "kind": Seat.Kind.STUDENT,
                     "name": entry.student.name,
-                    "student": entry.student,
+                    "owner_key": entry.student.seat_key,
                 }
 
             by_tier: dict[str, list] = {}

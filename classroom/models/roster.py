@@ -10,8 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 from config.names import clean_name, isolate, name_key
 from games import queue
-from games.models import Match, Seat
+from games.models import Match
 
+from .child_seat import ChildSeat, seat_key_of
 from .signin import ClassroomSignIn, StudentSignIn
 
 # Class codes avoid characters a child can misread: no 0/O, 1/I/L, 2/Z, 5/S, 8/B.
@@ -260,6 +261,12 @@ class Student(StudentSignIn, models.Model):
         super().save(*args, **kwargs)
 
     @property
+    def seat_key(self) -> str:
+        """The player key that owns this child's seats, on whichever device they sign in
+        (``ChildSeat``; the middleware gives it to their requests: ``request.seat_keys``)."""
+        return seat_key_of(self.pk)
+
+    @property
     def picture_slugs(self) -> list[str]:
         return [PICTURES[int(i)] for i in self.pictures.split(",") if i]
 
@@ -308,10 +315,10 @@ class Student(StudentSignIn, models.Model):
         entries; assignment links and per-child tiers are removed."""
 
         with transaction.atomic():
-            matches = Match.objects.filter(seats__student=self)
+            matches = Match.objects.filter(seats__child_link__student=self)
             # Their opponents' answers in those games go with them: rebuild their facts too.
             others = set(
-                Seat.objects.filter(match__in=matches, student__isnull=False)
+                ChildSeat.objects.filter(seat__match__in=matches)
                 .exclude(student=self)
                 .values_list("student_id", flat=True)
             )

@@ -80,11 +80,13 @@ class School(models.Model):
             created_at__gte=week_start,
             created_at__lte=now,
             match__seats__number=F("seat"),
-            match__seats__student__classroom__school=self,
+            match__seats__child_link__student__classroom__school=self,
         ).aggregate(
-            week=Count("match__seats__student", distinct=True),
+            week=Count("match__seats__child_link__student", distinct=True),
             today=Count(
-                "match__seats__student", distinct=True, filter=Q(created_at__gte=today_start)
+                "match__seats__child_link__student",
+                distinct=True,
+                filter=Q(created_at__gte=today_start),
             ),
         )
         return {"today": counts["today"] or 0, "week": counts["week"] or 0}
@@ -97,7 +99,9 @@ class School(models.Model):
         now = now or timezone.now()
         today = self.local_today(now)
         first = today - timedelta(days=days - 1)
-        in_school = Seat.objects.filter(match=OuterRef("pk"), student__classroom__school=self)
+        in_school = Seat.objects.filter(
+            match=OuterRef("pk"), child_link__student__classroom__school=self
+        )
         rows = (
             Match.objects.filter(
                 status=Match.Status.FINISHED,

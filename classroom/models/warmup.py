@@ -121,7 +121,7 @@ class WarmUpQuerySet(models.QuerySet):
 
         rounds = self.filter(student=student, assignment=assignment)
         latest_game = (
-            Match.objects.filter(assignments=assignment, seats__student=student)
+            Match.objects.filter(assignments=assignment, seats__child_link__student=student)
             .order_by("-created_at")
             .values_list("created_at", flat=True)
             .first()

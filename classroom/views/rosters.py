@@ -462,7 +462,7 @@ def student_delete(request, pk):
     student = my_student(request, pk)
     classroom = student.classroom
     if request.method == "GET":
-        games = student.seats.values("match").distinct().count()
+        games = student.child_seats.values("seat__match").distinct().count()
         return render(
             request, STUDENT_DELETE, {"student": student, "classroom": classroom, "games": games}
         )

@@ -159,7 +159,7 @@ def child_home(request, student):
     for assignment in Assignment.objects.open_now().for_student(student).order_by("opens_at"):
         cards.append({"assignment": assignment, "progress": assignment.progress_for(student)})
     matches = (
-        Match.objects.filter(seats__student=student, status__in=LIVE_MATCH_STATUSES)
+        Match.objects.filter(seats__child_link__student=student, status__in=LIVE_MATCH_STATUSES)
         .distinct()
         .select_related("session_link__assignment")
         .prefetch_related("seats")
@@ -169,7 +169,7 @@ def child_home(request, student):
         {
             "match": match,
             "session": session_of(match),
-            "opponents": [s.name for s in match.seats.all() if s.student_id != student.pk],
+            "opponents": [s.name for s in match.seats.all() if s.owner_key != student.seat_key],
         }
         for match in matches
     ]

@@ -65,7 +65,7 @@ def match_on_board(seats, state, **fields) -> Match:
 
 
 def child_seat(student):
-    return {"kind": Seat.Kind.STUDENT, "name": student.name, "student": student}
+    return {"kind": Seat.Kind.STUDENT, "name": student.name, "owner_key": student.seat_key}
 
 
 def bot_seat(level="wizard"):

@@ -76,8 +76,8 @@ def test_a_finished_game_updates_the_statistics_in_the_worker(celery_routes_to_w
     match = Match.create(
         "multiplipotion",
         [
-            {"kind": Seat.Kind.STUDENT, "name": ada.name, "student": ada},
-            {"kind": Seat.Kind.STUDENT, "name": ben.name, "student": ben},
+            {"kind": Seat.Kind.STUDENT, "name": ada.name, "owner_key": ada.seat_key},
+            {"kind": Seat.Kind.STUDENT, "name": ben.name, "owner_key": ben.seat_key},
         ],
         options={"tier": "green"},
         seed=21,
@@ -154,7 +154,7 @@ def stop(proc):
 
 def many_attempts(children, per_child=40):
     """Attempts for every child, spread over a fortnight (one match and move for all)."""
-    seat = {"kind": Seat.Kind.STUDENT, "name": children[0].name, "student": children[0]}
+    seat = {"kind": Seat.Kind.STUDENT, "name": children[0].name, "owner_key": children[0].seat_key}
     match = Match.create("multiplipotion", [seat, {"kind": Seat.Kind.BOT, "name": "Pip"}])
     move = Move.objects.create(match=match, ply=1, seat=0, action={}, events=[])
     rng = random.Random(8)

@@ -88,7 +88,7 @@ def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_ro
     child.get_by_role("heading", name="Green warm-up").wait_for()
     child.get_by_role("button", name="Play").first.click()
     child.wait_for_selector("#board")
-    match = Match.objects.get(seats__student=ada)
+    match = Match.objects.get(seats__child_link__student=ada)
     assert session_of(match).title == "Green warm-up"
 
     # The wall shows the match without a reload.

@@ -292,7 +292,7 @@ def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
         child.wait_for_url(re.compile(r"/play/\w+/$"))  # waiting room, then the computer
         child.wait_for_selector("#board")
         match = Match.objects.get(assignments=assignment)
-        assert match.seats.get(number=0).student_id == ada.pk
+        assert match.seats.get(number=0).child_link.student_id == ada.pk
 
         # --- the game: a capture in the browser, the rest through the models -------------
         fact = capture_in_the_browser(child, match)

@@ -650,8 +650,8 @@ def test_moving_or_deleting_a_child_rebuilds_the_class_heatmaps(
     Match.create(
         "multiplipotion",
         [
-            {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": ada},
-            {"kind": Seat.Kind.STUDENT, "name": "Ali", "student": world.child_a2},
+            {"kind": Seat.Kind.STUDENT, "name": "Ada", "owner_key": ada.seat_key},
+            {"kind": Seat.Kind.STUDENT, "name": "Ali", "owner_key": world.child_a2.seat_key},
         ],
         options={"tier": "green"},
         seed=5,

@@ -29,7 +29,7 @@ def test_the_reference_finder_sees_every_kind_of_link(world):
     world.assignment_a.students.add(world.child_a)
     WaitingEntry.objects.create(assignment=world.assignment_a, student=world.child_a, tier="green")
     found = rows_referring_to(world.child_a.pk)
-    assert "games.Seat.student" in found
+    assert "classroom.ChildSeat.student" in found
     assert "classroom.WaitingEntry.student" in found
     assert "classroom.Assignment_students.student" in found
     assert "classroom.Student" not in " ".join(found)  # the child itself is not a reference

@@ -57,7 +57,7 @@ def test_moving_a_child_clears_the_group_and_the_old_class_assignments(world):
     world.assignment_a.refresh_from_db()
     assert world.assignment_a.tier_overrides == {}
     assert not WaitingEntry.objects.filter(student=child).exists()
-    assert child.seats.exists()  # the finished history stays
+    assert child.child_seats.exists()  # the finished history stays
 
 
 def test_archived_and_locked_children_say_so(world):

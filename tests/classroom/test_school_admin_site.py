@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from classroom.models import Student, WaitingEntry, WorkerHeartbeat
 from games.admin import action_summary
-from games.models import Match, Move
+from games.models import Match, Move, Seat
 
 MODELS = sorted(admin.site._registry, key=lambda m: m._meta.label)
 
@@ -115,6 +115,24 @@ def test_moves_and_matches_cannot_be_added_changed_or_deleted(world):
 def test_match_list_shows_seat_names(world):
     html = world.client("superuser").get(admin_url(Match, "changelist")).content.decode()
     assert "Ada · Pip" in html
+
+
+def test_seat_list_and_pages_name_the_child_of_a_childs_seat(world):
+    match = Match.create(
+        "multiplipotion",
+        [
+            {"kind": Seat.Kind.STUDENT, "name": "Captain", "owner_key": world.child_a2.seat_key},
+            {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
+        ],
+    )
+    seat = match.seats.get(number=0)
+    client = world.client("superuser")
+    found = client.get(admin_url(Seat, "changelist"), {"q": "Ali"}).content.decode()
+    assert "Captain" in found and "Pip" not in found
+    page = client.get(admin_url(Seat, "change", seat.pk)).content.decode()
+    assert "Ali" in page and seat.owner_key not in page  # the owner key is never shown
+    page = client.get(admin_url(Match, "change", match.pk)).content.decode()
+    assert "Ali" in page
 
 
 def test_action_summary():

@@ -34,7 +34,7 @@ def make_user(name, school=None, role=Membership.Role.TEACHER):
 def make_match(*players, finished_at=None, status=None):
     """A match with a seat per player (a Student, or None for the computer)."""
     seats = [
-        {"kind": Seat.Kind.STUDENT, "name": p.name, "student": p}
+        {"kind": Seat.Kind.STUDENT, "name": p.name, "owner_key": p.seat_key}
         if p is not None
         else {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"}
         for p in players

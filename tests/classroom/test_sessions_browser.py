@@ -71,7 +71,7 @@ def test_two_children_are_paired_and_the_wall_shows_their_game_live(browser, liv
         # Ada's waiting room notices the pairing and takes her to the game.
         pages["Ada"].wait_for_selector("#board")
         match = Match.objects.get(assignments=assignment)
-        assert {s.student_id for s in match.seats.all()} == {ada.pk, ben.pk}
+        assert {s.child_link.student_id for s in match.seats.all()} == {ada.pk, ben.pk}
 
         # The wall shows the match within a few seconds, without a reload.
         card = wall.locator(".wall-card", has_text="Ada")

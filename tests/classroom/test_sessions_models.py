@@ -45,7 +45,7 @@ def finish(match):
 
 
 def student_match(assignment, *students, bot=False):
-    seats = [{"kind": Seat.Kind.STUDENT, "name": s.name, "student": s} for s in students]
+    seats = [{"kind": Seat.Kind.STUDENT, "name": s.name, "owner_key": s.seat_key} for s in students]
     if bot:
         seats.append(assignment.bot_seat())
     return assignment.new_match(seats, options={"tier": "green"})
@@ -158,7 +158,7 @@ def test_two_children_with_the_same_tier_are_paired_longest_waiting_first():
     assert len(made) == 1
     match = made[0]
     seats = list(match.seats.order_by("number"))
-    assert [(s.kind, s.student) for s in seats] == [
+    assert [(s.kind, s.child_link.student) for s in seats] == [
         (Seat.Kind.STUDENT, ada),
         (Seat.Kind.STUDENT, ben),
     ]
@@ -180,7 +180,7 @@ def test_children_on_different_tables_are_not_paired():
     assert assignment.pair_waiting() == []
     wait(assignment, cy)
     (match,) = assignment.pair_waiting()
-    assert {s.student_id for s in match.seats.all()} == {ada.pk, cy.pk}
+    assert {s.child_link.student_id for s in match.seats.all()} == {ada.pk, cy.pk}
     assert match.options == {"tier": "green"}
     assert WaitingEntry.objects.get(student=ben).match is None
 
@@ -371,7 +371,7 @@ def test_two_children_entering_at_once_make_exactly_one_match(postgres):
         # Whoever entered last saw both children; the other found nobody left to pair.
         matches = list(Match.objects.filter(assignments=assignment, status="active"))
         assert len(matches) == 1
-        assert {s.student_id for s in matches[0].seats.all()} == {ada.pk, ben.pk}
+        assert {s.child_link.student_id for s in matches[0].seats.all()} == {ada.pk, ben.pk}
         entries = WaitingEntry.objects.filter(assignment=assignment)
         assert {e.match_id for e in entries} == {matches[0].pk}
         finish(matches[0])

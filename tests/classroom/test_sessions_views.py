@@ -593,7 +593,7 @@ def test_games_of_two_sessions_are_told_apart_on_the_wall_and_the_childs_page(wo
     )
     other.new_match(
         [
-            {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": world.child_a},
+            {"kind": Seat.Kind.STUDENT, "name": "Ada", "owner_key": world.child_a.seat_key},
             {"kind": Seat.Kind.BOT, "name": "Zed", "bot_level": "wizard"},
         ],
         options={"tier": "purple"},

@@ -29,7 +29,7 @@ def test_resume_all_lets_the_computer_players_continue(celery_routes_to_worker):
     match = assignment.new_match(
         [
             {"kind": Seat.Kind.BOT, "name": "Apprentice Pip", "bot_level": "apprentice"},
-            {"kind": Seat.Kind.STUDENT, "name": child.name, "student": child},
+            {"kind": Seat.Kind.STUDENT, "name": child.name, "owner_key": child.seat_key},
         ],
         options={"tier": "green"},
         paused_at=timezone.now(),

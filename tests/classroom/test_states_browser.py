@@ -24,7 +24,7 @@ def evidence(ada):
     match = Match.create(
         "multiplipotion",
         [
-            {"kind": Seat.Kind.STUDENT, "name": ada.name, "student": ada},
+            {"kind": Seat.Kind.STUDENT, "name": ada.name, "owner_key": ada.seat_key},
             {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "wizard"},
         ],
         options={"tier": "full"},

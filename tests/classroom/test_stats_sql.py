@@ -46,7 +46,7 @@ def place(django_user_model):
     for kid in kids:
         for assignment in (None, slow):
             seats = [
-                {"kind": Seat.Kind.STUDENT, "name": kid.name, "student": kid},
+                {"kind": Seat.Kind.STUDENT, "name": kid.name, "owner_key": kid.seat_key},
                 {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "wizard"},
             ]
             create = {"options": {"tier": "full"}, "seed": 1}

@@ -354,7 +354,7 @@ def test_one_warm_up_before_each_game(people):
     assert WarmUp.objects.before_game(people.ada, people.session, now=at(61)) is None  # done
     people.session.new_match(
         [
-            {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": people.ada},
+            {"kind": Seat.Kind.STUDENT, "name": "Ada", "owner_key": people.ada.seat_key},
             {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
         ],
         options={"tier": "purple"},

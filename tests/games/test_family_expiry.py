@@ -113,7 +113,7 @@ def test_a_home_play_room_is_scrubbed_and_the_childs_attempts_survive():
     assert match.status in {Match.Status.ABANDONED, Match.Status.FINISHED}
     assert Attempt.objects.filter(student=student).count() == attempts
     child_seat, other = match.seats.order_by("number")
-    assert child_seat.kind == Seat.Kind.STUDENT and child_seat.student == student
+    assert child_seat.kind == Seat.Kind.STUDENT and child_seat.child_link.student == student
     assert (
         other.name == "Computer player" and other.former_owner_key == "" and other.owner_key == ""
     )

@@ -67,8 +67,11 @@ def test_a_signed_in_child_plays_multiplipotion_at_home_as_themself():
     match = Match.objects.get()
     assert match.family and session_of(match) is None
     seat = match.seats.get(number=0)
-    assert seat.kind == Seat.Kind.STUDENT and seat.student == student and seat.name == "Ada"
-    assert seat.owner_key == ""  # the child's sign-in owns it, not a device key
+    assert (
+        seat.kind == Seat.Kind.STUDENT and seat.child_link.student == student and seat.name == "Ada"
+    )
+    # The child's sign-in owns it (their seat key, on any device), not a device key.
+    assert seat.owner_key == student.seat_key != "ada-device"
     assert child.get(match.get_absolute_url()).status_code == 200
     play_until_attempts(match)
     attempts = Attempt.objects.filter(match=match)
@@ -96,7 +99,7 @@ def test_classroom_and_other_games_are_not_home_play():
     match = Match.create(
         "multiplipotion",
         [
-            {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": student},
+            {"kind": Seat.Kind.STUDENT, "name": "Ada", "owner_key": student.seat_key},
             {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
         ],
         options={"tier": "green"},
@@ -104,3 +107,83 @@ def test_classroom_and_other_games_are_not_home_play():
     play_until_attempts(match)
     attempts = Attempt.objects.filter(match=match)
     assert attempts.exists() and not any(a.home for a in attempts)
+
+
+def family_match_of(child):
+    response = child.post(
+        reverse("games:new_family", args=["multiplipotion"]),
+        {
+            "players": "2",
+            "option_tier": "green",
+            "seat2_kind": "computer",
+            "seat2_level": "apprentice",
+        },
+    )
+    assert response.status_code == 302
+    return Match.objects.get()
+
+
+def signed_in(student, player_key):
+    client = Client()
+    session = client.session
+    session.update(
+        {
+            "student_id": student.pk,
+            "signin_generation": student.classroom.signin_generation,
+            "signin_key": student.signin_key,
+            "player_key": player_key,
+        }
+    )
+    session.save()
+    client.cookies["sessionid"] = session.session_key
+    return client
+
+
+def test_a_childs_seat_is_theirs_on_any_device_they_sign_in_on_and_nobody_elses():
+    """The seat is owned by the child's seat key, which only the child's checked sign-in
+    gives a request: never a browser's own session or cookie key."""
+    from django.core import signing
+
+    from games.views import PLAYER_COOKIE, PLAYER_COOKIE_SALT
+
+    child, student = child_client()
+    match = family_match_of(child)
+    url = match.get_absolute_url()
+    poll = reverse("games:poll", args=[match.public_id]) + f"?v={match.poll_token}"
+    # The child's own device: their seat, and its cookie never holds the child's key.
+    response = child.get(url)
+    assert response.status_code == 200
+    if PLAYER_COOKIE in response.cookies:
+        assert student.seat_key not in response.cookies[PLAYER_COOKIE].value
+    # Another Chromebook, the same child signed in: their seat too.
+    other = signed_in(student, "another-device")
+    assert other.get(url).status_code == 200
+    assert other.get(poll, HTTP_HX_REQUEST="true").status_code == 204
+    # Nobody else: a stranger, a session or a signed cookie holding the seat key (a browser
+    # cannot make either: the server makes both keys, random and without a colon).
+    assert Client().get(url).status_code == 404
+    forged = Client()
+    session = forged.session
+    session["player_key"] = student.seat_key
+    session.save()
+    forged.cookies["sessionid"] = session.session_key
+    assert forged.get(url).status_code == 404
+    cookie = Client()
+    signer = signing.get_cookie_signer(salt=PLAYER_COOKIE + PLAYER_COOKIE_SALT)
+    cookie.cookies[PLAYER_COOKIE] = signer.sign(student.seat_key)
+    assert cookie.get(url).status_code == 404
+    # The child's sessions end with new pictures: the seat is no longer theirs there.
+    student.new_pictures()
+    assert other.get(url).status_code == 404
+    assert signed_in(student, "third-device").get(url).status_code == 200
+
+
+def test_a_childs_unchanged_poll_costs_one_query_after_the_session(django_assert_max_num_queries):
+    """The poll finds the child's seat through the key the session claims: no query to
+    check the sign-in (the board, when it changed, is rendered through the checked key)."""
+    child, _student = child_client()
+    match = family_match_of(child)
+    poll = reverse("games:poll", args=[match.public_id]) + f"?v={match.poll_token}"
+    child.get(poll, HTTP_HX_REQUEST="true")  # warm the session cache
+    with django_assert_max_num_queries(2):
+        assert child.get(poll, HTTP_HX_REQUEST="true").status_code == 204

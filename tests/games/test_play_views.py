@@ -464,23 +464,23 @@ def test_a_finished_practice_game_offers_play_again_and_a_watcher_no_button(make
 
 
 @pytest.mark.parametrize(
-    "family, student_id, spectator, expected",
+    "family, kind, spectator, expected",
     [
-        (True, None, False, ("games:new_family", "Play again")),
-        (True, 7, False, ("games:new_family", "Play again")),  # home play: the family goes on
-        (False, 7, False, ("child_home", "Back to my page")),
-        (False, None, False, ("games:new", "Play again")),
-        (False, 7, True, None),
-        (True, None, True, None),
+        (True, "guest", False, ("games:new_family", "Play again")),
+        (True, "student", False, ("games:new_family", "Play again")),  # home play: goes on
+        (False, "student", False, ("child_home", "Back to my page")),
+        (False, "guest", False, ("games:new", "Play again")),
+        (False, "student", True, None),
+        (True, "guest", True, None),
     ],
 )
-def test_way_on_after_a_game(family, student_id, spectator, expected):
+def test_way_on_after_a_game(family, kind, spectator, expected):
     from types import SimpleNamespace
 
     from games.presenters import way_on
 
     match = SimpleNamespace(family=family, game="muertoons")
-    seat = SimpleNamespace(student_id=student_id)
+    seat = SimpleNamespace(kind=kind)
     got = way_on(match, seat, spectator=spectator)
     if expected is None:
         assert got is None

@@ -175,13 +175,17 @@ class RedisServer:
 
 
 class Browser:
-    """A browser's cookies and a form post, over real HTTP."""
+    """A browser's cookies and a form post, over real HTTP (``child``: signed in as them)."""
 
-    def __init__(self, base: str, player_key: str):
+    def __init__(self, base: str, player_key: str, child=None):
         from django.contrib.sessions.backends.db import SessionStore
 
         session = SessionStore()
         session["player_key"] = player_key
+        if child is not None:
+            session["student_id"] = child.pk
+            session["signin_generation"] = child.classroom.signin_generation
+            session["signin_key"] = child.signin_key
         session.create()
         self.base = base
         self.cookies = {"sessionid": session.session_key}
@@ -352,7 +356,7 @@ def child_match(bot: bool) -> tuple[Match, Student]:
         else {"kind": Seat.Kind.GUEST, "name": "Ben", "owner_key": f"ben-{uuid.uuid4().hex}"}
     )
     seats = [
-        {"kind": Seat.Kind.STUDENT, "name": "Ada", "student": child, "owner_key": "ada-key"},
+        {"kind": Seat.Kind.STUDENT, "name": "Ada", "owner_key": child.seat_key},
         other,
     ]
     return Match.create("multiplipotion", seats, options={"tier": "green"}, seed=21), child
@@ -408,15 +412,16 @@ def test_redis_stopped_mid_game(transactional_db, tmp_path):
         worker = start_worker(env, worker_log, "celery")
         base = f"http://127.0.0.1:{port}"
         # Match A: a child against the computer. Match B: a child against a friend.
-        match_a, _ = child_match(bot=True)
+        match_a, child_a = child_match(bot=True)
         match_b, child = child_match(bot=False)
         ben = match_b.seats.get(number=1).owner_key
-        ada = Browser(base, "ada-key")
+        ada_a = Browser(base, "ada-a-key", child=child_a)
+        ada = Browser(base, "ada-key", child=child)
         friend = Browser(base, ben)
-        for b, m in ((ada, match_a), (ada, match_b), (friend, match_b)):
+        for b, m in ((ada_a, match_a), (ada, match_b), (friend, match_b)):
             assert b.get(f"/play/{m.public_id}/", htmx=False)[0] == 200
         # With Redis up: the computer answers through the worker.
-        played = play_over_http(match_a, {0: ada}, moves=1)
+        played = play_over_http(match_a, {0: ada_a}, moves=1)
         assert played == [200]
         wait_for(lambda: acting_human(Match.objects.get(pk=match_a.pk), {0})[0] is not None,
                  timeout=60, what="the computer's reply")  # fmt: skip
@@ -424,11 +429,11 @@ def test_redis_stopped_mid_game(transactional_db, tmp_path):
 
         redis.stop()
         # Redis down: every request answers (no 5xx), every accepted move is stored.
-        outage = play_over_http(match_a, {0: ada}, moves=1, allow_refusal=True)
+        outage = play_over_http(match_a, {0: ada_a}, moves=1, allow_refusal=True)
         outage += play_over_http(match_b, {0: ada, 1: friend}, allow_refusal=True)
         match_b.refresh_from_db()
         assert match_b.is_over, "the last move of match B did not go through"
-        for b, m in ((ada, match_a), (ada, match_b)):
+        for b, m in ((ada_a, match_a), (ada, match_b)):
             status, _ = b.get(f"/play/{m.public_id}/", htmx=False)
             assert status == 200
             status, _ = b.get(f"/play/{m.public_id}/poll/?v=0")
@@ -471,12 +476,12 @@ def test_web_server_restarted_mid_game(transactional_db, tmp_path):
     port = free_port()
     env = process_env(tmp_path)
     log = tmp_path / "web.log"
-    match, _ = child_match(bot=False)
+    match, child = child_match(bot=False)
     ben = match.seats.get(number=1).owner_key
     web = start_web(env, log, port)
     try:
         base = f"http://127.0.0.1:{port}"
-        ada, friend = Browser(base, "ada-key"), Browser(base, ben)
+        ada, friend = Browser(base, "ada-key", child=child), Browser(base, ben)
         for b in (ada, friend):
             assert b.get(f"/play/{match.public_id}/", htmx=False)[0] == 200
         assert play_over_http(match, {0: ada, 1: friend}, moves=6) == [200] * 6

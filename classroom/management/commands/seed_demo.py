@@ -187,7 +187,7 @@ def play_demo_match(student, rng: random.Random, assignment=None, skill=Skill())
     or misses one."""
     tier = assignment.tier if assignment else rng.choice(["green", "purple", "full"])
     seats = [
-        {"kind": Seat.Kind.STUDENT, "name": student.name, "student": student},
+        {"kind": Seat.Kind.STUDENT, "name": student.name, "owner_key": student.seat_key},
         {"kind": Seat.Kind.BOT, "name": "Apprentice Pip", "bot_level": "apprentice"},
     ]
     create = {"options": {"tier": tier}, "seed": rng.randrange(2**31)}
