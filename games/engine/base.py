@@ -51,13 +51,29 @@ def ngettext_noop(singular: str, plural: str) -> Plural:
     return Plural((singular, plural))
 
 
+class Phrase(tuple):
+    """A field of an event text that is itself a template with its fields, rendered in the
+    reader's language like the event's (a card's name made of a girl's name and a number)."""
+
+    def __new__(cls, template, fields: dict):
+        return super().__new__(cls, (template, fields))
+
+
 def render_event(template, fields: dict, gettext=gettext_noop, ngettext=english_ngettext) -> str:
     """``template`` (a string or a ``Plural``) in the reader's language, filled with ``fields``;
-    ``Word`` fields are translated too."""
-    values = {k: gettext(v) if isinstance(v, Word) else v for k, v in fields.items()}
+    ``Word`` fields are translated too, ``Phrase`` fields rendered the same way."""
+    values = {k: _rendered(v, gettext, ngettext) for k, v in fields.items()}
     if isinstance(template, Plural):
         return ngettext(template[0], template[1], fields["n"]) % values
     return gettext(template) % values
+
+
+def _rendered(value, gettext, ngettext):
+    if isinstance(value, Word):
+        return gettext(value)
+    if isinstance(value, Phrase):
+        return render_event(value[0], value[1], gettext, ngettext)
+    return value
 
 
 def describe_with(texts: dict, event_fields, event: dict) -> str:

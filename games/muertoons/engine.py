@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine.base import IllegalAction, gettext_noop
+from games.engine.base import IllegalAction, Phrase, Word, describe_with, gettext_noop
 
 SLUG = "muertoons"
 NAME = "Muertoons"
@@ -679,60 +679,107 @@ def load(d: dict) -> State:
 
 
 # --------------------------------------------------------------------------------------------
-# Log lines
+# Log lines (games/engine/base.py, "Event texts, written once"): the same for describe and the
+# board. Only public events are told: a card given for a Gabi or chosen for a contest is never
+# named (those events do not hold it); the contest's cards are named once they are turned over.
 # --------------------------------------------------------------------------------------------
-def _who(seat: Any) -> str:
-    return f"Player {seat + 1}" if isinstance(seat, int) else "Someone"
+# A card's name on the screen and in the log ("Rosita 3", "the Spirit"), translated.
+GIRL_WORDS = {
+    "rosita": gettext_noop("Rosita"),
+    "bibi": gettext_noop("Bibi"),
+    "rubi": gettext_noop("Rubi"),
+    "gabi": gettext_noop("Gabi"),
+    "lupita": gettext_noop("Lupita"),
+    "spirit": gettext_noop("the Spirit"),
+}
+CARD_NAME = gettext_noop("%(girl)s %(n)s")
+# Translators: one more item of a list in a log line ("Rosita 3, Rosita 4").
+LIST_TEXT = gettext_noop("%(first)s, %(rest)s")
+# Translators: a player's card when the contest cards are turned over ("Ana: Rubi 8").
+CHOICE_TEXT = gettext_noop("%(name)s: %(card)s")
+
+EVENT_TEXTS = {
+    "played": gettext_noop("%(who)s played %(card)s."),
+    "passed": gettext_noop("%(who)s passed."),
+    "lead_all_passed": gettext_noop("Everybody passed, so %(who)s plays any card."),
+    "lead_contest_won": gettext_noop("%(who)s won the contest and plays any card."),
+    "lead_no_winner": gettext_noop("Nobody won the contest, so %(who)s plays any card."),
+    "lead": gettext_noop("%(who)s plays any card."),
+    "contest_started": gettext_noop("%(who)s played a Rubi: it's a contest!"),
+    "contest_choice": gettext_noop("%(who)s chose a card for the contest."),
+    "contest_reveal_no_winner": gettext_noop(
+        "The contest cards are turned over (%(shown)s). Nobody wins."
+    ),
+    "contest_reveal": gettext_noop("The contest cards are turned over (%(shown)s). %(who)s wins!"),
+    "gabi_gifts": gettext_noop("%(who)s passed on the Gabi, so everybody gives %(who)s a card."),
+    "gave_nothing": gettext_noop("%(who)s has only one card left and keeps it."),
+    "gave": gettext_noop("%(who)s gave %(to)s a card."),
+    "lupita_straight": gettext_noop(
+        "Nobody played on the Lupita, so %(who)s may put down a straight."
+    ),
+    "straight_card": gettext_noop("%(who)s put %(card)s in the straight."),
+    "straight": gettext_noop("%(who)s put down a straight: %(cards)s."),
+    "no_straight": gettext_noop("%(who)s put down no straight."),
+    "game_over": gettext_noop("%(names)s reached the party!"),
+}
+# The events told with the seat's name only, and the reasons a lead is told with.
+WHO_ONLY = frozenset(
+    ("passed", "contest_started", "contest_choice", "gabi_gifts", "lupita_straight", "no_straight")
+)
+LEADS = {"all_passed", "contest_won", "no_winner"}
+
+
+def card_name(card: dict) -> Phrase:
+    """A card of a view or an event by its name, to be rendered (base.render_event)."""
+    if card["girl"] == "spirit":
+        return Phrase(GIRL_WORDS["spirit"], {})
+    return Phrase(CARD_NAME, {"girl": Word(GIRL_WORDS[card["girl"]]), "n": card["number"]})
+
+
+def listing(items: list) -> Any:
+    """Items (names, Words, Phrases) one after another: "a, b, c"."""
+    if not items:
+        return ""
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        out = Phrase(LIST_TEXT, {"first": item, "rest": out})
+    return out
+
+
+def event_fields(event: Event, who) -> tuple[str, dict] | None:
+    """Which of ``EVENT_TEXTS`` the event takes, and its fields; ``who(seat)`` names a seat."""
+    kind = event.get("kind")
+    fields: dict[str, Any] = {"who": who(event.get("seat"))}
+    if kind in ("played", "straight_card"):
+        return kind, {**fields, "card": card_name(event["card"])}
+    if kind in WHO_ONLY:
+        return kind, fields
+    if kind == "lead":
+        why = event.get("why")
+        return (f"lead_{why}" if why in LEADS else kind), fields
+    if kind == "contest_reveal":
+        shown = listing(
+            [
+                Phrase(CHOICE_TEXT, {"name": who(c["seat"]), "card": card_name(c["card"])})
+                for c in event["choices"]
+            ]
+        )
+        if event.get("winner") is None:
+            return "contest_reveal_no_winner", {"shown": shown}
+        return kind, {"shown": shown, "who": who(event["winner"])}
+    if kind == "gave":
+        if event.get("nothing"):
+            return "gave_nothing", fields
+        return kind, {**fields, "to": who(event.get("to"))}
+    if kind == "straight":
+        return kind, {**fields, "cards": listing([card_name(c) for c in event["cards"]])}
+    if kind == "game_over":
+        return kind, {"names": listing([who(w) for w in event.get("winners") or []])}
+    return None
 
 
 def describe(event: Event) -> str:
-    kind = event.get("kind")
-    who = _who(event.get("seat"))
-    if kind == "played":
-        return f"{who} played {event['card']['name']}."
-    if kind == "passed":
-        return f"{who} passed."
-    if kind == "lead":
-        why = event.get("why")
-        if why == "all_passed":
-            return f"Everybody passed, so {who} plays any card."
-        if why == "contest_won":
-            return f"{who} won the contest and plays any card."
-        if why == "no_winner":
-            return f"Nobody won the contest, so {who} plays any card."
-        return f"{who} plays any card."
-    if kind == "contest_started":
-        return f"{who} played a Rubi: it's a contest! Everybody chooses a card in secret."
-    if kind == "contest_choice":
-        return f"{who} played a card in the contest."
-    if kind == "contest_reveal":
-        shown = ", ".join(f"{_who(c['seat'])}: {c['card']['name']}" for c in event["choices"])
-        if event.get("winner") is None:
-            return f"The contest cards are turned over ({shown}). Nobody wins."
-        return f"The contest cards are turned over ({shown}). {_who(event['winner'])} wins!"
-    if kind == "gabi_gifts":
-        return f"{who} did not play on the Gabi, so everybody gives {who} a card."
-    if kind == "gave":
-        to = _who(event.get("to"))
-        if event.get("nothing"):
-            return f"{who} has only one card left and keeps it."
-        return f"{who} gave {to} a card."
-    if kind == "lupita_straight":
-        return f"Nobody played on the Lupita, so {who} may put down a straight."
-    if kind == "straight_card":
-        return f"{who} put {event['card']['name']} in the straight."
-    if kind == "straight":
-        names = ", ".join(c["name"] for c in event["cards"])
-        return f"{who} put down a straight: {names}."
-    if kind == "no_straight":
-        return f"{who} put down no straight."
-    if kind == "game_over":
-        winners = event.get("winners") or []
-        if len(winners) == 1:
-            return f"{_who(winners[0])} reached the party and wins!"
-        names = " and ".join(_who(w) for w in winners)
-        return f"{names} reached the party together and win!"
-    return str(kind)
+    return describe_with(EVENT_TEXTS, event_fields, event)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
+from games.presenters import event_lines
 from games.registry import Game
 
 from . import engine, presenter
@@ -7,7 +8,7 @@ from . import engine, presenter
 GAME = Game(
     rules=engine,
     board=presenter.muertoons_context,
-    event_line=presenter.mu_event_line,
+    event_line=event_lines(engine),
     replay=presenter.muertoons_replay,
     age=6,
     minutes=15,

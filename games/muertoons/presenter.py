@@ -1,10 +1,14 @@
-"""Muertoons' board, replay and log lines from the engine's view."""
+"""Muertoons' board and replay from the engine's view (its log lines are the engine's
+EVENT_TEXTS: game.py)."""
 
 from django.utils.translation import gettext as _
 
 from config.names import isolate
+from games.engine.base import render_event
 from games.models import Match
 from games.presenters import names_and
+
+from .engine import GIRL_WORDS, card_name
 
 # --- Muertoons ------------------------------------------------------------------------------
 # Each girl has her own symbol and name as well as her colour (colour is never the only cue).
@@ -19,30 +23,21 @@ MU_SYMBOLS = {
 
 
 def mu_girl_name(girl: str) -> str:
-    return {
-        "rosita": _("Rosita"),
-        "bibi": _("Bibi"),
-        "rubi": _("Rubi"),
-        "gabi": _("Gabi"),
-        "lupita": _("Lupita"),
-        "spirit": _("the Spirit"),
-    }.get(girl, "")
+    word = GIRL_WORDS.get(girl)
+    return _(word) if word else ""
 
 
 def mu_card(card: dict, playable: bool = False) -> dict:
     """A card of a view, ready for the template: its id, girl, number, symbol and a name."""
     girl, number = card["girl"], card["number"]
-    if girl == "spirit":
-        label = _("the Spirit")
-    else:
-        label = _("%(girl)s %(n)s") % {"girl": mu_girl_name(girl), "n": number}
+    template, fields = card_name(card)
     return {
         "id": card["id"],
         "girl": girl,
         "girl_name": mu_girl_name(girl) if girl != "spirit" else _("Spirit"),
         "number": number,
         "symbol": MU_SYMBOLS.get(girl, ""),
-        "label": label,
+        "label": render_event(template, fields, _),
         "playable": playable,
     }
 
@@ -106,20 +101,7 @@ def muertoons_context(view, ctx) -> dict:
                 "status": status,
             }
         )
-    last_contest = None
-    if view["last_contest"] and phase != "contest":
-        lc = view["last_contest"]
-        last_contest = {
-            "winner": names.get(lc["winner"], "") if lc["winner"] is not None else "",
-            "choices": [
-                {
-                    "name": names.get(c["seat"], ""),
-                    "card": mu_card(c["card"]),
-                    "won": c["seat"] == lc["winner"],
-                }
-                for c in lc["choices"]
-            ],
-        }
+    last_contest = mu_last_contest(view, names) if phase != "contest" else None
     straight = view["straight"]
     focus = ""
     if my_turn and any(c["playable"] for c in hand):
@@ -147,7 +129,7 @@ def muertoons_context(view, ctx) -> dict:
         "straight_cards": [mu_card(c) for c in straight["cards"]] if straight else [],
         "last_contest": last_contest,
         "step": mu_next_step(view, ctx, my_turn, waiting_for),
-        "log": match.recent_lines(mu_event_line, names, 8),
+        "log": match.recent_lines(match.spec.event_line, names, 8),
         "result": mu_result_text(view, names, me),
         "ranking": mu_ranking(view, names),
     }
@@ -235,68 +217,6 @@ def mu_ranking(view, names) -> list[dict]:
     ]
 
 
-def mu_event_line(event, names) -> str | None:
-    """A log line for everybody, from public events only: a card given for a Gabi or chosen
-    for a contest is never named before the reveal."""
-    kind = event.get("kind")
-    who = names.get(event.get("seat"), "")
-    if kind == "played":
-        return _("%(who)s played %(card)s.") % {"who": who, "card": mu_card(event["card"])["label"]}
-    if kind == "passed":
-        return _("%(who)s passed.") % {"who": who}
-    if kind == "lead":
-        why = event.get("why")
-        if why == "all_passed":
-            return _("Everybody passed, so %(who)s plays any card.") % {"who": who}
-        if why == "contest_won":
-            return _("%(who)s won the contest and plays any card.") % {"who": who}
-        if why == "no_winner":
-            return _("Nobody won the contest, so %(who)s plays any card.") % {"who": who}
-        return _("%(who)s plays any card.") % {"who": who}
-    if kind == "contest_started":
-        return _("%(who)s played a Rubi: it's a contest!") % {"who": who}
-    if kind == "contest_choice":
-        return _("%(who)s chose a card for the contest.") % {"who": who}
-    if kind == "contest_reveal":
-        shown = ", ".join(
-            f"{names.get(c['seat'], '')}: {mu_card(c['card'])['label']}" for c in event["choices"]
-        )
-        if event.get("winner") is None:
-            return _("The contest cards are turned over (%(shown)s). Nobody wins.") % {
-                "shown": shown
-            }
-        return _("The contest cards are turned over (%(shown)s). %(who)s wins!") % {
-            "shown": shown,
-            "who": names.get(event["winner"], ""),
-        }
-    if kind == "gabi_gifts":
-        return _("%(who)s passed on the Gabi, so everybody gives %(who)s a card.") % {"who": who}
-    if kind == "gave":
-        if event.get("nothing"):
-            return _("%(who)s has only one card left and keeps it.") % {"who": who}
-        return _("%(who)s gave %(to)s a card.") % {"who": who, "to": names.get(event.get("to"), "")}
-    if kind == "lupita_straight":
-        return _("Nobody played on the Lupita, so %(who)s may put down a straight.") % {"who": who}
-    if kind == "straight_card":
-        return _("%(who)s put %(card)s in the straight.") % {
-            "who": who,
-            "card": mu_card(event["card"])["label"],
-        }
-    if kind == "straight":
-        return _("%(who)s put down a straight: %(cards)s.") % {
-            "who": who,
-            "cards": ", ".join(mu_card(c)["label"] for c in event["cards"]),
-        }
-    if kind == "no_straight":
-        return _("%(who)s put down no straight.") % {"who": who}
-    if kind == "game_over":
-        winners = event.get("winners") or []
-        return _("%(names)s reached the party!") % {
-            "names": mu_join([names.get(w, "") for w in winners])
-        }
-    return None
-
-
 def muertoons_replay(view, ctx) -> dict:
     names = ctx["names"]
     players = [
@@ -307,20 +227,6 @@ def muertoons_replay(view, ctx) -> dict:
         }
         for n in range(view["players"])
     ]
-    last_contest = None
-    if view["last_contest"]:
-        lc = view["last_contest"]
-        last_contest = {
-            "winner": names.get(lc["winner"], "") if lc["winner"] is not None else "",
-            "choices": [
-                {
-                    "name": names.get(c["seat"], ""),
-                    "card": mu_card(c["card"]),
-                    "won": c["seat"] == lc["winner"],
-                }
-                for c in lc["choices"]
-            ],
-        }
     straight = view["straight"]
     return {
         "replay_board": "games/muertoons/replay.html",
@@ -328,6 +234,24 @@ def muertoons_replay(view, ctx) -> dict:
         "top": mu_card(view["top"]),
         "top_by": names.get(view["top_by"], ""),
         "straight_cards": [mu_card(c) for c in straight["cards"]] if straight else [],
-        "last_contest": last_contest,
+        "last_contest": mu_last_contest(view, names),
         "ranking": mu_ranking(view, names),
+    }
+
+
+def mu_last_contest(view, names) -> dict | None:
+    """The cards of the last contest, turned over (None before any)."""
+    lc = view["last_contest"]
+    if not lc:
+        return None
+    return {
+        "winner": names.get(lc["winner"], "") if lc["winner"] is not None else "",
+        "choices": [
+            {
+                "name": names.get(c["seat"], ""),
+                "card": mu_card(c["card"]),
+                "won": c["seat"] == lc["winner"],
+            }
+            for c in lc["choices"]
+        ],
     }

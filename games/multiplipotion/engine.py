@@ -12,7 +12,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from games.engine.base import IllegalAction, gettext_noop
+from games.engine.base import IllegalAction, describe_with, gettext_noop, ngettext_noop
 
 SLUG = "multiplipotion"
 NAME = "MultipliPotion"
@@ -546,42 +546,47 @@ def load(d: dict) -> State:
 
 
 # --------------------------------------------------------------------------------------------
-# Log lines
+# Log lines (games/engine/base.py, "Event texts, written once"): the same for describe and the
+# board. A fact a player missed is never told (their opponent must spot it), a right claim is
+# told by its capture or challenge, and no event names a hidden card (the vigilance trophy).
 # --------------------------------------------------------------------------------------------
-def describe(event: Event) -> str:
+EVENT_TEXTS = {
+    "placed": gettext_noop("%(who)s placed potion %(p)s (monster %(m)s)."),
+    "captured": gettext_noop("%(who)s captured monster %(v)s: %(a)s × %(b)s."),
+    "wrong_fact": gettext_noop("%(who)s tried %(a)s × %(b)s = %(n)s. It is %(p)s."),
+    "challenge": gettext_noop("%(who)s spotted a capture that %(other)s missed!"),
+    "vigilance_trophy": gettext_noop("%(who)s takes the top card of the pile as a reward."),
+    "vigilance_no_card": gettext_noop("%(who)s was vigilant, but the draw pile is empty."),
+    "turn_ended": gettext_noop("%(who)s ended the turn."),
+    "drew": ngettext_noop("%(who)s drew a card (%(n)s left).", "%(who)s drew a card (%(n)s left)."),
+}
+
+
+def event_fields(event: Event, who) -> tuple[str, dict] | None:
+    """Which of ``EVENT_TEXTS`` the event takes, and its fields; ``who(seat)`` names a seat."""
     kind = event.get("kind")
-    seat = event.get("seat")
-    who = f"Player {seat + 1}" if isinstance(seat, int) else "Someone"
-    if kind == "fact":
-        a, b, ans = event["a"], event["b"], event["answer"]
-        if event["context"] == "missed":
-            return f"{who} could have used {a} × {b} = {a * b}."
-        if event["correct"]:
-            return f"{who}: {a} × {b} = {ans}. Well done!"
-        return f"{who} tried {a} × {b} = {ans}, but {a} × {b} is {a * b}."
-    if kind == "drew":
-        return f"{who} drew a card."
+    fields: dict[str, Any] = {"who": who(event.get("seat"))}
     if kind == "placed":
-        c = event["card"]
-        return f"{who} placed potion {c['potion']} (monster {c['monster']})."
+        return kind, {**fields, "p": event["card"]["potion"], "m": event["card"]["monster"]}
     if kind == "captured":
-        return f"{who} captured monster {event['value']} with {event['a']} × {event['b']}."
-    if kind == "challenge":
-        if event["correct"]:
-            return f"{who} spotted a capture that Player {event['against'] + 1} missed!"
-        return f"{who} checked Player {event['against'] + 1}'s turn, but that was not a capture."
+        a, b = event["a"], event["b"]
+        return kind, {**fields, "v": a * b, "a": a, "b": b}
+    if kind == "fact" and event["context"] != "missed" and not event["correct"]:
+        a, b = event["a"], event["b"]
+        return "wrong_fact", {**fields, "a": a, "b": b, "n": event["answer"], "p": a * b}
+    if kind == "challenge" and event["correct"]:
+        return kind, {**fields, "other": who(event.get("against"))}
     if kind == "vigilance_trophy":
-        if event.get("card") is None:
-            return f"{who} was vigilant, but the draw pile is empty."
-        return f"{who} was vigilant and takes the top card of the pile as a trophy."
+        return ("vigilance_no_card" if event.get("card") is None else kind), fields
     if kind == "turn_ended":
-        return f"{who} ended the turn."
-    if kind == "game_over":
-        winners = event.get("winners") or []
-        if not winners:
-            return "The game is over. It is a tie!"
-        return f"The game is over. Player {winners[0] + 1} wins!"
-    return str(kind)
+        return kind, fields
+    if kind == "drew":
+        return kind, {**fields, "n": event.get("pile_count", 0)}
+    return None
+
+
+def describe(event: Event) -> str:
+    return describe_with(EVENT_TEXTS, event_fields, event)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 from django.utils.translation import gettext_lazy as _
 
 from games.forms import TIER_CHOICES
+from games.presenters import event_lines
 from games.registry import Game
 
 from . import engine, presenter
@@ -8,7 +9,7 @@ from . import engine, presenter
 GAME = Game(
     rules=engine,
     board=presenter.multiplipotion_context,
-    event_line=presenter.event_line,
+    event_line=event_lines(engine),
     replay=presenter.multiplipotion_replay,
     age=7,
     minutes=15,

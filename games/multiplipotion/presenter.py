@@ -1,4 +1,5 @@
-"""MultipliPotion's board, replay and log lines from the engine's view."""
+"""MultipliPotion's board and replay from the engine's view (its log lines are the engine's
+EVENT_TEXTS: game.py)."""
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -111,53 +112,6 @@ def result_text(view, names, ctx) -> str:
         "%(name)s wins! You won %(n)s trophies. Well played: have another go!",
         n,
     ) % {"name": name, "n": n}
-
-
-def event_line(event, names) -> str | None:
-    """A log line for everybody. Facts a player missed are never shown (their opponent
-    must spot them), and no event names a hidden card."""
-    kind = event.get("kind")
-    who = names.get(event.get("seat"), "")
-    if kind == "placed":
-        card = event["card"]
-        return _("%(who)s placed potion %(p)s (monster %(m)s).") % {
-            "who": who,
-            "p": card["potion"],
-            "m": card["monster"],
-        }
-    if kind == "captured":
-        return _("%(who)s captured monster %(v)s: %(a)s × %(b)s.") % {
-            "who": who,
-            "v": event["a"] * event["b"],
-            "a": event["a"],
-            "b": event["b"],
-        }
-    if kind == "fact" and event["context"] != "missed" and not event["correct"]:
-        return _("%(who)s tried %(a)s × %(b)s = %(n)s. It is %(p)s.") % {
-            "who": who,
-            "a": event["a"],
-            "b": event["b"],
-            "n": event["answer"],
-            "p": event["a"] * event["b"],
-        }
-    if kind == "challenge" and event["correct"]:
-        return _("%(who)s spotted a capture that %(other)s missed!") % {
-            "who": who,
-            "other": names.get(event.get("against"), ""),
-        }
-    if kind == "vigilance_trophy":
-        if event.get("card") is None:
-            return _("%(who)s was vigilant, but the draw pile is empty.") % {"who": who}
-        return _("%(who)s takes the top card of the pile as a reward.") % {"who": who}
-    if kind == "turn_ended":
-        return _("%(who)s ended the turn.") % {"who": who}
-    if kind == "drew":
-        return ngettext(
-            "%(who)s drew a card (%(n)s left).",
-            "%(who)s drew a card (%(n)s left).",
-            event.get("pile_count", 0),
-        ) % {"who": who, "n": event.get("pile_count", 0)}
-    return None
 
 
 def multiplipotion_replay(view, ctx) -> dict:

@@ -316,7 +316,7 @@ def test_rubi_nobody_sees_the_choices_until_all_have_chosen():
     s, _ = act(s, 0, play(C("rubi", 5)))
     s, ev = act(s, 1, choose(C("rubi", 9)))
     assert ev == [{"kind": "contest_choice", "seat": 1}]
-    assert mu.describe(ev[0]) == "Player 2 played a card in the contest."
+    assert mu.describe(ev[0]) == "Player 2 chose a card for the contest."
     assert mu.private(s, 1) == {C("gabi", 3), C("rubi", 9)}
     for seat in (0, 2, None):
         v = mu.view(s, seat)
@@ -463,7 +463,7 @@ def test_ties_when_following_rubi_more_than_one_player_can_win():
     s, ev = act(s, 0, choose(C("bibi", 1)))
     assert ev[-1] == {"kind": "game_over", "winners": [0, 1, 2], "reason": "contest"}
     assert mu.outcome(s)["ranking"] == [[0, 1, 2], [3]]
-    assert "together" in mu.describe(ev[-1])
+    assert mu.describe(ev[-1]) == "Player 1, Player 2, Player 3 reached the party!"
 
 
 # ------------------------------------------------------------------------------------------

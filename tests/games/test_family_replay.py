@@ -9,7 +9,6 @@ from django.urls import reverse
 from config.names import isolate
 from games import registry
 from games.models import Match, Seat
-from games.muertoons.presenter import mu_event_line
 
 from .conftest import guest_client
 
@@ -60,7 +59,7 @@ def test_a_finished_muertoons_match_replays_move_by_move_without_hands():
     body = ana.get(f"{url}?ply=1").content.decode()
     first = match.moves.get(ply=1)
     names = {0: isolate("Ana"), 1: isolate("Coco"), 2: isolate("Memo")}  # as the board has them
-    line = mu_event_line(first.events[0], names)
+    line = registry.get("muertoons").event_line(first.events[0], names)
     assert line and line.replace("'", "&#x27;") in body
 
 

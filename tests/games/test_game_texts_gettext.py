@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import trans_real
 
+from games import registry
 from games.engine import base
 from games.models import Match, Seat
 from games.mortadelo import engine as mortadelo
@@ -280,3 +281,63 @@ def test_xgettext_extracts_every_munchkin_text(tmp_path):
     assert "%(n)s Treasure." in msgids  # an ngettext piece
     plural = re.search(r'msgid "%\(n\)s Treasure\."\nmsgid_plural "%\(n\)s Treasures\."', pot)
     assert plural is not None
+
+
+# --- event texts: one template in the engine, for describe and the board's log ----------------
+
+
+@pytest.mark.parametrize("module", [muertoons, multiplipotion])
+def test_event_texts_are_marked(module):
+    tree = _module_tree(module)
+    marked = _marked_literals(tree)
+    plurals = {
+        (n.args[0].value, n.args[1].value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "ngettext_noop"
+    }
+    texts = list(module.EVENT_TEXTS.values())
+    if module is muertoons:
+        texts += [*muertoons.GIRL_WORDS.values(), muertoons.CARD_NAME]
+        texts += [muertoons.LIST_TEXT, muertoons.CHOICE_TEXT]
+    for text in texts:
+        assert tuple(text) in plurals if isinstance(text, base.Plural) else text in marked, text
+
+
+def test_a_muertoons_log_line_translates_the_cards_it_names(catalogue):
+    """A card's name (a Phrase: the girl's name, a Word, and the number) is translated inside
+    the event's sentence, one card or a list of them; describe reads the same in English."""
+    entries, fake = catalogue
+    entries["Rosita"] = "ZZ-ROSITA"
+    entries["the Spirit"] = "ZZ-SPIRIT"
+    entries["%(who)s put down a straight: %(cards)s."] = "ZZ %(who)s: %(cards)s"
+    fill(fake, entries)
+    line = registry.get("muertoons").event_line
+    names = {0: "Ana", 1: "Ben"}
+    rosita, bibi = muertoons.CARDS["mu-rosita-03"], muertoons.CARDS["mu-bibi-04"]
+    played = {"kind": "played", "seat": 1, "card": rosita}
+    assert muertoons.describe(played) == "Player 2 played Rosita 3."
+    assert line(played, names) == "Ben played ZZ-ROSITA 3."
+    straight = {"kind": "straight", "seat": 0, "cards": [rosita, bibi]}
+    assert muertoons.describe(straight) == "Player 1 put down a straight: Rosita 3, Bibi 4."
+    assert line(straight, names) == "ZZ Ana: ZZ-ROSITA 3, Bibi 4"
+    choices = [{"seat": 0, "card": bibi}, {"seat": 1, "card": muertoons.CARDS[muertoons.SPIRIT]}]
+    reveal = {"kind": "contest_reveal", "seat": 0, "winner": 1, "choices": choices}
+    assert line(reveal, names) == (
+        "The contest cards are turned over (Ana: Bibi 4, Ben: ZZ-SPIRIT). Ben wins!"
+    )
+    assert muertoons.describe(reveal) == (
+        "The contest cards are turned over (Player 1: Bibi 4, Player 2: the Spirit). Player 2 wins!"
+    )
+
+
+def test_the_multiplipotion_log_tells_a_wrong_claim_but_never_a_missed_fact(catalogue):
+    entries, fake = catalogue
+    entries["%(who)s tried %(a)s × %(b)s = %(n)s. It is %(p)s."] = "ZZ %(who)s %(a)s%(b)s%(n)s%(p)s"
+    fill(fake, entries)
+    line = registry.get("multiplipotion").event_line
+    fact = {"kind": "fact", "seat": 0, "a": 7, "b": 8, "correct": False}
+    wrong = {**fact, "answer": 54, "context": "capture"}
+    assert multiplipotion.describe(wrong) == "Player 1 tried 7 × 8 = 54. It is 56."
+    assert line(wrong, {0: "Ana"}) == "ZZ Ana 785456"
+    missed = {**fact, "answer": None, "context": "missed"}
+    assert multiplipotion.describe(missed) == "" and line(missed, {0: "Ana"}) is None
