@@ -367,6 +367,21 @@ SLOT_TEXT = {
     "none": gettext_noop("No slot."),
 }
 
+# The name of each kind of card (on the card, and in the log when a door is kicked open).
+KIND_NAMES = {
+    "race": gettext_noop("Race"),
+    "class": gettext_noop("Class"),
+    "mixed": gettext_noop("Two races"),
+    "double": gettext_noop("Two classes"),
+    "monster": gettext_noop("Monster"),
+    "curse": gettext_noop("Curse"),
+    "enhancer": gettext_noop("Monster enhancer"),
+    "wander": gettext_noop("Wandering monster"),
+    "levelup": gettext_noop("Go up a level"),
+    "oneshot": gettext_noop("One-shot"),
+    "item": gettext_noop("Item"),
+}
+
 
 def _who_name(who: str, gettext: Gettext) -> str:
     return gettext(RACES.get(who) or CLASSES[who])

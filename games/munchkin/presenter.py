@@ -11,7 +11,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.names import isolate
-from games.munchkin.cards import card_text
+from games.munchkin import engine
+from games.munchkin.cards import KIND_NAMES, card_text
+from games.presenters import event_lines
 
 WINDOW_SECONDS = 20  # the "anyone?" window of a person: then the board passes for them
 
@@ -29,6 +31,7 @@ KIND_SIGNS = {
     "item": "◆",
 }
 SLOT_ORDER = ("head", "armour", "foot", "hand1", "hand2", "none")
+_event_line = event_lines(engine)  # the log lines of the engine's EVENT_TEXTS
 
 
 def tr(text: str | None) -> str:
@@ -45,19 +48,7 @@ def mk_card_text(card: dict) -> str:
 
 
 def mk_kind_name(kind: str) -> str:
-    return {
-        "race": _("Race"),
-        "class": _("Class"),
-        "mixed": _("Two races"),
-        "double": _("Two classes"),
-        "monster": _("Monster"),
-        "curse": _("Curse"),
-        "enhancer": _("Monster enhancer"),
-        "wander": _("Wandering monster"),
-        "levelup": _("Go up a level"),
-        "oneshot": _("One-shot"),
-        "item": _("Item"),
-    }.get(kind, kind)
+    return _(KIND_NAMES[kind]) if kind in KIND_NAMES else kind
 
 
 def mk_slot_name(slot: str) -> str:
@@ -561,201 +552,12 @@ def mk_ranking(view, names) -> list[dict]:
     ]
 
 
-def mk_event_line(e, names) -> str | None:
-    k = e.get("kind")
-    who = _seat_name(names, e.get("seat"))
-    name = tr(e.get("name"))
-    to = _seat_name(names, e.get("to"))
-    if k == "turn":
-        return _("%(who)s's turn.") % {"who": who}
-    if k == "played":
-        return _("%(who)s played %(card)s.") % {"who": who, "card": name}
-    if k == "levelup":
-        return _("%(who)s: %(card)s! Now level %(level)s.") % {
-            "who": who,
-            "card": name,
-            "level": e["level"],
-        }
-    if k == "sold":
-        return _("%(who)s sold %(card)s for %(gold)s gold.") % {
-            "who": who,
-            "card": name,
-            "gold": e["gold"],
-        }
-    if k == "use":
-        return _("%(who)s uses %(card)s.") % {"who": who, "card": name}
-    if k == "stow":
-        return _("%(who)s carries %(card)s without using it.") % {"who": who, "card": name}
-    if k == "dropped":
-        return _("%(who)s discarded %(card)s.") % {"who": who, "card": name}
-    if k == "curse":
-        return _("%(who)s cursed %(target)s: %(card)s!") % {
-            "who": who,
-            "target": _seat_name(names, e["target"]),
-            "card": name,
-        }
-    if k == "curse_kept":
-        return _("%(who)s keeps the curse %(card)s.") % {"who": who, "card": name}
-    if k == "lost_levels":
-        n = e["n"]
-        if not n:
-            return _("%(who)s stays at level 1.") % {"who": who}
-        return ngettext("%(who)s lost %(n)s level.", "%(who)s lost %(n)s levels.", n) % {
-            "who": who,
-            "n": n,
-        }
-    if k == "lost_cards":
-        return ngettext(
-            "%(who)s discarded %(n)s card.", "%(who)s discarded %(n)s cards.", e["n"]
-        ) % {"who": who, "n": e["n"]}
-    if k == "lost_item":
-        return _("%(who)s lost %(card)s.") % {"who": who, "card": name}
-    if k == "lost_race":
-        return _("%(who)s lost their race.") % {"who": who}
-    if k == "lost_class":
-        return _("%(who)s lost their class.") % {"who": who}
-    if k == "nothing_to_lose":
-        return _("%(who)s had nothing like that to lose.") % {"who": who}
-    if k == "died":
-        return _("%(who)s was knocked out cold!") % {"who": who}
-    if k == "uncursed":
-        return _("%(who)s removed the curse %(card)s.") % {"who": who, "card": name}
-    if k == "offer":
-        return _("%(who)s offers %(card)s to %(to)s.") % {"who": who, "card": name, "to": to}
-    if k == "swapped":
-        return _("%(who)s traded %(card)s for %(got)s.") % {
-            "who": who,
-            "card": name,
-            "got": tr(e["got"]),
-        }
-    if k == "trade_declined":
-        return _("%(who)s said no to the trade.") % {"who": who}
-    if k == "help_declined":
-        return _("%(who)s will not help %(to)s.") % {"who": who, "to": to}
-    if k == "kicked":
-        if not e.get("name"):
-            return _("%(who)s kicked open the door: nothing there.") % {"who": who}
-        return _("%(who)s kicked open the door: %(card)s (%(kind)s).") % {
-            "who": who,
-            "card": name,
-            "kind": mk_kind_name(e["what"]),
-        }
-    if k == "trouble":
-        return _("%(who)s went looking for trouble: %(card)s!") % {"who": who, "card": name}
-    if k == "looted":
-        return _("%(who)s looted the room.") % {"who": who}
-    if k == "charity":
-        return _("%(who)s has too many cards.") % {"who": who}
-    if k == "gave":
-        return _("%(who)s gave %(to)s a card.") % {"who": who, "to": to}
-    if k == "discarded":
-        return _("%(who)s discarded %(card)s.") % {"who": who, "card": name}
-    if k == "combat":
-        return _("%(who)s fights %(card)s!") % {"who": who, "card": name}
-    if k == "oneshot":
-        side = _("the players") if e["side"] == "players" else _("the monsters")
-        return _("%(who)s used %(card)s for %(side)s.") % {"who": who, "card": name, "side": side}
-    if k == "removed":
-        return _("%(who)s used %(card)s: %(monster)s leaves the fight.") % {
-            "who": who,
-            "card": name,
-            "monster": tr(e["monster"]),
-        }
-    if k == "enhanced":
-        return _("%(who)s played %(card)s on %(monster)s.") % {
-            "who": who,
-            "card": name,
-            "monster": tr(e["monster"]),
-        }
-    if k == "wandered":
-        return _("%(who)s sent %(card)s into the fight!") % {"who": who, "card": name}
-    if k == "fury":
-        return _("%(who)s used Pillow Fury.") % {"who": who}
-    if k == "shoo":
-        return _("%(who)s used Shoo, Spooks!") % {"who": who}
-    if k == "poke":
-        return _("%(who)s gave %(victim)s a sneaky poke.") % {
-            "who": who,
-            "victim": _seat_name(names, e["victim"]),
-        }
-    if k == "lullaby":
-        return _("%(who)s sang %(monster)s to sleep.") % {"who": who, "monster": tr(e["monster"])}
-    if k == "ask_help":
-        bribe = mk_bribe_text(
-            {
-                "treasures": e.get("treasures", 0),
-                "item": {"name": e["item"]} if e.get("item") else None,
-            }
-        )
-        return _("%(who)s asks %(to)s for help, offering %(bribe)s.") % {
-            "who": who,
-            "to": to,
-            "bribe": bribe,
-        }
-    if k == "helps":
-        return _("%(who)s helps %(to)s!") % {"who": who, "to": to}
-    if k == "won":
-        return _("%(who)s won the fight (%(p)s against %(m)s)!") % {
-            "who": who,
-            "p": e["players"],
-            "m": e["monsters"],
-        }
-    if k == "sprite_level":
-        return _("%(who)s goes up a level for helping.") % {"who": who}
-    if k == "treasure":
-        return ngettext(
-            "%(who)s takes %(n)s treasure face down.",
-            "%(who)s takes %(n)s treasures face down.",
-            e["n"],
-        ) % {"who": who, "n": e["n"]}
-    if k == "treasure_shown":
-        shown = ", ".join(
-            _("%(who)s takes %(card)s") % {"who": _seat_name(names, t), "card": tr(n)}
-            for t, n in e["cards"]
-        )
-        return _("The treasure, face up: %(cards)s.") % {"cards": shown}
-    if k == "lost":
-        return _("%(who)s lost the fight (%(p)s against %(m)s) and must run away!") % {
-            "who": who,
-            "p": e["players"],
-            "m": e["monsters"],
-        }
-    if k == "not_chased":
-        return _("%(monster)s does not bother chasing %(who)s.") % {"monster": name, "who": who}
-    if k == "rolled":
-        if e["escaped"]:
-            return _("%(who)s rolled %(die)s and escaped %(monster)s.") % {
-                "who": who,
-                "die": e["die"],
-                "monster": name,
-            }
-        return _("%(who)s rolled %(die)s: caught by %(monster)s!") % {
-            "who": who,
-            "die": e["die"],
-            "monster": name,
-        }
-    if k == "bad_stuff":
-        return _("Bad Stuff from %(monster)s for %(who)s!") % {"monster": name, "who": who}
-    if k == "escaped":
-        return _("%(who)s used %(card)s and got away from %(monster)s.") % {
-            "who": who,
-            "card": name,
-            "monster": tr(e["monster"]),
-        }
-    if k == "flutter":
-        return _("%(who)s used Flutter Spell.") % {"who": who}
-    if k == "loot_body":
-        return _("Everybody takes a card from %(who)s's things.") % {"who": who}
-    if k == "took":
-        return _("%(who)s took %(card)s.") % {"who": who, "card": name}
-    if k == "reborn":
-        return _("%(who)s is back, with new cards.") % {"who": who}
-    if k == "listened":
-        return _("%(who)s listened at the door.") % {"who": who}
-    if k == "big_given":
-        return _("%(who)s gave %(card)s to %(to)s.") % {"who": who, "card": name, "to": to}
-    if k == "big_discarded":
-        return _("%(who)s discarded %(card)s.") % {"who": who, "card": name}
-    if k == "game_over":
-        return _("The game is over.")
-    return None
+def mk_event_line(event, names) -> str | None:
+    """An event's log line: the engine's EVENT_TEXTS translated (games.presenters.event_lines),
+    but for the face-up treasure, whose text holds a list of who takes what, one small
+    sentence each: a field of one template cannot be translated sentences, so they are
+    translated here by the engine's own ``treasure_takers``."""
+    if event.get("kind") != "treasure_shown":
+        return _event_line(event, names)
+    takers = engine.treasure_takers(event["cards"], lambda seat: _seat_name(names, seat), _)
+    return _(engine.EVENT_TEXTS["treasure_shown"]) % {"cards": takers}
