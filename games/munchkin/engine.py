@@ -1558,7 +1558,6 @@ def _character(s: State, p: int) -> dict:
 
 def view(state: State, seat: int | None) -> dict:
     s = state
-    c = s["combat"]
     v: dict[str, Any] = {
         "game": SLUG,
         "seat": seat,
@@ -1586,46 +1585,10 @@ def view(state: State, seat: int | None) -> dict:
         "charity": None,
         "outcome": s["result"],
     }
-    if c is not None:
-        v["combat"] = {
-            "fighter": c["fighter"],
-            "helper": c["helper"],
-            "asked": list(c["asked"]),
-            "asking": c["asking"],
-            "bribe": _bribe_view(c["bribe"]),
-            "deal": _bribe_view(c["deal"]),
-            "turn": c["turn"],
-            "passes": c["passes"],
-            "removed": [_name(m["card"]) for m in c["removed"]],
-            "strengths": strengths(s),
-            "treasures": _total_treasure(c),
-        }
+    if s["combat"] is not None:
+        v["combat"] = _combat_view(s)
     if s["run"] is not None:
-        r = s["run"]
-        v["run"] = {
-            "runner": r["runner"],
-            "left": [
-                {
-                    "index": i,
-                    "name": _name(c["monsters"][i]["card"]),
-                    "bad": CARDS[c["monsters"][i]["card"]]["bad"],
-                    # The die roll that escapes this monster (1: any roll; 7: none).
-                    "need": max(
-                        1,
-                        min(
-                            7,
-                            ESCAPE_ON
-                            - _run_bonus(s, r["runner"])
-                            - r["flutter"]
-                            - CARDS[c["monsters"][i]["card"]]["run"],
-                        ),
-                    ),
-                }
-                for i in r["left"]
-            ],
-            "flutter": r["flutter"],
-            "bonus": _run_bonus(s, r["runner"]) + r["flutter"],
-        }
+        v["run"] = _run_view(s)
     if s["loot"] is not None:
         v["loot"] = {
             "dead": s["loot"]["dead"],
@@ -1645,6 +1608,51 @@ def view(state: State, seat: int | None) -> dict:
     if seat is not None:
         v["hand"] = [_public(x) for x in s["hands"][seat]]
     return v
+
+
+def _combat_view(s: State) -> dict:
+    c = s["combat"]
+    return {
+        "fighter": c["fighter"],
+        "helper": c["helper"],
+        "asked": list(c["asked"]),
+        "asking": c["asking"],
+        "bribe": _bribe_view(c["bribe"]),
+        "deal": _bribe_view(c["deal"]),
+        "turn": c["turn"],
+        "passes": c["passes"],
+        "removed": [_name(m["card"]) for m in c["removed"]],
+        "strengths": strengths(s),
+        "treasures": _total_treasure(c),
+    }
+
+
+def _run_view(s: State) -> dict:
+    c, r = s["combat"], s["run"]
+    return {
+        "runner": r["runner"],
+        "left": [
+            {
+                "index": i,
+                "name": _name(c["monsters"][i]["card"]),
+                "bad": CARDS[c["monsters"][i]["card"]]["bad"],
+                # The die roll that escapes this monster (1: any roll; 7: none).
+                "need": max(
+                    1,
+                    min(
+                        7,
+                        ESCAPE_ON
+                        - _run_bonus(s, r["runner"])
+                        - r["flutter"]
+                        - CARDS[c["monsters"][i]["card"]]["run"],
+                    ),
+                ),
+            }
+            for i in r["left"]
+        ],
+        "flutter": r["flutter"],
+        "bonus": _run_bonus(s, r["runner"]) + r["flutter"],
+    }
 
 
 def _bribe_view(b: dict | None) -> dict | None:

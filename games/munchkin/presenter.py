@@ -269,7 +269,6 @@ def munchkin_context(view, ctx) -> dict:
     match, seat, names = ctx["match"], ctx["seat"], ctx["names"]
     me = seat.number if seat is not None else None
     my_turn = ctx["my_turn"]
-    phase = view["phase"]
     legal = []
     if my_turn:
         module = match.engine
@@ -278,84 +277,22 @@ def munchkin_context(view, ctx) -> dict:
     chars = [mk_character(ch, names, view, live) for ch in view["characters"]]
     mine = chars[me] if me is not None else None
     hand = [mk_card(c) for c in view.get("hand") or []]
-    my_cards = {c["id"] for c in hand}
-    if mine is not None:
-        my_cards |= {i["id"] for i in mine["used"] + mine["carried"]}
-        my_cards |= {c["id"] for c in view["characters"][me]["races"]}
-        my_cards |= {c["id"] for c in view["characters"][me]["classes"]}
-    kinds = {c["id"]: c["kind"] for c in hand}
-    by_card: dict[str, list] = {}
-    general, asks_t, asks_i = [], [], []
-    for a in legal:
-        t = a["type"]
-        if t == "ask_help":
-            (asks_i if "item" in a else asks_t).append(a)
-        elif t in ("take", "swap") or (a.get("card") in my_cards and t != "fight"):
-            label = mk_action_label(a, names, view, kinds)
-            by_card.setdefault(a["card"], []).append(_button(a, label))
-        elif t == "fight":
-            by_card.setdefault(a["card"], []).append(
-                _button(a, mk_general_label(a, names, view), True)
-            )
-        else:
-            primary = t in ("kick", "end_turn", "ready", "roll", "accept")
-            general.append(_button(a, mk_general_label(a, names, view), primary))
-    for c in hand:
-        c["actions"] = by_card.get(c["id"], [])
-    if mine is not None:
-        for i in mine["used"] + mine["carried"]:
-            i["actions"] = by_card.get(i["id"], [])
-    my_powers = []
-    if me is not None:
-        for c in view["characters"][me]["races"] + view["characters"][me]["classes"]:
-            card = mk_card(c)
-            card["actions"] = by_card.get(c["id"], [])
-            my_powers.append(card)
-    loot = None
-    if view["loot"] is not None:
-        loot = {
-            "dead": _seat_name(names, view["loot"]["dead"]),
-            "cards": [
-                dict(mk_card(c), actions=by_card.get(c["id"], [])) for c in view["loot"]["cards"]
-            ],
-        }
-    trade = None
-    if view["trade"] is not None:
-        t = view["trade"]
-        trade = {
-            "from": _seat_name(names, t["from"]),
-            "to": _seat_name(names, t["to"]),
-            "card": mk_card(t["card"]),
-        }
-    combat = mk_combat(view, names)
-    ask = None
-    if asks_t or asks_i:
-        seats = sorted({a["to"] for a in asks_t + asks_i})
-        ask = {
-            "people": [(s, _seat_name(names, s)) for s in seats],
-            "treasures": sorted({a["treasures"] for a in asks_t}),
-            "items": [
-                (
-                    cid,
-                    next((i["name"] for i in mine["used"] + mine["carried"] if i["id"] == cid), ""),
-                )
-                for cid in sorted({a["item"] for a in asks_i})
-            ]
-            if mine
-            else [],
-        }
-    window = phase == "combat" and my_turn
+    by_card, general, asks = _sort_actions(
+        legal, _my_cards(view, me, hand, mine), hand, names, view
+    )
+    for card in hand + (mine["used"] + mine["carried"] if mine is not None else []):
+        card["actions"] = by_card.get(card["id"], [])
     return {
         "mk_chars": chars,
         "mine": mine,
         "hand": hand,
-        "my_powers": my_powers,
+        "my_powers": _my_powers(view, me, by_card),
         "general": general,
-        "ask": ask,
-        "combat": combat,
-        "loot": loot,
-        "trade": trade,
-        "window": window,
+        "ask": _ask(asks, mine, names),
+        "combat": mk_combat(view, names),
+        "loot": _loot(view, names, by_card),
+        "trade": _trade(view, names),
+        "window": view["phase"] == "combat" and my_turn,
         "window_seconds": WINDOW_SECONDS,
         "acting_name": ", ".join(_seat_name(names, s) for s in view["to_act"]) if live else "",
         "step": mk_next_step(view, ctx, names, me),
@@ -366,6 +303,90 @@ def munchkin_context(view, ctx) -> dict:
         "last_roll": mk_roll_text(view, names),
         "charity": view["charity"],
         "focus": "actions" if my_turn else "",
+    }
+
+
+def _my_cards(view, me, hand, mine) -> set[str]:
+    """The ids of the viewer's own cards: its hand, its items, its races and classes."""
+    ids = {c["id"] for c in hand}
+    if mine is not None:
+        ids |= {i["id"] for i in mine["used"] + mine["carried"]}
+        ids |= {c["id"] for c in view["characters"][me]["races"]}
+        ids |= {c["id"] for c in view["characters"][me]["classes"]}
+    return ids
+
+
+def _sort_actions(legal, my_cards, hand, names, view):
+    """The legal actions as buttons: on the card they play (by card id), the general ones, and
+    the calls for help (asked for with treasures, or with an item), for the "ask" form."""
+    kinds = {c["id"]: c["kind"] for c in hand}
+    by_card: dict[str, list] = {}
+    general: list[dict] = []
+    asks: dict[str, list] = {"treasures": [], "items": []}
+    for a in legal:
+        t = a["type"]
+        if t == "ask_help":
+            asks["items" if "item" in a else "treasures"].append(a)
+        elif t in ("take", "swap") or (a.get("card") in my_cards and t != "fight"):
+            label = mk_action_label(a, names, view, kinds)
+            by_card.setdefault(a["card"], []).append(_button(a, label))
+        elif t == "fight":
+            by_card.setdefault(a["card"], []).append(
+                _button(a, mk_general_label(a, names, view), True)
+            )
+        else:
+            primary = t in ("kick", "end_turn", "ready", "roll", "accept")
+            general.append(_button(a, mk_general_label(a, names, view), primary))
+    return by_card, general, asks
+
+
+def _my_powers(view, me, by_card) -> list[dict]:
+    """The viewer's races and classes as cards, with their buttons."""
+    if me is None:
+        return []
+    ch = view["characters"][me]
+    return [dict(mk_card(c), actions=by_card.get(c["id"], [])) for c in ch["races"] + ch["classes"]]
+
+
+def _loot(view, names, by_card) -> dict | None:
+    if view["loot"] is None:
+        return None
+    return {
+        "dead": _seat_name(names, view["loot"]["dead"]),
+        "cards": [
+            dict(mk_card(c), actions=by_card.get(c["id"], [])) for c in view["loot"]["cards"]
+        ],
+    }
+
+
+def _trade(view, names) -> dict | None:
+    t = view["trade"]
+    if t is None:
+        return None
+    return {
+        "from": _seat_name(names, t["from"]),
+        "to": _seat_name(names, t["to"]),
+        "card": mk_card(t["card"]),
+    }
+
+
+def _ask(asks, mine, names) -> dict | None:
+    """The "ask for help" form: whom, for how many treasures, or for which of the viewer's items."""
+    by_treasures, by_item = asks["treasures"], asks["items"]
+    if not by_treasures and not by_item:
+        return None
+    seats = sorted({a["to"] for a in by_treasures + by_item})
+    items = []
+    if mine:
+        own = mine["used"] + mine["carried"]
+        items = [
+            (cid, next((i["name"] for i in own if i["id"] == cid), ""))
+            for cid in sorted({a["item"] for a in by_item})
+        ]
+    return {
+        "people": [(s, _seat_name(names, s)) for s in seats],
+        "treasures": sorted({a["treasures"] for a in by_treasures}),
+        "items": items,
     }
 
 
