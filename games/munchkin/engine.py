@@ -24,11 +24,11 @@ from typing import Any
 
 from games.engine.base import (
     IllegalAction,
+    Phrase,
     Word,
     describe_with,
     gettext_noop,
     ngettext_noop,
-    render_event,
 )
 
 from .cards import ALL_IDS, CARDS, DOORS, KIND_NAMES, TREASURES
@@ -1732,12 +1732,7 @@ EVENT_TEXTS = {
     "shoo": gettext_noop("%(who)s used Shoo, Spooks!"),
     "poke": gettext_noop("%(who)s gave %(victim)s a sneaky poke."),
     "lullaby": gettext_noop("%(who)s sang %(monster)s to sleep."),
-    "ask_help_item": gettext_noop("%(who)s asks %(to)s for help, offering the item %(item)s."),
-    "ask_help_nothing": gettext_noop("%(who)s asks %(to)s for help, offering nothing."),
-    "ask_help": ngettext_noop(
-        "%(who)s asks %(to)s for help, offering %(n)s treasure.",
-        "%(who)s asks %(to)s for help, offering %(n)s treasures.",
-    ),
+    "ask_help": gettext_noop("%(who)s asks %(to)s for help, offering %(bribe)s."),
     "helps": gettext_noop("%(who)s helps %(to)s!"),
     "won": gettext_noop("%(who)s won the fight (%(p)s against %(m)s)!"),
     "sprite_level": gettext_noop("%(who)s goes up a level for helping."),
@@ -1762,8 +1757,14 @@ EVENT_TEXTS = {
 }
 # The side a one-shot card helps in a combat.
 SIDE_NAMES = {"players": gettext_noop("the players"), "monsters": gettext_noop("the monsters")}
-# One taker of the face-up treasure (treasure_shown lists them, joined by commas).
+# Parts of the texts above (base.Phrase fields): who takes each face-up treasure, listed; what
+# a call for help offers (the combat panel says it too).
 TREASURE_TAKER = gettext_noop("%(who)s takes %(card)s")
+# Translators: one more item of a list in a log line ("Ana takes Pet Rock, Ben takes Wand").
+LIST_TEXT = gettext_noop("%(first)s, %(rest)s")
+BRIBE_ITEM = gettext_noop("the item %(item)s")
+BRIBE_NOTHING = gettext_noop("nothing")
+BRIBE_TREASURES = ngettext_noop("%(n)s treasure", "%(n)s treasures")
 # Events the log leaves out (QUIET_EVENTS: a pass, "ready", the end of a turn, a reshuffle) have
 # no text.
 
@@ -1790,13 +1791,23 @@ def _word(text: str | None) -> Word | str:
     return Word(text) if text else ""
 
 
-def treasure_takers(cards: list, who: Callable, gettext: Callable = gettext_noop) -> str:
-    """ "Ana takes Pet Rock, Ben takes Broomstick": who takes which face-up treasure, in English,
-    or in the reader's language with Django's ``gettext`` (the presenter's treasure line)."""
-    return ", ".join(
-        render_event(TREASURE_TAKER, {"who": who(seat), "card": _word(name)}, gettext)
-        for seat, name in cards
-    )
+def _listing(items: list) -> Any:
+    """Items (names, Words, Phrases) one after another: "a, b, c"."""
+    if not items:
+        return ""
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        out = Phrase(LIST_TEXT, {"first": item, "rest": out})
+    return out
+
+
+def bribe_phrase(treasures: int, item: str | None) -> Phrase:
+    """What a call for help offers, to be rendered: an item (its name), treasures, or nothing."""
+    if item:
+        return Phrase(BRIBE_ITEM, {"item": Word(item)})
+    if not treasures:
+        return Phrase(BRIBE_NOTHING, {})
+    return Phrase(BRIBE_TREASURES, {"n": treasures})
 
 
 def event_fields(event: Event, who: Callable) -> tuple[str, dict] | None:
@@ -1857,28 +1868,24 @@ def _fight_event_fields(event: Event, kind: Any, fields: dict, who: Callable):
     if kind == "poke":
         return kind, {**fields, "victim": who(event["victim"])}
     if kind == "ask_help":
-        return _ask_help_fields(event, {**fields, "to": who(event.get("to"))})
+        bribe = bribe_phrase(event.get("treasures", 0), event.get("item"))
+        return kind, {**fields, "to": who(event.get("to")), "bribe": bribe}
     if kind in ("won", "lost"):
         return kind, {**fields, "p": event["players"], "m": event["monsters"]}
     if kind == "treasure":
         return kind, {**fields, "n": event["n"]}
     if kind == "treasure_shown":
-        return kind, {"cards": treasure_takers(event["cards"], who)}
+        takers = [
+            Phrase(TREASURE_TAKER, {"who": who(seat), "card": _word(name)})
+            for seat, name in event["cards"]
+        ]
+        return kind, {"cards": _listing(takers)}
     if kind in ("not_chased", "bad_stuff"):
         return kind, {**fields, "monster": card}
     if kind == "rolled":
         key = "rolled_escaped" if event["escaped"] else "rolled"
         return key, {**fields, "die": event["die"], "monster": card}
     return None
-
-
-def _ask_help_fields(event: Event, fields: dict) -> tuple[str, dict]:
-    """A call for help, with its bribe: an item, some treasures, or nothing."""
-    if event.get("item"):
-        return "ask_help_item", {**fields, "item": Word(event["item"])}
-    if not event.get("treasures", 0):
-        return "ask_help_nothing", fields
-    return "ask_help", {**fields, "n": event["treasures"]}
 
 
 def describe(event: Event) -> str:

@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.names import isolate
+from games.engine.base import render_event
 from games.munchkin import engine
 from games.munchkin.cards import KIND_NAMES, card_text
-from games.presenters import event_lines
 
 WINDOW_SECONDS = 20  # the "anyone?" window of a person: then the board passes for them
 
@@ -31,7 +31,6 @@ KIND_SIGNS = {
     "item": "◆",
 }
 SLOT_ORDER = ("head", "armour", "foot", "hand1", "hand2", "none")
-_event_line = event_lines(engine)  # the log lines of the engine's EVENT_TEXTS
 
 
 def tr(text: str | None) -> str:
@@ -296,7 +295,7 @@ def munchkin_context(view, ctx) -> dict:
         "window_seconds": WINDOW_SECONDS,
         "acting_name": ", ".join(_seat_name(names, s) for s in view["to_act"]) if live else "",
         "step": mk_next_step(view, ctx, names, me),
-        "log": [line for e in view["log"] if (line := mk_event_line(e, names))][-10:],
+        "log": [line for e in view["log"] if (line := match.spec.event_line(e, names))][-10:],
         "result": mk_result_text(view, names, me),
         "ranking": mk_ranking(view, names),
         "door": dict(view["door"], name=tr(view["door"]["name"])) if view["door"] else None,
@@ -443,14 +442,12 @@ def mk_combat(view, names) -> dict | None:
 
 
 def mk_bribe_text(bribe) -> str:
+    """What a call for help offers (a view's bribe or deal), in the reader's language."""
     if not bribe:
         return ""
-    if bribe.get("item"):
-        return _("the item %(item)s") % {"item": tr(bribe["item"]["name"])}
-    n = bribe.get("treasures", 0)
-    if not n:
-        return _("nothing")
-    return ngettext("%(n)s treasure", "%(n)s treasures", n) % {"n": n}
+    item = bribe.get("item")
+    phrase = engine.bribe_phrase(bribe.get("treasures", 0), item["name"] if item else None)
+    return render_event(*phrase, _, ngettext)
 
 
 def mk_roll_text(view, names) -> str:
@@ -571,14 +568,3 @@ def mk_ranking(view, names) -> list[dict]:
         for group in outcome.get("ranking") or []
         if group
     ]
-
-
-def mk_event_line(event, names) -> str | None:
-    """An event's log line: the engine's EVENT_TEXTS translated (games.presenters.event_lines),
-    but for the face-up treasure, whose text holds a list of who takes what, one small
-    sentence each: a field of one template cannot be translated sentences, so they are
-    translated here by the engine's own ``treasure_takers``."""
-    if event.get("kind") != "treasure_shown":
-        return _event_line(event, names)
-    takers = engine.treasure_takers(event["cards"], lambda seat: _seat_name(names, seat), _)
-    return _(engine.EVENT_TEXTS["treasure_shown"]) % {"cards": takers}

@@ -351,10 +351,10 @@ def test_a_shared_victory_tells_each_winner():
 
 
 def test_the_face_up_treasure_line_says_who_takes_what():
-    from games.munchkin.presenter import mk_event_line
+    from games import registry
 
     event = {"kind": "treasure_shown", "cards": [[1, "Pet Rock"], [0, "Broomstick"]]}
-    line = mk_event_line(event, {0: "Ana", 1: "Ben"})
+    line = registry.get("munchkin").event_line(event, {0: "Ana", 1: "Ben"})
     assert line == "The treasure, face up: Ben takes Pet Rock, Ana takes Broomstick."
 
 
@@ -383,7 +383,7 @@ def test_the_log_and_describe_read_the_same_texts():
     assert {"turn", "kicked", "combat", "treasure_shown", "ask_help", "passed"} <= seen
 
 
-def test_the_face_up_treasure_line_is_translated_piece_by_piece(monkeypatch):
+def test_the_face_up_treasure_line_translates_each_piece(monkeypatch):
     from django.utils.translation import _trans
 
     from games import registry
@@ -391,9 +391,10 @@ def test_the_face_up_treasure_line_is_translated_piece_by_piece(monkeypatch):
     words = {
         MK.EVENT_TEXTS["treasure_shown"]: "ZZ %(cards)s",
         MK.TREASURE_TAKER: "%(card)s -> %(who)s",
+        MK.LIST_TEXT: "%(first)s + %(rest)s",
         "Pet Rock": "Piedra",
     }
     monkeypatch.setattr(_trans, "gettext", lambda m: words.get(m, m), raising=False)
-    event = {"kind": "treasure_shown", "seat": 0, "cards": [[1, "Pet Rock"]]}
+    event = {"kind": "treasure_shown", "seat": 0, "cards": [[1, "Pet Rock"], [0, "Wand"]]}
     line = registry.get("munchkin").event_line(event, {0: "Ana", 1: "Ben"})
-    assert line == "ZZ Piedra -> Ben"
+    assert line == "ZZ Piedra -> Ben + Wand -> Ana"
