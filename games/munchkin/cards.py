@@ -367,6 +367,21 @@ SLOT_TEXT = {
     "none": gettext_noop("No slot."),
 }
 
+# The name of each kind of card (on the card, and in the log when a door is kicked open).
+KIND_NAMES = {
+    "race": gettext_noop("Race"),
+    "class": gettext_noop("Class"),
+    "mixed": gettext_noop("Two races"),
+    "double": gettext_noop("Two classes"),
+    "monster": gettext_noop("Monster"),
+    "curse": gettext_noop("Curse"),
+    "enhancer": gettext_noop("Monster enhancer"),
+    "wander": gettext_noop("Wandering monster"),
+    "levelup": gettext_noop("Go up a level"),
+    "oneshot": gettext_noop("One-shot"),
+    "item": gettext_noop("Item"),
+}
+
 
 def _who_name(who: str, gettext: Gettext) -> str:
     return gettext(RACES.get(who) or CLASSES[who])
@@ -512,38 +527,40 @@ def card_text(
 
 
 def _build() -> dict[str, Card]:
+    """Every card, numbered in the order of its deck (doors: the characters' cards, then the
+    dungeon's; then the treasures), with its text made from its numbers."""
     cards: dict[str, Card] = {}
-    d = t = 0
+    decks = (("door", "d", _character_cards() + _dungeon_cards()), ("treasure", "t", _treasures()))
+    for deck, letter, made in decks:
+        for number, card in enumerate(made, start=1):
+            card["text"] = card_text(card)
+            card["id"] = f"mk-{letter}-{number:03d}"
+            card["deck"] = deck
+            cards[card["id"]] = card
+    return cards
 
-    def door(card: Card) -> None:
-        nonlocal d
-        d += 1
-        card["text"] = card_text(card)
-        card["id"] = f"mk-d-{d:03d}"
-        card["deck"] = "door"
-        cards[card["id"]] = card
 
-    def treasure(card: Card) -> None:
-        nonlocal t
-        t += 1
-        card["text"] = card_text(card)
-        card["id"] = f"mk-t-{t:03d}"
-        card["deck"] = "treasure"
-        cards[card["id"]] = card
-
-    # "text" is a placeholder (filled in by card_text) that keeps the keys in their order.
+# In the card makers below, "text" is a placeholder (filled in by card_text) that keeps the keys
+# in their order.
+def _character_cards() -> list[Card]:
+    """The door cards a character is made of: races, classes, Half-and-Half, Double Major."""
+    made: list[Card] = []
     for race, name in RACES.items():
-        for _ in range(3):
-            door({"kind": "race", "name": name, "race": race, "text": ""})
+        made += [{"kind": "race", "name": name, "race": race, "text": ""} for _ in range(3)]
     for cls, name in CLASSES.items():
-        for _ in range(3):
-            door({"kind": "class", "name": name, "cls": cls, "text": ""})
+        made += [{"kind": "class", "name": name, "cls": cls, "text": ""} for _ in range(3)]
     for _ in range(2):
-        door({"kind": "mixed", "name": gettext_noop("Half-and-Half"), "text": ""})
+        made.append({"kind": "mixed", "name": gettext_noop("Half-and-Half"), "text": ""})
     for _ in range(2):
-        door({"kind": "double", "name": gettext_noop("Double Major"), "text": ""})
+        made.append({"kind": "double", "name": gettext_noop("Double Major"), "text": ""})
+    return made
+
+
+def _dungeon_cards() -> list[Card]:
+    """The door cards of the dungeon: monsters, curses, monster enhancers, Surprise Guests."""
+    made: list[Card] = []
     for name, level, treasures, levels, opts, bad, flavour in MONSTERS:
-        door(
+        made.append(
             {
                 "kind": "monster",
                 "name": name,
@@ -560,18 +577,12 @@ def _build() -> dict[str, Card]:
             }
         )
     for name, effect, flavour in CURSES:
-        door(
-            {
-                "kind": "curse",
-                "name": name,
-                "effect": list(effect),
-                "text": "",
-                "flavour": flavour,
-            }
+        made.append(
+            {"kind": "curse", "name": name, "effect": list(effect), "text": "", "flavour": flavour}
         )
     for name, n, treasure_change, copies, flavour in ENHANCERS:
         for _ in range(copies):
-            door(
+            made.append(
                 {
                     "kind": "enhancer",
                     "name": name,
@@ -582,7 +593,7 @@ def _build() -> dict[str, Card]:
                 }
             )
     for _ in range(3):
-        door(
+        made.append(
             {
                 "kind": "wander",
                 "name": gettext_noop("Surprise Guest"),
@@ -590,10 +601,16 @@ def _build() -> dict[str, Card]:
                 "flavour": gettext_noop("Ding dong! Who invited HIM?"),
             }
         )
+    return made
+
+
+def _treasures() -> list[Card]:
+    """The treasure cards: Go Up a Level cards, one-shots, items."""
+    made: list[Card] = []
     for name, flavour in LEVEL_UPS:
-        treasure({"kind": "levelup", "name": name, "text": "", "flavour": flavour})
+        made.append({"kind": "levelup", "name": name, "text": "", "flavour": flavour})
     for name, effect, gold, flavour in ONE_SHOTS:
-        treasure(
+        made.append(
             {
                 "kind": "oneshot",
                 "name": name,
@@ -604,7 +621,7 @@ def _build() -> dict[str, Card]:
             }
         )
     for name, slot, bonus, gold, big, restriction, run, flavour in ITEMS:
-        treasure(
+        made.append(
             {
                 "kind": "item",
                 "name": name,
@@ -618,7 +635,7 @@ def _build() -> dict[str, Card]:
                 "flavour": flavour,
             }
         )
-    return cards
+    return made
 
 
 CARDS: dict[str, Card] = _build()

@@ -19,11 +19,19 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
-from games.engine.base import IllegalAction, gettext_noop
+from games.engine.base import (
+    IllegalAction,
+    Phrase,
+    Word,
+    describe_with,
+    gettext_noop,
+    ngettext_noop,
+)
 
-from .cards import ALL_IDS, CARDS, DOORS, TREASURES
+from .cards import ALL_IDS, CARDS, DOORS, KIND_NAMES, TREASURES
 from .cards import CLASSES as CLASSES  # re-exported: tests and presenters read mk.CLASSES
 from .cards import RACES as RACES
 
@@ -1550,7 +1558,6 @@ def _character(s: State, p: int) -> dict:
 
 def view(state: State, seat: int | None) -> dict:
     s = state
-    c = s["combat"]
     v: dict[str, Any] = {
         "game": SLUG,
         "seat": seat,
@@ -1578,46 +1585,10 @@ def view(state: State, seat: int | None) -> dict:
         "charity": None,
         "outcome": s["result"],
     }
-    if c is not None:
-        v["combat"] = {
-            "fighter": c["fighter"],
-            "helper": c["helper"],
-            "asked": list(c["asked"]),
-            "asking": c["asking"],
-            "bribe": _bribe_view(c["bribe"]),
-            "deal": _bribe_view(c["deal"]),
-            "turn": c["turn"],
-            "passes": c["passes"],
-            "removed": [_name(m["card"]) for m in c["removed"]],
-            "strengths": strengths(s),
-            "treasures": _total_treasure(c),
-        }
+    if s["combat"] is not None:
+        v["combat"] = _combat_view(s)
     if s["run"] is not None:
-        r = s["run"]
-        v["run"] = {
-            "runner": r["runner"],
-            "left": [
-                {
-                    "index": i,
-                    "name": _name(c["monsters"][i]["card"]),
-                    "bad": CARDS[c["monsters"][i]["card"]]["bad"],
-                    # The die roll that escapes this monster (1: any roll; 7: none).
-                    "need": max(
-                        1,
-                        min(
-                            7,
-                            ESCAPE_ON
-                            - _run_bonus(s, r["runner"])
-                            - r["flutter"]
-                            - CARDS[c["monsters"][i]["card"]]["run"],
-                        ),
-                    ),
-                }
-                for i in r["left"]
-            ],
-            "flutter": r["flutter"],
-            "bonus": _run_bonus(s, r["runner"]) + r["flutter"],
-        }
+        v["run"] = _run_view(s)
     if s["loot"] is not None:
         v["loot"] = {
             "dead": s["loot"]["dead"],
@@ -1637,6 +1608,51 @@ def view(state: State, seat: int | None) -> dict:
     if seat is not None:
         v["hand"] = [_public(x) for x in s["hands"][seat]]
     return v
+
+
+def _combat_view(s: State) -> dict:
+    c = s["combat"]
+    return {
+        "fighter": c["fighter"],
+        "helper": c["helper"],
+        "asked": list(c["asked"]),
+        "asking": c["asking"],
+        "bribe": _bribe_view(c["bribe"]),
+        "deal": _bribe_view(c["deal"]),
+        "turn": c["turn"],
+        "passes": c["passes"],
+        "removed": [_name(m["card"]) for m in c["removed"]],
+        "strengths": strengths(s),
+        "treasures": _total_treasure(c),
+    }
+
+
+def _run_view(s: State) -> dict:
+    c, r = s["combat"], s["run"]
+    return {
+        "runner": r["runner"],
+        "left": [
+            {
+                "index": i,
+                "name": _name(c["monsters"][i]["card"]),
+                "bad": CARDS[c["monsters"][i]["card"]]["bad"],
+                # The die roll that escapes this monster (1: any roll; 7: none).
+                "need": max(
+                    1,
+                    min(
+                        7,
+                        ESCAPE_ON
+                        - _run_bonus(s, r["runner"])
+                        - r["flutter"]
+                        - CARDS[c["monsters"][i]["card"]]["run"],
+                    ),
+                ),
+            }
+            for i in r["left"]
+        ],
+        "flutter": r["flutter"],
+        "bonus": _run_bonus(s, r["runner"]) + r["flutter"],
+    }
 
 
 def _bribe_view(b: dict | None) -> dict | None:
@@ -1674,78 +1690,207 @@ def load(d: dict) -> State:
 
 
 # --------------------------------------------------------------------------------------------
-# Log lines (plain English; the play screen has its own translated lines)
+# Event texts, written once (games/engine/base.py): ``describe`` says them in plain English, the
+# board's log translates the same templates with the seats' names. Every event is public.
 # --------------------------------------------------------------------------------------------
-def _who(seat: Any) -> str:
-    return f"Player {seat + 1}" if isinstance(seat, int) else "Someone"
+EVENT_TEXTS = {
+    "turn": gettext_noop("%(who)s's turn."),
+    "played": gettext_noop("%(who)s played %(card)s."),
+    "levelup": gettext_noop("%(who)s: %(card)s! Now level %(level)s."),
+    "sold": gettext_noop("%(who)s sold %(card)s for %(gold)s gold."),
+    "use": gettext_noop("%(who)s uses %(card)s."),
+    "stow": gettext_noop("%(who)s carries %(card)s without using it."),
+    "dropped": gettext_noop("%(who)s discarded %(card)s."),
+    "curse": gettext_noop("%(who)s cursed %(target)s: %(card)s!"),
+    "curse_kept": gettext_noop("%(who)s keeps the curse %(card)s."),
+    "lost_no_level": gettext_noop("%(who)s stays at level 1."),
+    "lost_levels": ngettext_noop("%(who)s lost %(n)s level.", "%(who)s lost %(n)s levels."),
+    "lost_cards": ngettext_noop("%(who)s discarded %(n)s card.", "%(who)s discarded %(n)s cards."),
+    "lost_item": gettext_noop("%(who)s lost %(card)s."),
+    "lost_race": gettext_noop("%(who)s lost their race."),
+    "lost_class": gettext_noop("%(who)s lost their class."),
+    "nothing_to_lose": gettext_noop("%(who)s had nothing like that to lose."),
+    "died": gettext_noop("%(who)s was knocked out cold!"),
+    "uncursed": gettext_noop("%(who)s removed the curse %(card)s."),
+    "offer": gettext_noop("%(who)s offers %(card)s to %(to)s."),
+    "swapped": gettext_noop("%(who)s traded %(card)s for %(got)s."),
+    "trade_declined": gettext_noop("%(who)s said no to the trade."),
+    "help_declined": gettext_noop("%(who)s will not help %(to)s."),
+    "kicked_nothing": gettext_noop("%(who)s kicked open the door: nothing there."),
+    "kicked": gettext_noop("%(who)s kicked open the door: %(card)s (%(kind)s)."),
+    "trouble": gettext_noop("%(who)s went looking for trouble: %(card)s!"),
+    "looted": gettext_noop("%(who)s looted the room."),
+    "charity": gettext_noop("%(who)s has too many cards."),
+    "gave": gettext_noop("%(who)s gave %(to)s a card."),
+    "discarded": gettext_noop("%(who)s discarded %(card)s."),
+    "combat": gettext_noop("%(who)s fights %(card)s!"),
+    "oneshot": gettext_noop("%(who)s used %(card)s for %(side)s."),
+    "removed": gettext_noop("%(who)s used %(card)s: %(monster)s leaves the fight."),
+    "enhanced": gettext_noop("%(who)s played %(card)s on %(monster)s."),
+    "wandered": gettext_noop("%(who)s sent %(card)s into the fight!"),
+    "fury": gettext_noop("%(who)s used Pillow Fury."),
+    "shoo": gettext_noop("%(who)s used Shoo, Spooks!"),
+    "poke": gettext_noop("%(who)s gave %(victim)s a sneaky poke."),
+    "lullaby": gettext_noop("%(who)s sang %(monster)s to sleep."),
+    "ask_help": gettext_noop("%(who)s asks %(to)s for help, offering %(bribe)s."),
+    "helps": gettext_noop("%(who)s helps %(to)s!"),
+    "won": gettext_noop("%(who)s won the fight (%(p)s against %(m)s)!"),
+    "sprite_level": gettext_noop("%(who)s goes up a level for helping."),
+    "treasure": ngettext_noop(
+        "%(who)s takes %(n)s treasure face down.", "%(who)s takes %(n)s treasures face down."
+    ),
+    "treasure_shown": gettext_noop("The treasure, face up: %(cards)s."),
+    "lost": gettext_noop("%(who)s lost the fight (%(p)s against %(m)s) and must run away!"),
+    "not_chased": gettext_noop("%(monster)s does not bother chasing %(who)s."),
+    "rolled_escaped": gettext_noop("%(who)s rolled %(die)s and escaped %(monster)s."),
+    "rolled": gettext_noop("%(who)s rolled %(die)s: caught by %(monster)s!"),
+    "bad_stuff": gettext_noop("Bad Stuff from %(monster)s for %(who)s!"),
+    "escaped": gettext_noop("%(who)s used %(card)s and got away from %(monster)s."),
+    "flutter": gettext_noop("%(who)s used Flutter Spell."),
+    "loot_body": gettext_noop("Everybody takes a card from %(who)s's things."),
+    "took": gettext_noop("%(who)s took %(card)s."),
+    "reborn": gettext_noop("%(who)s is back, with new cards."),
+    "listened": gettext_noop("%(who)s listened at the door."),
+    "big_given": gettext_noop("%(who)s gave %(card)s to %(to)s."),
+    "big_discarded": gettext_noop("%(who)s discarded %(card)s."),
+    "game_over": gettext_noop("The game is over."),
+}
+# The side a one-shot card helps in a combat.
+SIDE_NAMES = {"players": gettext_noop("the players"), "monsters": gettext_noop("the monsters")}
+# Parts of the texts above (base.Phrase fields): who takes each face-up treasure, listed; what
+# a call for help offers (the combat panel says it too).
+TREASURE_TAKER = gettext_noop("%(who)s takes %(card)s")
+# Translators: one more item of a list in a log line ("Ana takes Pet Rock, Ben takes Wand").
+LIST_TEXT = gettext_noop("%(first)s, %(rest)s")
+BRIBE_ITEM = gettext_noop("the item %(item)s")
+BRIBE_NOTHING = gettext_noop("nothing")
+BRIBE_TREASURES = ngettext_noop("%(n)s treasure", "%(n)s treasures")
+# Events the log leaves out (QUIET_EVENTS: a pass, "ready", the end of a turn, a reshuffle) have
+# no text.
+
+# The kinds of event whose text names the acting seat only ("who"), or it and a card ("card",
+# the event's "name"), or it and another seat ("to").
+_WHO_ONLY = frozenset(
+    (
+        *("turn", "lost_race", "lost_class", "nothing_to_lose", "died", "trade_declined"),
+        *("looted", "charity", "fury", "shoo", "sprite_level", "flutter", "loot_body"),
+        *("reborn", "listened"),
+    )
+)
+_WHO_CARD = frozenset(
+    (
+        *("played", "use", "stow", "dropped", "curse_kept", "lost_item", "uncursed"),
+        *("trouble", "discarded", "combat", "wandered", "took", "big_discarded"),
+    )
+)
+_WHO_TO = frozenset(("help_declined", "gave", "helps"))
+
+
+def _word(text: str | None) -> Word | str:
+    """A card's name as a translated field ("" for none: gettext("") is a catalogue's header)."""
+    return Word(text) if text else ""
+
+
+def _listing(items: list) -> Any:
+    """Items (names, Words, Phrases) one after another: "a, b, c"."""
+    if not items:
+        return ""
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        out = Phrase(LIST_TEXT, {"first": item, "rest": out})
+    return out
+
+
+def bribe_phrase(treasures: int, item: str | None) -> Phrase:
+    """What a call for help offers, to be rendered: an item (its name), treasures, or nothing."""
+    if item:
+        return Phrase(BRIBE_ITEM, {"item": Word(item)})
+    if not treasures:
+        return Phrase(BRIBE_NOTHING, {})
+    return Phrase(BRIBE_TREASURES, {"n": treasures})
+
+
+def event_fields(event: Event, who: Callable) -> tuple[str, dict] | None:
+    """Which of ``EVENT_TEXTS`` the event takes, and its fields; ``who(seat)`` names a seat.
+    None for an event the log leaves out."""
+    kind = event.get("kind")
+    fields: dict[str, Any] = {"who": who(event.get("seat"))}
+    if kind in _WHO_ONLY:
+        return kind, fields
+    if kind in _WHO_CARD:
+        return kind, {**fields, "card": _word(event.get("name"))}
+    if kind in _WHO_TO:
+        return kind, {**fields, "to": who(event.get("to"))}
+    found = _card_event_fields(event, kind, fields, who)
+    if found is None:
+        found = _fight_event_fields(event, kind, fields, who)
+    return found
+
+
+def _card_event_fields(event: Event, kind: Any, fields: dict, who: Callable):
+    """The texts of cards played, sold, traded and lost, and of the door."""
+    card = _word(event.get("name"))
+    if kind == "levelup":
+        return kind, {**fields, "card": card, "level": event["level"]}
+    if kind == "sold":
+        return kind, {**fields, "card": card, "gold": event["gold"]}
+    if kind == "curse":
+        return kind, {**fields, "target": who(event["target"]), "card": card}
+    if kind == "lost_levels":
+        if not event["n"]:
+            return "lost_no_level", fields
+        return kind, {**fields, "n": event["n"]}
+    if kind == "lost_cards":
+        return kind, {**fields, "n": event["n"]}
+    if kind in ("offer", "big_given"):
+        return kind, {**fields, "card": card, "to": who(event.get("to"))}
+    if kind == "swapped":
+        return kind, {**fields, "card": card, "got": _word(event["got"])}
+    if kind == "kicked":
+        if not event.get("name"):
+            return "kicked_nothing", fields
+        what = event["what"]
+        return kind, {**fields, "card": card, "kind": Word(KIND_NAMES.get(what, what))}
+    if kind == "game_over":
+        return kind, {}
+    return None
+
+
+def _fight_event_fields(event: Event, kind: Any, fields: dict, who: Callable):
+    """The texts of a combat, its treasure and running away."""
+    card = _word(event.get("name"))
+    if kind == "oneshot":
+        return kind, {**fields, "card": card, "side": Word(SIDE_NAMES[event["side"]])}
+    if kind in ("removed", "enhanced", "escaped"):
+        return kind, {**fields, "card": card, "monster": _word(event["monster"])}
+    if kind == "lullaby":
+        return kind, {**fields, "monster": _word(event["monster"])}
+    if kind == "poke":
+        return kind, {**fields, "victim": who(event["victim"])}
+    if kind == "ask_help":
+        bribe = bribe_phrase(event.get("treasures", 0), event.get("item"))
+        return kind, {**fields, "to": who(event.get("to")), "bribe": bribe}
+    if kind in ("won", "lost"):
+        return kind, {**fields, "p": event["players"], "m": event["monsters"]}
+    if kind == "treasure":
+        return kind, {**fields, "n": event["n"]}
+    if kind == "treasure_shown":
+        takers = [
+            Phrase(TREASURE_TAKER, {"who": who(seat), "card": _word(name)})
+            for seat, name in event["cards"]
+        ]
+        return kind, {"cards": _listing(takers)}
+    if kind in ("not_chased", "bad_stuff"):
+        return kind, {**fields, "monster": card}
+    if kind == "rolled":
+        key = "rolled_escaped" if event["escaped"] else "rolled"
+        return key, {**fields, "die": event["die"], "monster": card}
+    return None
 
 
 def describe(event: Event) -> str:
-    k = event.get("kind")
-    who = _who(event.get("seat"))
-    name = event.get("name")
-    lines = {
-        "turn": f"{who} starts a turn.",
-        "ready": f"{who} is ready.",
-        "played": f"{who} played {name}.",
-        "levelup": f"{who} played {name} and is now level {event.get('level')}.",
-        "sold": f"{who} sold {name} for {event.get('gold')} gold.",
-        "use": f"{who} now uses {name}.",
-        "stow": f"{who} now carries {name} without using it.",
-        "dropped": f"{who} discarded {name}.",
-        "curse": f"{who} cursed {_who(event.get('target'))} with {name}!",
-        "curse_kept": f"{who} keeps the curse {name}.",
-        "lost_levels": f"{who} lost {event.get('n')} level(s).",
-        "lost_cards": f"{who} discarded {event.get('n')} card(s).",
-        "lost_item": f"{who} lost {name}.",
-        "lost_race": f"{who} lost their race.",
-        "lost_class": f"{who} lost their class.",
-        "nothing_to_lose": f"{who} had nothing like that to lose.",
-        "died": f"{who} was knocked out!",
-        "uncursed": f"{who} removed the curse {name}.",
-        "offer": f"{who} offers {name} to {_who(event.get('to'))} in a trade.",
-        "swapped": f"{who} traded {name} for {event.get('got')}.",
-        "trade_declined": f"{who} said no to the trade.",
-        "help_declined": f"{who} will not help.",
-        "kicked": f"{who} kicked open the door: {name or 'nothing there'}.",
-        "trouble": f"{who} went looking for trouble: {name}.",
-        "looted": f"{who} looted the room.",
-        "charity": f"{who} has too many cards and must give some away.",
-        "turn_over": f"{who} ended the turn.",
-        "gave": f"{who} gave a card to {_who(event.get('to'))}.",
-        "discarded": f"{who} discarded {name}.",
-        "combat": f"{who} fights {name}!",
-        "passed": f"{who} passed.",
-        "oneshot": f"{who} used {name}.",
-        "removed": f"{who} used {name}: {event.get('monster')} leaves the fight.",
-        "enhanced": f"{who} played {name} on {event.get('monster')}.",
-        "wandered": f"{who} sent {name} into the fight!",
-        "fury": f"{who} used Pillow Fury.",
-        "shoo": f"{who} used Shoo, Spooks!",
-        "poke": f"{who} gave {_who(event.get('victim'))} a sneaky poke.",
-        "lullaby": f"{who} sang {event.get('monster')} to sleep.",
-        "ask_help": f"{who} asks {_who(event.get('to'))} for help.",
-        "helps": f"{who} helps {_who(event.get('to'))}.",
-        "won": f"{who} won the fight!",
-        "sprite_level": f"{who} goes up a level for helping.",
-        "treasure": f"{who} takes {event.get('n')} treasure(s).",
-        "treasure_shown": f"{who} draws the treasure face up.",
-        "lost": f"{who} lost the fight and must run away.",
-        "not_chased": f"{name} does not chase {who}.",
-        "rolled": f"{who} rolled {event.get('die')}.",
-        "bad_stuff": f"{name} catches {who}: Bad Stuff!",
-        "escaped": f"{who} used {name} and escaped.",
-        "flutter": f"{who} used Flutter Spell.",
-        "loot_body": f"Everybody picks a card from {who}'s things.",
-        "took": f"{who} took {name}.",
-        "reborn": f"{who} is back with new cards.",
-        "listened": f"{who} listened at the door.",
-        "reshuffled": "A deck was shuffled again.",
-        "big_given": f"{who} gave away {name}.",
-        "big_discarded": f"{who} discarded {name}.",
-        "game_over": "The game is over.",
-    }
-    return lines.get(k, str(k))
+    """The event in plain English ("" for one the log leaves out)."""
+    return describe_with(EVENT_TEXTS, event_fields, event)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
+from games.presenters import event_lines
 from games.registry import Game
 
 from . import engine, presenter
@@ -9,7 +10,7 @@ NO_YES = {"no": _("No"), "yes": _("Yes")}
 GAME = Game(
     rules=engine,
     board=presenter.munchkin_context,
-    event_line=presenter.mk_event_line,
+    event_line=event_lines(engine),
     age=8,
     minutes=45,
     summary=_("Kick open the door, fight the monster, grab the treasure: reach level 10."),

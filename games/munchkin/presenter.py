@@ -11,7 +11,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.names import isolate
-from games.munchkin.cards import card_text
+from games.engine.base import render_event
+from games.munchkin import engine
+from games.munchkin.cards import KIND_NAMES, card_text
 
 WINDOW_SECONDS = 20  # the "anyone?" window of a person: then the board passes for them
 
@@ -45,19 +47,7 @@ def mk_card_text(card: dict) -> str:
 
 
 def mk_kind_name(kind: str) -> str:
-    return {
-        "race": _("Race"),
-        "class": _("Class"),
-        "mixed": _("Two races"),
-        "double": _("Two classes"),
-        "monster": _("Monster"),
-        "curse": _("Curse"),
-        "enhancer": _("Monster enhancer"),
-        "wander": _("Wandering monster"),
-        "levelup": _("Go up a level"),
-        "oneshot": _("One-shot"),
-        "item": _("Item"),
-    }.get(kind, kind)
+    return _(KIND_NAMES[kind]) if kind in KIND_NAMES else kind
 
 
 def mk_slot_name(slot: str) -> str:
@@ -278,7 +268,6 @@ def munchkin_context(view, ctx) -> dict:
     match, seat, names = ctx["match"], ctx["seat"], ctx["names"]
     me = seat.number if seat is not None else None
     my_turn = ctx["my_turn"]
-    phase = view["phase"]
     legal = []
     if my_turn:
         module = match.engine
@@ -287,18 +276,56 @@ def munchkin_context(view, ctx) -> dict:
     chars = [mk_character(ch, names, view, live) for ch in view["characters"]]
     mine = chars[me] if me is not None else None
     hand = [mk_card(c) for c in view.get("hand") or []]
-    my_cards = {c["id"] for c in hand}
+    by_card, general, asks = _sort_actions(
+        legal, _my_cards(view, me, hand, mine), hand, names, view
+    )
+    for card in hand + (mine["used"] + mine["carried"] if mine is not None else []):
+        card["actions"] = by_card.get(card["id"], [])
+    return {
+        "mk_chars": chars,
+        "mine": mine,
+        "hand": hand,
+        "my_powers": _my_powers(view, me, by_card),
+        "general": general,
+        "ask": _ask(asks, mine, names),
+        "combat": mk_combat(view, names),
+        "loot": _loot(view, names, by_card),
+        "trade": _trade(view, names),
+        "window": view["phase"] == "combat" and my_turn,
+        "window_seconds": WINDOW_SECONDS,
+        "acting_name": ", ".join(_seat_name(names, s) for s in view["to_act"]) if live else "",
+        "step": mk_next_step(view, ctx, names, me),
+        "log": [line for e in view["log"] if (line := match.spec.event_line(e, names))][-10:],
+        "result": mk_result_text(view, names, me),
+        "ranking": mk_ranking(view, names),
+        "door": dict(view["door"], name=tr(view["door"]["name"])) if view["door"] else None,
+        "last_roll": mk_roll_text(view, names),
+        "charity": view["charity"],
+        "focus": "actions" if my_turn else "",
+    }
+
+
+def _my_cards(view, me, hand, mine) -> set[str]:
+    """The ids of the viewer's own cards: its hand, its items, its races and classes."""
+    ids = {c["id"] for c in hand}
     if mine is not None:
-        my_cards |= {i["id"] for i in mine["used"] + mine["carried"]}
-        my_cards |= {c["id"] for c in view["characters"][me]["races"]}
-        my_cards |= {c["id"] for c in view["characters"][me]["classes"]}
+        ids |= {i["id"] for i in mine["used"] + mine["carried"]}
+        ids |= {c["id"] for c in view["characters"][me]["races"]}
+        ids |= {c["id"] for c in view["characters"][me]["classes"]}
+    return ids
+
+
+def _sort_actions(legal, my_cards, hand, names, view):
+    """The legal actions as buttons: on the card they play (by card id), the general ones, and
+    the calls for help (asked for with treasures, or with an item), for the "ask" form."""
     kinds = {c["id"]: c["kind"] for c in hand}
     by_card: dict[str, list] = {}
-    general, asks_t, asks_i = [], [], []
+    general: list[dict] = []
+    asks: dict[str, list] = {"treasures": [], "items": []}
     for a in legal:
         t = a["type"]
         if t == "ask_help":
-            (asks_i if "item" in a else asks_t).append(a)
+            asks["items" if "item" in a else "treasures"].append(a)
         elif t in ("take", "swap") or (a.get("card") in my_cards and t != "fight"):
             label = mk_action_label(a, names, view, kinds)
             by_card.setdefault(a["card"], []).append(_button(a, label))
@@ -309,72 +336,56 @@ def munchkin_context(view, ctx) -> dict:
         else:
             primary = t in ("kick", "end_turn", "ready", "roll", "accept")
             general.append(_button(a, mk_general_label(a, names, view), primary))
-    for c in hand:
-        c["actions"] = by_card.get(c["id"], [])
-    if mine is not None:
-        for i in mine["used"] + mine["carried"]:
-            i["actions"] = by_card.get(i["id"], [])
-    my_powers = []
-    if me is not None:
-        for c in view["characters"][me]["races"] + view["characters"][me]["classes"]:
-            card = mk_card(c)
-            card["actions"] = by_card.get(c["id"], [])
-            my_powers.append(card)
-    loot = None
-    if view["loot"] is not None:
-        loot = {
-            "dead": _seat_name(names, view["loot"]["dead"]),
-            "cards": [
-                dict(mk_card(c), actions=by_card.get(c["id"], [])) for c in view["loot"]["cards"]
-            ],
-        }
-    trade = None
-    if view["trade"] is not None:
-        t = view["trade"]
-        trade = {
-            "from": _seat_name(names, t["from"]),
-            "to": _seat_name(names, t["to"]),
-            "card": mk_card(t["card"]),
-        }
-    combat = mk_combat(view, names)
-    ask = None
-    if asks_t or asks_i:
-        seats = sorted({a["to"] for a in asks_t + asks_i})
-        ask = {
-            "people": [(s, _seat_name(names, s)) for s in seats],
-            "treasures": sorted({a["treasures"] for a in asks_t}),
-            "items": [
-                (
-                    cid,
-                    next((i["name"] for i in mine["used"] + mine["carried"] if i["id"] == cid), ""),
-                )
-                for cid in sorted({a["item"] for a in asks_i})
-            ]
-            if mine
-            else [],
-        }
-    window = phase == "combat" and my_turn
+    return by_card, general, asks
+
+
+def _my_powers(view, me, by_card) -> list[dict]:
+    """The viewer's races and classes as cards, with their buttons."""
+    if me is None:
+        return []
+    ch = view["characters"][me]
+    return [dict(mk_card(c), actions=by_card.get(c["id"], [])) for c in ch["races"] + ch["classes"]]
+
+
+def _loot(view, names, by_card) -> dict | None:
+    if view["loot"] is None:
+        return None
     return {
-        "mk_chars": chars,
-        "mine": mine,
-        "hand": hand,
-        "my_powers": my_powers,
-        "general": general,
-        "ask": ask,
-        "combat": combat,
-        "loot": loot,
-        "trade": trade,
-        "window": window,
-        "window_seconds": WINDOW_SECONDS,
-        "acting_name": ", ".join(_seat_name(names, s) for s in view["to_act"]) if live else "",
-        "step": mk_next_step(view, ctx, names, me),
-        "log": [line for e in view["log"] if (line := mk_event_line(e, names))][-10:],
-        "result": mk_result_text(view, names, me),
-        "ranking": mk_ranking(view, names),
-        "door": dict(view["door"], name=tr(view["door"]["name"])) if view["door"] else None,
-        "last_roll": mk_roll_text(view, names),
-        "charity": view["charity"],
-        "focus": "actions" if my_turn else "",
+        "dead": _seat_name(names, view["loot"]["dead"]),
+        "cards": [
+            dict(mk_card(c), actions=by_card.get(c["id"], [])) for c in view["loot"]["cards"]
+        ],
+    }
+
+
+def _trade(view, names) -> dict | None:
+    t = view["trade"]
+    if t is None:
+        return None
+    return {
+        "from": _seat_name(names, t["from"]),
+        "to": _seat_name(names, t["to"]),
+        "card": mk_card(t["card"]),
+    }
+
+
+def _ask(asks, mine, names) -> dict | None:
+    """The "ask for help" form: whom, for how many treasures, or for which of the viewer's items."""
+    by_treasures, by_item = asks["treasures"], asks["items"]
+    if not by_treasures and not by_item:
+        return None
+    seats = sorted({a["to"] for a in by_treasures + by_item})
+    items = []
+    if mine:
+        own = mine["used"] + mine["carried"]
+        items = [
+            (cid, next((i["name"] for i in own if i["id"] == cid), ""))
+            for cid in sorted({a["item"] for a in by_item})
+        ]
+    return {
+        "people": [(s, _seat_name(names, s)) for s in seats],
+        "treasures": sorted({a["treasures"] for a in by_treasures}),
+        "items": items,
     }
 
 
@@ -431,14 +442,12 @@ def mk_combat(view, names) -> dict | None:
 
 
 def mk_bribe_text(bribe) -> str:
+    """What a call for help offers (a view's bribe or deal), in the reader's language."""
     if not bribe:
         return ""
-    if bribe.get("item"):
-        return _("the item %(item)s") % {"item": tr(bribe["item"]["name"])}
-    n = bribe.get("treasures", 0)
-    if not n:
-        return _("nothing")
-    return ngettext("%(n)s treasure", "%(n)s treasures", n) % {"n": n}
+    item = bribe.get("item")
+    phrase = engine.bribe_phrase(bribe.get("treasures", 0), item["name"] if item else None)
+    return render_event(*phrase, _, ngettext)
 
 
 def mk_roll_text(view, names) -> str:
@@ -559,203 +568,3 @@ def mk_ranking(view, names) -> list[dict]:
         for group in outcome.get("ranking") or []
         if group
     ]
-
-
-def mk_event_line(e, names) -> str | None:
-    k = e.get("kind")
-    who = _seat_name(names, e.get("seat"))
-    name = tr(e.get("name"))
-    to = _seat_name(names, e.get("to"))
-    if k == "turn":
-        return _("%(who)s's turn.") % {"who": who}
-    if k == "played":
-        return _("%(who)s played %(card)s.") % {"who": who, "card": name}
-    if k == "levelup":
-        return _("%(who)s: %(card)s! Now level %(level)s.") % {
-            "who": who,
-            "card": name,
-            "level": e["level"],
-        }
-    if k == "sold":
-        return _("%(who)s sold %(card)s for %(gold)s gold.") % {
-            "who": who,
-            "card": name,
-            "gold": e["gold"],
-        }
-    if k == "use":
-        return _("%(who)s uses %(card)s.") % {"who": who, "card": name}
-    if k == "stow":
-        return _("%(who)s carries %(card)s without using it.") % {"who": who, "card": name}
-    if k == "dropped":
-        return _("%(who)s discarded %(card)s.") % {"who": who, "card": name}
-    if k == "curse":
-        return _("%(who)s cursed %(target)s: %(card)s!") % {
-            "who": who,
-            "target": _seat_name(names, e["target"]),
-            "card": name,
-        }
-    if k == "curse_kept":
-        return _("%(who)s keeps the curse %(card)s.") % {"who": who, "card": name}
-    if k == "lost_levels":
-        n = e["n"]
-        if not n:
-            return _("%(who)s stays at level 1.") % {"who": who}
-        return ngettext("%(who)s lost %(n)s level.", "%(who)s lost %(n)s levels.", n) % {
-            "who": who,
-            "n": n,
-        }
-    if k == "lost_cards":
-        return ngettext(
-            "%(who)s discarded %(n)s card.", "%(who)s discarded %(n)s cards.", e["n"]
-        ) % {"who": who, "n": e["n"]}
-    if k == "lost_item":
-        return _("%(who)s lost %(card)s.") % {"who": who, "card": name}
-    if k == "lost_race":
-        return _("%(who)s lost their race.") % {"who": who}
-    if k == "lost_class":
-        return _("%(who)s lost their class.") % {"who": who}
-    if k == "nothing_to_lose":
-        return _("%(who)s had nothing like that to lose.") % {"who": who}
-    if k == "died":
-        return _("%(who)s was knocked out cold!") % {"who": who}
-    if k == "uncursed":
-        return _("%(who)s removed the curse %(card)s.") % {"who": who, "card": name}
-    if k == "offer":
-        return _("%(who)s offers %(card)s to %(to)s.") % {"who": who, "card": name, "to": to}
-    if k == "swapped":
-        return _("%(who)s traded %(card)s for %(got)s.") % {
-            "who": who,
-            "card": name,
-            "got": tr(e["got"]),
-        }
-    if k == "trade_declined":
-        return _("%(who)s said no to the trade.") % {"who": who}
-    if k == "help_declined":
-        return _("%(who)s will not help %(to)s.") % {"who": who, "to": to}
-    if k == "kicked":
-        if not e.get("name"):
-            return _("%(who)s kicked open the door: nothing there.") % {"who": who}
-        return _("%(who)s kicked open the door: %(card)s (%(kind)s).") % {
-            "who": who,
-            "card": name,
-            "kind": mk_kind_name(e["what"]),
-        }
-    if k == "trouble":
-        return _("%(who)s went looking for trouble: %(card)s!") % {"who": who, "card": name}
-    if k == "looted":
-        return _("%(who)s looted the room.") % {"who": who}
-    if k == "charity":
-        return _("%(who)s has too many cards.") % {"who": who}
-    if k == "gave":
-        return _("%(who)s gave %(to)s a card.") % {"who": who, "to": to}
-    if k == "discarded":
-        return _("%(who)s discarded %(card)s.") % {"who": who, "card": name}
-    if k == "combat":
-        return _("%(who)s fights %(card)s!") % {"who": who, "card": name}
-    if k == "oneshot":
-        side = _("the players") if e["side"] == "players" else _("the monsters")
-        return _("%(who)s used %(card)s for %(side)s.") % {"who": who, "card": name, "side": side}
-    if k == "removed":
-        return _("%(who)s used %(card)s: %(monster)s leaves the fight.") % {
-            "who": who,
-            "card": name,
-            "monster": tr(e["monster"]),
-        }
-    if k == "enhanced":
-        return _("%(who)s played %(card)s on %(monster)s.") % {
-            "who": who,
-            "card": name,
-            "monster": tr(e["monster"]),
-        }
-    if k == "wandered":
-        return _("%(who)s sent %(card)s into the fight!") % {"who": who, "card": name}
-    if k == "fury":
-        return _("%(who)s used Pillow Fury.") % {"who": who}
-    if k == "shoo":
-        return _("%(who)s used Shoo, Spooks!") % {"who": who}
-    if k == "poke":
-        return _("%(who)s gave %(victim)s a sneaky poke.") % {
-            "who": who,
-            "victim": _seat_name(names, e["victim"]),
-        }
-    if k == "lullaby":
-        return _("%(who)s sang %(monster)s to sleep.") % {"who": who, "monster": tr(e["monster"])}
-    if k == "ask_help":
-        bribe = mk_bribe_text(
-            {
-                "treasures": e.get("treasures", 0),
-                "item": {"name": e["item"]} if e.get("item") else None,
-            }
-        )
-        return _("%(who)s asks %(to)s for help, offering %(bribe)s.") % {
-            "who": who,
-            "to": to,
-            "bribe": bribe,
-        }
-    if k == "helps":
-        return _("%(who)s helps %(to)s!") % {"who": who, "to": to}
-    if k == "won":
-        return _("%(who)s won the fight (%(p)s against %(m)s)!") % {
-            "who": who,
-            "p": e["players"],
-            "m": e["monsters"],
-        }
-    if k == "sprite_level":
-        return _("%(who)s goes up a level for helping.") % {"who": who}
-    if k == "treasure":
-        return ngettext(
-            "%(who)s takes %(n)s treasure face down.",
-            "%(who)s takes %(n)s treasures face down.",
-            e["n"],
-        ) % {"who": who, "n": e["n"]}
-    if k == "treasure_shown":
-        shown = ", ".join(
-            _("%(who)s takes %(card)s") % {"who": _seat_name(names, t), "card": tr(n)}
-            for t, n in e["cards"]
-        )
-        return _("The treasure, face up: %(cards)s.") % {"cards": shown}
-    if k == "lost":
-        return _("%(who)s lost the fight (%(p)s against %(m)s) and must run away!") % {
-            "who": who,
-            "p": e["players"],
-            "m": e["monsters"],
-        }
-    if k == "not_chased":
-        return _("%(monster)s does not bother chasing %(who)s.") % {"monster": name, "who": who}
-    if k == "rolled":
-        if e["escaped"]:
-            return _("%(who)s rolled %(die)s and escaped %(monster)s.") % {
-                "who": who,
-                "die": e["die"],
-                "monster": name,
-            }
-        return _("%(who)s rolled %(die)s: caught by %(monster)s!") % {
-            "who": who,
-            "die": e["die"],
-            "monster": name,
-        }
-    if k == "bad_stuff":
-        return _("Bad Stuff from %(monster)s for %(who)s!") % {"monster": name, "who": who}
-    if k == "escaped":
-        return _("%(who)s used %(card)s and got away from %(monster)s.") % {
-            "who": who,
-            "card": name,
-            "monster": tr(e["monster"]),
-        }
-    if k == "flutter":
-        return _("%(who)s used Flutter Spell.") % {"who": who}
-    if k == "loot_body":
-        return _("Everybody takes a card from %(who)s's things.") % {"who": who}
-    if k == "took":
-        return _("%(who)s took %(card)s.") % {"who": who, "card": name}
-    if k == "reborn":
-        return _("%(who)s is back, with new cards.") % {"who": who}
-    if k == "listened":
-        return _("%(who)s listened at the door.") % {"who": who}
-    if k == "big_given":
-        return _("%(who)s gave %(card)s to %(to)s.") % {"who": who, "card": name, "to": to}
-    if k == "big_discarded":
-        return _("%(who)s discarded %(card)s.") % {"who": who, "card": name}
-    if k == "game_over":
-        return _("The game is over.")
-    return None

@@ -351,8 +351,50 @@ def test_a_shared_victory_tells_each_winner():
 
 
 def test_the_face_up_treasure_line_says_who_takes_what():
-    from games.munchkin.presenter import mk_event_line
+    from games import registry
 
     event = {"kind": "treasure_shown", "cards": [[1, "Pet Rock"], [0, "Broomstick"]]}
-    line = mk_event_line(event, {0: "Ana", 1: "Ben"})
+    line = registry.get("munchkin").event_line(event, {0: "Ana", 1: "Ben"})
     assert line == "The treasure, face up: Ben takes Pet Rock, Ana takes Broomstick."
+
+
+def test_the_log_and_describe_read_the_same_texts():
+    """Written once: with the seats named "Player 1"…, every log line of a bot game is the
+    engine's describe, and an event the log leaves out has no text in either."""
+    from games import registry
+
+    event_line = registry.get("munchkin").event_line
+    names = {p: f"Player {p + 1}" for p in range(4)}
+    state = MK.setup(4, 11, {"listen": "yes"})
+    rng = random.Random(11)
+    seen = set()
+    for _ in range(600):
+        if MK.outcome(state) is not None:
+            break
+        seat = MK.to_act(state)[0]
+        legal = MK.legal_actions(state, seat)
+        state, events = MK.apply(
+            state, seat, MK.bot_action(MK.view(state, seat), legal, "munchkin", rng)
+        )
+        for e in events:
+            assert (event_line(e, names) or "") == MK.describe(e), e
+            assert (event_line(e, names) is None) == (e["kind"] in MK.QUIET_EVENTS), e
+            seen.add(e["kind"])
+    assert {"turn", "kicked", "combat", "treasure_shown", "ask_help", "passed"} <= seen
+
+
+def test_the_face_up_treasure_line_translates_each_piece(monkeypatch):
+    from django.utils.translation import _trans
+
+    from games import registry
+
+    words = {
+        MK.EVENT_TEXTS["treasure_shown"]: "ZZ %(cards)s",
+        MK.TREASURE_TAKER: "%(card)s -> %(who)s",
+        MK.LIST_TEXT: "%(first)s + %(rest)s",
+        "Pet Rock": "Piedra",
+    }
+    monkeypatch.setattr(_trans, "gettext", lambda m: words.get(m, m), raising=False)
+    event = {"kind": "treasure_shown", "seat": 0, "cards": [[1, "Pet Rock"], [0, "Wand"]]}
+    line = registry.get("munchkin").event_line(event, {0: "Ana", 1: "Ben"})
+    assert line == "ZZ Piedra -> Ben + Wand -> Ana"
