@@ -197,42 +197,11 @@ def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> 
         " + (g.pooled / 65536) %% 65536"
     )
     state = state_case("g.rn", "g.rc", "g.speed", "g.rom", "g.af_n", "g.days")
+    grouped = _grouped_sql(d, recent, no_omission_in, local_day, per_order, recent_median)
     return f"""{head}
-WITH batch AS MATERIALIZED (
-  SELECT id, student_id, {PACKED_FACT} AS fact, {_pooled_fact(d)} AS pooled,
-         CASE WHEN a <= b THEN 1 ELSE 0 END AS fwd, answer, correct, kind,
-         context = 'missed' AS missed_capture, response_ms, created_at,
-         CASE WHEN context IN ({retrieval}) THEN 0 ELSE 1 END AS game_time,
-         CASE WHEN match_id IN (
-           SELECT m.match_id FROM {t["session_match"]} m
-           JOIN {t["assignment"]} g ON g.id = m.assignment_id WHERE g.accuracy_first)
-         OR warm_up_id IN (
-           SELECT w.id FROM {t["warmup"]} w WHERE NOT w.timed) THEN 1 ELSE 0 END AS af
-  FROM {t["attempt"]} WHERE student_id IN ({ids}){day_rows}
-), ranked AS (
-  SELECT pooled, fwd, answer IS NULL AS unanswered, correct, kind, missed_capture,
-         response_ms, created_at, af, game_time, prk,
-         CASE WHEN fwd = 1 THEN fwd_seen ELSE prk - fwd_seen END AS rk
-  FROM (
-    SELECT pooled, fwd, answer, correct, kind, missed_capture, response_ms, created_at, af,
-           game_time, ROW_NUMBER() OVER w AS prk, SUM(fwd) OVER w AS fwd_seen
-    FROM batch
-    WINDOW w AS (PARTITION BY pooled ORDER BY created_at DESC, id DESC
-                 ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-  ) x
-), grouped AS (
-  SELECT pooled,
-    {per_order},
-    COUNT(*) FILTER (WHERE prk <= {recent}) AS rn,
-    COUNT(*) FILTER (WHERE prk <= {recent} AND correct) AS rc,
-    COUNT(*) FILTER (WHERE prk <= {no_omission_in} AND missed_capture) AS rom,
-    COUNT(*) FILTER (WHERE prk <= {recent} AND af = 1) AS af_n,
-    COUNT(DISTINCT CASE WHEN prk <= {recent} THEN {local_day} END) AS days,
-    {recent_median("game_time = 0")} AS quick_med,
-    {recent_median("game_time = 1")} AS game_med
-  FROM ranked GROUP BY pooled
-), pooled AS (
-  SELECT g.*, COALESCE(g.quick_med, g.game_med) AS speed FROM grouped g
+WITH {_batch_sql(t, ids, retrieval, day_rows, d)}
+), {_ranked_sql()}
+), {grouped}
 ), wrong AS (
   SELECT fact, {d.object_agg.format(d.text.format("answer"), "n")} AS answers
   FROM (SELECT fact, answer, COUNT(*) AS n FROM batch
@@ -251,6 +220,55 @@ SELECT {UNPACKED_FACT}, {pick("n")}, {pick("right_n")}, {pick("missed")}, {pick(
        {kind_values}, COALESCE(w.answers, {d.empty_object}), {pick("last_at")}, %s
 FROM facts g LEFT JOIN wrong w ON w.fact = g.fact
 """
+
+
+def _batch_sql(t: dict, ids: str, retrieval: str, day_rows: str, d) -> str:
+    """fact_stats' first step: the children's attempts, read once, with what the counts need."""
+    return f"""batch AS MATERIALIZED (
+  SELECT id, student_id, {PACKED_FACT} AS fact, {_pooled_fact(d)} AS pooled,
+         CASE WHEN a <= b THEN 1 ELSE 0 END AS fwd, answer, correct, kind,
+         context = 'missed' AS missed_capture, response_ms, created_at,
+         CASE WHEN context IN ({retrieval}) THEN 0 ELSE 1 END AS game_time,
+         CASE WHEN match_id IN (
+           SELECT m.match_id FROM {t["session_match"]} m
+           JOIN {t["assignment"]} g ON g.id = m.assignment_id WHERE g.accuracy_first)
+         OR warm_up_id IN (
+           SELECT w.id FROM {t["warmup"]} w WHERE NOT w.timed) THEN 1 ELSE 0 END AS af
+  FROM {t["attempt"]} WHERE student_id IN ({ids}){day_rows}"""
+
+
+def _ranked_sql() -> str:
+    """fact_stats' second step: each attempt's rank within its fact and twin, newest first
+    (``prk``), and within its own order (``rk``, from a running count)."""
+    return """ranked AS (
+  SELECT pooled, fwd, answer IS NULL AS unanswered, correct, kind, missed_capture,
+         response_ms, created_at, af, game_time, prk,
+         CASE WHEN fwd = 1 THEN fwd_seen ELSE prk - fwd_seen END AS rk
+  FROM (
+    SELECT pooled, fwd, answer, correct, kind, missed_capture, response_ms, created_at, af,
+           game_time, ROW_NUMBER() OVER w AS prk, SUM(fwd) OVER w AS fwd_seen
+    FROM batch
+    WINDOW w AS (PARTITION BY pooled ORDER BY created_at DESC, id DESC
+                 ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+  ) x"""
+
+
+def _grouped_sql(d, recent, no_omission_in, local_day, per_order, recent_median) -> str:
+    """fact_stats' third step: one GROUP BY over the ranked rows (each order's counts side by
+    side, the pooled ones together), and the speed the state goes by."""
+    return f"""grouped AS (
+  SELECT pooled,
+    {per_order},
+    COUNT(*) FILTER (WHERE prk <= {recent}) AS rn,
+    COUNT(*) FILTER (WHERE prk <= {recent} AND correct) AS rc,
+    COUNT(*) FILTER (WHERE prk <= {no_omission_in} AND missed_capture) AS rom,
+    COUNT(*) FILTER (WHERE prk <= {recent} AND af = 1) AS af_n,
+    COUNT(DISTINCT CASE WHEN prk <= {recent} THEN {local_day} END) AS days,
+    {recent_median("game_time = 0")} AS quick_med,
+    {recent_median("game_time = 1")} AS game_med
+  FROM ranked GROUP BY pooled
+), pooled AS (
+  SELECT g.*, COALESCE(g.quick_med, g.game_med) AS speed FROM grouped g"""
 
 
 def class_stats(vendor: str, t: dict, classes: int) -> str:
