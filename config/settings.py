@@ -249,8 +249,8 @@ AXES_VERBOSE = False
 # cookies: ours is by account alone, which neither changes (an address is shared by a school).
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "teacher_home"
-LOGOUT_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "classroom:teacher_home"
+LOGOUT_REDIRECT_URL = "classroom:home"
 
 # --- i18n ---------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

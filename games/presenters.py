@@ -129,7 +129,7 @@ def way_on(match, seat, *, spectator) -> dict | None:
     if match.family:
         return {"url": reverse("games:new_family", args=[match.game]), "label": _("Play again")}
     if seat is not None and seat.student_id:
-        return {"url": reverse("child_home"), "label": _("Back to my page")}
+        return {"url": reverse("classroom:child_home"), "label": _("Back to my page")}
     return {"url": reverse("games:new"), "label": _("Play again")}
 
 

@@ -236,7 +236,7 @@ class Invite(models.Model):
     def get_absolute_url(self) -> str:
         """The path of the link to send (the accept page)."""
         try:
-            return reverse("invite_accept", args=[self.token])
+            return reverse("classroom:invite_accept", args=[self.token])
         except NoReverseMatch:
             return f"/invite/{self.token}/"
 

@@ -322,7 +322,7 @@ class WarmUp(models.Model):
         return f"warm-up {self.pk} of {self.student_id}"
 
     def get_absolute_url(self):
-        return reverse("warm_up_round", args=[self.pk])
+        return reverse("classroom:warm_up_round", args=[self.pk])
 
     # --- time and length ------------------------------------------------------------------
     def deadline(self):

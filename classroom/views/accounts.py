@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -273,7 +273,7 @@ class LoginView(LocalNextMixin, Unprocessable, auth_views.LoginView):
             and not Classroom.objects.for_teacher(self.request.user).active().exists()
             and Classroom.objects.filter(school=membership.school).active().exists()
         ):
-            return reverse("school_dashboard")
+            return reverse("classroom:school_dashboard")
         return super().get_default_redirect_url()
 
     def form_valid(self, form):
@@ -341,7 +341,7 @@ INVITE = "classroom/accounts/invite.html"
 @require_http_methods(["GET", "POST"])
 def signup(request):
     if request.user.is_authenticated:
-        return redirect("teacher_home")
+        return redirect("classroom:teacher_home")
     form = SignupForm(request.POST or None)
     if request.method == "POST":
         if not form.is_valid():
@@ -356,7 +356,7 @@ def signup(request):
             gettext("Welcome! %(school)s is set up, and you are its school admin.")
             % {"school": isolate(school.name)},
         )
-        return finish(request, reverse("teacher_home"))
+        return finish(request, reverse("classroom:teacher_home"))
     return render(request, SIGNUP, {"form": form})
 
 
@@ -396,7 +396,7 @@ def invite_accept(request, token):
     messages.success(
         request, gettext("Welcome to %(school)s!") % {"school": isolate(invite.school.name)}
     )
-    return finish(request, reverse("teacher_home"))
+    return finish(request, reverse("classroom:teacher_home"))
 
 
 @teacher_page
@@ -419,10 +419,3 @@ def teacher_home(request):
                 "archived_classes": [c for c in classes if c.archived_at is not None],
             },
         )
-
-
-urlpatterns = [
-    path("signup/", signup, name="signup"),
-    path("invite/<str:token>/", invite_accept, name="invite_accept"),
-    path("teacher/", teacher_home, name="teacher_home"),
-]

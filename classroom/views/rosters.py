@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.shortcuts import get_object_or_404, render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
@@ -236,7 +236,7 @@ def detail_context(classroom, **forms_):
 
 
 def class_url(classroom):
-    return reverse("class_detail", args=[classroom.pk])
+    return reverse("classroom:class_detail", args=[classroom.pk])
 
 
 # --- classes -----------------------------------------------------------------------------------
@@ -297,7 +297,7 @@ def class_archive(request, pk):
         gettext("%(name)s is archived: its children cannot sign in. You can restore it.")
         % {"name": isolate(classroom.name)},
     )
-    return finish(request, reverse("teacher_home"))
+    return finish(request, reverse("classroom:teacher_home"))
 
 
 @teacher_page
@@ -473,22 +473,3 @@ def student_delete(request, pk):
         request, gettext("%(name)s and all their data are deleted.") % {"name": isolate(name)}
     )
     return finish(request, class_url(classroom))
-
-
-urlpatterns = [
-    path("teacher/classes/new/", class_new, name="class_new"),
-    path("teacher/classes/<int:pk>/", class_detail, name="class_detail"),
-    path("teacher/classes/<int:pk>/rename/", class_edit, name="class_edit"),
-    path("teacher/classes/<int:pk>/archive/", class_archive, name="class_archive"),
-    path("teacher/classes/<int:pk>/restore/", class_restore, name="class_restore"),
-    path("teacher/classes/<int:pk>/code/", class_code_new, name="class_code_new"),
-    path("teacher/classes/<int:pk>/children/add/", roster_add, name="roster_add"),
-    path("teacher/classes/<int:pk>/groups/new/", group_new, name="group_new"),
-    path("teacher/groups/<int:pk>/", group_edit, name="group_edit"),
-    path("teacher/groups/<int:pk>/delete/", group_delete, name="group_delete"),
-    path("teacher/children/<int:pk>/", student_edit, name="student_edit"),
-    path("teacher/children/<int:pk>/move/", student_move, name="student_move"),
-    path("teacher/children/<int:pk>/archive/", student_archive, name="student_archive"),
-    path("teacher/children/<int:pk>/restore/", student_restore, name="student_restore"),
-    path("teacher/children/<int:pk>/delete/", student_delete, name="student_delete"),
-]

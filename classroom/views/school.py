@@ -7,7 +7,7 @@ Every view finds the school through the signed-in user's admin membership: anybo
 from django import forms
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -188,7 +188,7 @@ def invite_new(request):
     invite.save()
     if request.htmx:
         return render_invites(request, school, new_invite=invite)
-    return redirect(f"{reverse('invite_list')}?new={invite.pk}")
+    return redirect(f"{reverse('classroom:invite_list')}?new={invite.pk}")
 
 
 @teacher_page
@@ -206,7 +206,7 @@ def invite_revoke(request, pk):
         messages.success(request, notice)
     else:
         messages.error(request, notice)
-    return redirect("invite_list")
+    return redirect("classroom:invite_list")
 
 
 # --- the year-end archive ------------------------------------------------------------------
@@ -236,7 +236,7 @@ def school_year_end(request):
     active_ids = sorted(school.classrooms.active().values_list("pk", flat=True))
     if not active_ids:
         messages.info(request, _("There are no active classes to archive."))
-        return _navigate(request, reverse("school_dashboard"))
+        return _navigate(request, reverse("classroom:school_dashboard"))
     if request.POST.get("confirm") != "yes":
         return render_year_end(
             request,
@@ -262,19 +262,10 @@ def school_year_end(request):
         )
         % {"count": archived},
     )
-    return _navigate(request, reverse("school_dashboard"))
+    return _navigate(request, reverse("classroom:school_dashboard"))
 
 
 def _navigate(request, url):
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)
-
-
-urlpatterns = [
-    path("school/", school_dashboard, name="school_dashboard"),
-    path("school/invites/", invite_list, name="invite_list"),
-    path("school/invites/new/", invite_new, name="invite_new"),
-    path("school/invites/<int:pk>/revoke/", invite_revoke, name="invite_revoke"),
-    path("school/year-end/", school_year_end, name="school_year_end"),
-]

@@ -3,7 +3,6 @@ and the wall's "Skip the warm-up" for the teacher."""
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404, render
-from django.urls import path
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
@@ -126,15 +125,3 @@ def wall_warm_up_on(request, pk):
     classroom = my_class(request, pk)
     set_warm_up_skipped(classroom, False)
     return after_wall_action(request, classroom)
-
-
-urlpatterns = [
-    path("me/warm-up/", warm_up_home, name="warm_up_home"),
-    path("me/warm-up/<int:pk>/", warm_up_round, name="warm_up_round"),
-    path(
-        "teacher/classes/<int:pk>/wall/warm-up/skip/",
-        wall_warm_up_skip,
-        name="wall_warm_up_skip",
-    ),
-    path("teacher/classes/<int:pk>/wall/warm-up/on/", wall_warm_up_on, name="wall_warm_up_on"),
-]

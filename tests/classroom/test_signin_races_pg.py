@@ -20,7 +20,7 @@ from classroom.views import accounts
 
 
 def pictures_url(student):
-    return reverse("join_pictures", args=[student.classroom.code, student.pk])
+    return reverse("classroom:join_pictures", args=[student.classroom.code, student.pk])
 
 
 def wrong_combinations(student):
@@ -91,7 +91,7 @@ def test_thirty_parallel_answers_for_one_child_compare_at_most_five_wrong(
 
     def answer(picks):
         client = Client()  # its own device (the cookie of its own names page)
-        client.get(reverse("join_class", args=[classroom.code]))
+        client.get(reverse("classroom:join_class", args=[classroom.code]))
         return client.post(url, {"pictures": [str(p) for p in picks]}).status_code
 
     statuses = race([lambda p=p: answer(p) for p in guesses])

@@ -468,7 +468,7 @@ def test_a_finished_practice_game_offers_play_again_and_a_watcher_no_button(make
     [
         (True, None, False, ("games:new_family", "Play again")),
         (True, 7, False, ("games:new_family", "Play again")),  # home play: the family goes on
-        (False, 7, False, ("child_home", "Back to my page")),
+        (False, 7, False, ("classroom:child_home", "Back to my page")),
         (False, None, False, ("games:new", "Play again")),
         (False, 7, True, None),
         (True, None, True, None),
