@@ -81,6 +81,7 @@ def test_int_params_all_or_nothing():
         ("cards/", False),
         ("./cards", False),
         ("teacher_home", False),
+        ("classroom:teacher_home", False),
         ("//evil.example/", False),
         ("/\\evil.example/", False),
         ("\\\\evil.example", False),
