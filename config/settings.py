@@ -234,7 +234,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 # django-axes, database handler (so the lockout holds while the cache is down); the lockout
 # is per account, and one account's guesses are checked one at a time (LoginView).
-AXES_FAILURE_LIMIT = 10  # classroom.views.accounts.LOGIN_FAILURE_LIMIT
+AXES_FAILURE_LIMIT = 10  # classroom.forms.LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=15)  # LOGIN_LOCKOUT_SECONDS
 AXES_LOCKOUT_PARAMETERS = ["username"]
 AXES_USERNAME_CALLABLE = "classroom.views.accounts.axes_username"

@@ -4,19 +4,18 @@ Every view finds the school through the signed-in user's admin membership: anybo
 (a teacher, another school's admin, a superuser without a school) gets 404.
 """
 
-from django import forms
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from classroom.forms import InviteForm
 from classroom.models import Invite, School
 from classroom.models.school import GAMES_CHART_DAYS
 from classroom.views.access import teacher_page
-from config.names import clean_name
 from config.params import int_param
 
 
@@ -119,22 +118,6 @@ def school_dashboard(request):
 
 
 # --- invites ---------------------------------------------------------------------------------
-
-
-class InviteForm(forms.ModelForm):
-    class Meta:
-        model = Invite
-        fields = ["role", "note"]
-        labels = {
-            "role": gettext_lazy("They join the school as"),
-            "note": gettext_lazy("Who is it for? (only school admins see this)"),
-        }
-        help_texts = {"note": gettext_lazy("For example: Ms Patel, Year 4")}
-        widgets = {"role": forms.RadioSelect}
-
-    def clean_note(self):
-        # Usually a colleague's name: cleaned like every typed name (config/names.py).
-        return clean_name(self.cleaned_data["note"])
 
 
 def invite_link(request, invite: Invite) -> str:

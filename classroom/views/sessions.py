@@ -16,9 +16,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.child_session import current_student
+from classroom.forms import AssignmentForm
 from classroom.models import Assignment, Classroom, WaitingEntry, WarmUp, session_of
 from classroom.models.assignment import LIVE_MATCH_STATUSES
-from classroom.session_forms import AssignmentForm
 from classroom.views.access import teacher_page
 from config.params import int_param
 from games.models import Match

@@ -24,6 +24,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from classroom.forms import LOGIN_FAILURE_LIMIT
 from classroom.models import PICTURES, Student
 from classroom.models import signin as rules
 from classroom.views import accounts
@@ -222,7 +223,7 @@ def test_the_lockout_holds_while_the_cache_is_down(world, settings):
 
 
 def test_a_password_reset_lifts_the_lockout(world):
-    for _ in range(accounts.LOGIN_FAILURE_LIMIT):
+    for _ in range(LOGIN_FAILURE_LIMIT):
         log_in("teacher_a", "wrong")
     assert log_in("teacher_a", world.password).status_code == 429
     client = Client()

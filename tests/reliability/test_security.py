@@ -17,9 +17,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from classroom.forms import LOGIN_FAILURE_LIMIT
 from classroom.models import Student
 from classroom.models.signin import LOCKOUT_AFTER
-from classroom.views.accounts import LOGIN_FAILURE_LIMIT
 
 from .conftest import body, visible_text
 from .test_bad_input import TARGETS, choose_role
