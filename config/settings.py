@@ -75,6 +75,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # request.child: the child signed in on this device (the games app reads it from here).
     "classroom.middleware.SignedInChildMiddleware",
+    # Times in the requester's school's zone: the child's, or the grown-up's (lazily).
+    "classroom.middleware.SchoolTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",

@@ -24,6 +24,13 @@ class SchoolQuerySet(models.QuerySet):
             return self.none()
         return self.filter(memberships__user=user, memberships__role=Membership.Role.ADMIN)
 
+    def of_member(self, user):
+        """The school a grown-up is in, as a school admin or a teacher (a user has one
+        membership at most: none for a visitor, a child or a superuser without a school)."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(memberships__user=user)
+
 
 class School(models.Model):
     name = models.CharField(_("name"), max_length=120)

@@ -14,7 +14,6 @@ from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -288,14 +287,13 @@ def teacher_home(request):
     classes = Classroom.objects.for_teacher(request.user).annotate(
         children=Count("students", filter=Q(students__archived_at__isnull=True))
     )
-    with timezone.override(membership.school.zone):  # "archived 16 Dec", the school's day
-        return render(
-            request,
-            "classroom/accounts/teacher_home.html",
-            {
-                "membership": membership,
-                "school": membership.school,
-                "active_classes": [c for c in classes if c.archived_at is None],
-                "archived_classes": [c for c in classes if c.archived_at is not None],
-            },
-        )
+    return render(
+        request,
+        "classroom/accounts/teacher_home.html",
+        {
+            "membership": membership,
+            "school": membership.school,
+            "active_classes": [c for c in classes if c.archived_at is None],
+            "archived_classes": [c for c in classes if c.archived_at is not None],
+        },
+    )

@@ -358,8 +358,7 @@ CHILD = "classroom/reports/child.html"
 @require_GET
 def child_report(request, pk):
     student = my_student(request, pk)
-    with timezone.override(student.classroom.school.zone):
-        return render(request, partial(request, CHILD, "facts"), child_context(request, student))
+    return render(request, partial(request, CHILD, "facts"), child_context(request, student))
 
 
 @teacher_page
@@ -369,10 +368,9 @@ def child_fact(request, pk, a, b):
     cell) or, for a plain request, the whole report with that fact open."""
     check_fact(a, b)
     student = my_student(request, pk)
-    with timezone.override(student.classroom.school.zone):
-        return render(
-            request, partial(request, CHILD, "facts"), child_context(request, student, (a, b))
-        )
+    return render(
+        request, partial(request, CHILD, "facts"), child_context(request, student, (a, b))
+    )
 
 
 @teacher_page
@@ -384,8 +382,7 @@ def child_report_print(request, pk):
         for cell in row["cells"]:
             cell.href = ""  # paper: plain squares, no links
     ctx["printed_at"] = timezone.now()
-    with timezone.override(student.classroom.school.zone):
-        return render(request, "classroom/reports/print.html", ctx)
+    return render(request, "classroom/reports/print.html", ctx)
 
 
 # --- exports ----------------------------------------------------------------------------------
@@ -706,9 +703,8 @@ CLASS = "classroom/reports/class.html"
 @require_GET
 def class_report(request, pk):
     classroom = my_class(request, pk)
-    with timezone.override(classroom.school.zone):
-        ctx = class_context(request, classroom)
-        return render(request, partial(request, CLASS, "facts"), ctx, status=range_status(ctx))
+    ctx = class_context(request, classroom)
+    return render(request, partial(request, CLASS, "facts"), ctx, status=range_status(ctx))
 
 
 @teacher_page
@@ -716,10 +712,9 @@ def class_report(request, pk):
 def class_fact(request, pk, a, b):
     check_fact(a, b)
     classroom = my_class(request, pk)
-    with timezone.override(classroom.school.zone):
-        return render(
-            request, partial(request, CLASS, "facts"), class_context(request, classroom, (a, b))
-        )
+    return render(
+        request, partial(request, CLASS, "facts"), class_context(request, classroom, (a, b))
+    )
 
 
 # --- rebuilding the statistics ----------------------------------------------------------------
@@ -817,20 +812,19 @@ def school_report(request):
         .order_by()
     }
     ranked = school_hardest_context(request, school, classes)
-    with timezone.override(school.zone):
-        return render(
-            request,
-            "classroom/reports/school.html",
-            {
-                "hardest": ranked,
-                "school": school,
-                "rows": group_heatmap(stats),
-                "table_rows": group_table(stats),
-                "class_count": classes.count(),
-                "trend": trend_for(DailyTrend.Scope.SCHOOL, school.pk, school.local_today()),
-            },
-            status=422 if ranked["bad_range"] else 200,
-        )
+    return render(
+        request,
+        "classroom/reports/school.html",
+        {
+            "hardest": ranked,
+            "school": school,
+            "rows": group_heatmap(stats),
+            "table_rows": group_table(stats),
+            "class_count": classes.count(),
+            "trend": trend_for(DailyTrend.Scope.SCHOOL, school.pk, school.local_today()),
+        },
+        status=422 if ranked["bad_range"] else 200,
+    )
 
 
 # --- hardest facts, median times, a fact's weeks (classroom/models/hardest.py) ----------------
@@ -1050,12 +1044,11 @@ def range_status(ctx: dict) -> int:
 def class_hardest(request, pk):
     """The class's hardest facts over a range: the list alone for htmx, else the report."""
     classroom = my_class(request, pk)
-    with timezone.override(classroom.school.zone):
-        if request.htmx:
-            ctx = {"hardest": class_hardest_context(request, classroom), "classroom": classroom}
-            return render(request, HARDEST, ctx, status=range_status(ctx))
-        ctx = class_context(request, classroom)
-        return render(request, CLASS, ctx, status=range_status(ctx))
+    if request.htmx:
+        ctx = {"hardest": class_hardest_context(request, classroom), "classroom": classroom}
+        return render(request, HARDEST, ctx, status=range_status(ctx))
+    ctx = class_context(request, classroom)
+    return render(request, CLASS, ctx, status=range_status(ctx))
 
 
 @teacher_page
@@ -1065,6 +1058,5 @@ def school_hardest(request):
     if not request.htmx:
         return school_report(request)
     school = admin_school(request)
-    with timezone.override(school.zone):
-        ctx = {"hardest": school_hardest_context(request, school, school.classrooms.active())}
-        return render(request, HARDEST, ctx, status=range_status(ctx))
+    ctx = {"hardest": school_hardest_context(request, school, school.classrooms.active())}
+    return render(request, HARDEST, ctx, status=range_status(ctx))

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -108,8 +107,7 @@ def class_edit(request, pk):
 @require_http_methods(["GET"])
 def class_detail(request, pk):
     classroom = my_class(request, pk)
-    with timezone.override(classroom.school.zone):  # "Locked until 10:42", the school's time
-        return render(request, DETAIL, detail_context(classroom))
+    return render(request, DETAIL, detail_context(classroom))
 
 
 @teacher_page
@@ -162,10 +160,9 @@ def roster_add(request, pk):
     classroom = my_class(request, pk)
     form = RosterForm(request.POST, request.FILES, classroom=classroom)
     if not form.is_valid():
-        with timezone.override(classroom.school.zone):
-            return render_page(
-                request, DETAIL, "add_form", detail_context(classroom, roster_form=form), status=422
-            )
+        return render_page(
+            request, DETAIL, "add_form", detail_context(classroom, roster_form=form), status=422
+        )
     students, new_groups = classroom.add_roster(form.reading)
     text = ngettext("%(count)d child added.", "%(count)d children added.", len(students)) % {
         "count": len(students)
@@ -185,9 +182,8 @@ def group_new(request, pk):
     classroom = my_class(request, pk)
     form = GroupForm(request.POST, classroom=classroom)
     if not form.is_valid():
-        with timezone.override(classroom.school.zone):
-            context = detail_context(classroom, group_form=form)
-            return render_page(request, DETAIL, "group_form", context, status=422)
+        context = detail_context(classroom, group_form=form)
+        return render_page(request, DETAIL, "group_form", context, status=422)
     group = form.save()
     messages.success(request, gettext("Group %(name)s added.") % {"name": isolate(group.name)})
     return finish(request, class_url(classroom) + "#groups")

@@ -52,11 +52,6 @@ def my_class(request, pk) -> Classroom:
     )
 
 
-def school_time(classroom):
-    """Show and read times in the school's own time zone."""
-    return timezone.override(classroom.school.zone)
-
-
 def done_redirect(request, url):
     """After a successful POST: htmx navigates, a plain form redirects (POST/redirect/GET)."""
     if request.htmx:
@@ -80,12 +75,11 @@ def assignment_list(request, pk):
     assignments = list(assignments)
     for assignment in assignments:
         assignment.n_other_tables = assignment.children_on_other_tables(students)
-    with school_time(classroom):
-        return render(
-            request,
-            "classroom/sessions/list.html",
-            {"classroom": classroom, "assignments": assignments},
-        )
+    return render(
+        request,
+        "classroom/sessions/list.html",
+        {"classroom": classroom, "assignments": assignments},
+    )
 
 
 def assignment_form_page(request, classroom, assignment=None, initial=None):
@@ -93,25 +87,24 @@ def assignment_form_page(request, classroom, assignment=None, initial=None):
         request.POST or None, instance=assignment, classroom=classroom, initial=initial
     )
     ctx = {"classroom": classroom, "form": form, "assignment": assignment}
-    with school_time(classroom):
-        if request.method == "POST":
-            if not form.is_valid():
-                template = (
-                    "classroom/sessions/form.html#form"
-                    if request.htmx
-                    else "classroom/sessions/form.html"
-                )
-                return render(request, template, ctx, status=422)
-            if assignment is None:
-                form.instance.created_by = request.user
-            with transaction.atomic():
-                saved = form.save()
-            messages.success(
-                request,
-                _("“%(title)s” is saved.") % {"title": saved.title},
+    if request.method == "POST":
+        if not form.is_valid():
+            template = (
+                "classroom/sessions/form.html#form"
+                if request.htmx
+                else "classroom/sessions/form.html"
             )
-            return done_redirect(request, reverse("classroom:assignment_list", args=[classroom.pk]))
-        return render(request, "classroom/sessions/form.html", ctx)
+            return render(request, template, ctx, status=422)
+        if assignment is None:
+            form.instance.created_by = request.user
+        with transaction.atomic():
+            saved = form.save()
+        messages.success(
+            request,
+            _("“%(title)s” is saved.") % {"title": saved.title},
+        )
+        return done_redirect(request, reverse("classroom:assignment_list", args=[classroom.pk]))
+    return render(request, "classroom/sessions/form.html", ctx)
 
 
 @teacher_page
