@@ -10,18 +10,21 @@ def navigation(request) -> dict:
     user = getattr(request, "user", None)
     links = []
     if user is not None and user.is_authenticated:
-        links.append((reverse("teacher_home"), _("My classes")))
+        links.append((reverse("classroom:teacher_home"), _("My classes")))
         membership = getattr(user, "membership", None)
         if membership is not None and membership.is_admin:
-            links.append((reverse("school_dashboard"), _("My school")))
+            links.append((reverse("classroom:school_dashboard"), _("My school")))
         links.append((reverse("password_change"), _("Password")))
         return {"nav_links": links, "nav_child": None}
     student = current_student(request) if hasattr(request, "session") else None
     if student is not None:
-        return {"nav_links": [(reverse("child_home"), _("My page"))], "nav_child": student}
+        return {
+            "nav_links": [(reverse("classroom:child_home"), _("My page"))],
+            "nav_child": student,
+        }
     links = [
-        (reverse("join"), _("Children: join your class")),
+        (reverse("classroom:join"), _("Children: join your class")),
         (reverse("login"), _("Teacher log in")),
-        (reverse("signup"), _("Sign up")),
+        (reverse("classroom:signup"), _("Sign up")),
     ]
     return {"nav_links": links, "nav_child": None}

@@ -1,14 +1,113 @@
-"""Classroom URLs: each area's view module lists its own ``urlpatterns``."""
+"""Classroom URLs, by area; reversed as ``classroom:<name>``."""
+
+from django.urls import path
 
 from classroom.views import accounts, child, core, reports, rosters, school, sessions, warmup
 
+app_name = "classroom"
 urlpatterns = [
-    *core.urlpatterns,
-    *accounts.urlpatterns,
-    *rosters.urlpatterns,
-    *child.urlpatterns,
-    *sessions.urlpatterns,
-    *warmup.urlpatterns,
-    *school.urlpatterns,
-    *reports.urlpatterns,
+    # Home and health checks
+    path("", core.home, name="home"),
+    path("healthz", core.healthz, name="healthz"),
+    path("healthz/web", core.healthz_web, name="healthz_web"),
+    # Grown-ups' accounts: sign up, invites, My classes
+    path("signup/", accounts.signup, name="signup"),
+    path("invite/<str:token>/", accounts.invite_accept, name="invite_accept"),
+    path("teacher/", accounts.teacher_home, name="teacher_home"),
+    # Classes, groups and children
+    path("teacher/classes/new/", rosters.class_new, name="class_new"),
+    path("teacher/classes/<int:pk>/", rosters.class_detail, name="class_detail"),
+    path("teacher/classes/<int:pk>/rename/", rosters.class_edit, name="class_edit"),
+    path("teacher/classes/<int:pk>/archive/", rosters.class_archive, name="class_archive"),
+    path("teacher/classes/<int:pk>/restore/", rosters.class_restore, name="class_restore"),
+    path("teacher/classes/<int:pk>/code/", rosters.class_code_new, name="class_code_new"),
+    path("teacher/classes/<int:pk>/children/add/", rosters.roster_add, name="roster_add"),
+    path("teacher/classes/<int:pk>/groups/new/", rosters.group_new, name="group_new"),
+    path("teacher/groups/<int:pk>/", rosters.group_edit, name="group_edit"),
+    path("teacher/groups/<int:pk>/delete/", rosters.group_delete, name="group_delete"),
+    path("teacher/children/<int:pk>/", rosters.student_edit, name="student_edit"),
+    path("teacher/children/<int:pk>/move/", rosters.student_move, name="student_move"),
+    path("teacher/children/<int:pk>/archive/", rosters.student_archive, name="student_archive"),
+    path("teacher/children/<int:pk>/restore/", rosters.student_restore, name="student_restore"),
+    path("teacher/children/<int:pk>/delete/", rosters.student_delete, name="student_delete"),
+    # Child sign-in: the class code, badges, pictures; the teacher's login cards
+    path("join/", child.join, name="join"),
+    path("join/badge/<str:token>/", child.join_badge, name="join_badge"),
+    path("join/<str:code>/", child.join_class, name="join_class"),
+    path("join/<str:code>/<int:pk>/", child.join_pictures, name="join_pictures"),
+    path("me/switch/", child.child_switch, name="child_switch"),
+    path("teacher/classes/<int:pk>/cards/", child.login_cards, name="login_cards"),
+    path(
+        "teacher/classes/<int:pk>/end-sign-ins/", child.class_signins_end, name="class_signins_end"
+    ),
+    path(
+        "teacher/classes/<int:pk>/unlock-all/",
+        child.class_signins_unlock,
+        name="class_signins_unlock",
+    ),
+    path(
+        "teacher/students/<int:pk>/badge/", child.student_badge_revoke, name="student_badge_revoke"
+    ),
+    path(
+        "teacher/students/<int:pk>/pictures/",
+        child.student_pictures_new,
+        name="student_pictures_new",
+    ),
+    path("teacher/students/<int:pk>/unlock/", child.student_unlock, name="student_unlock"),
+    # Game sessions: the child's page, Play, the waiting room; the teacher's sessions and live wall
+    path("me/", sessions.child_home, name="child_home"),
+    path("me/play/<int:pk>/", sessions.child_play, name="child_play"),
+    path("me/waiting/<int:pk>/", sessions.waiting_room, name="waiting_room"),
+    path("teacher/classes/<int:pk>/sessions/", sessions.assignment_list, name="assignment_list"),
+    path("teacher/classes/<int:pk>/sessions/new/", sessions.assignment_new, name="assignment_new"),
+    path("teacher/sessions/<int:pk>/edit/", sessions.assignment_edit, name="assignment_edit"),
+    path("teacher/sessions/<int:pk>/end/", sessions.assignment_end, name="assignment_end"),
+    path("teacher/classes/<int:pk>/wall/", sessions.session_wall, name="session_wall"),
+    path("teacher/classes/<int:pk>/wall/board/", sessions.wall_board, name="wall_board"),
+    path("teacher/classes/<int:pk>/wall/pause/", sessions.wall_pause, name="wall_pause"),
+    path("teacher/classes/<int:pk>/wall/resume/", sessions.wall_resume, name="wall_resume"),
+    path("teacher/classes/<int:pk>/wall/end/", sessions.wall_end, name="wall_end"),
+    # The warm-up: a child's rounds, the wall's warm-up buttons
+    path("me/warm-up/", warmup.warm_up_home, name="warm_up_home"),
+    path("me/warm-up/<int:pk>/", warmup.warm_up_round, name="warm_up_round"),
+    path(
+        "teacher/classes/<int:pk>/wall/warm-up/skip/",
+        warmup.wall_warm_up_skip,
+        name="wall_warm_up_skip",
+    ),
+    path(
+        "teacher/classes/<int:pk>/wall/warm-up/on/", warmup.wall_warm_up_on, name="wall_warm_up_on"
+    ),
+    # The school admin: dashboard, invites, year end
+    path("school/", school.school_dashboard, name="school_dashboard"),
+    path("school/invites/", school.invite_list, name="invite_list"),
+    path("school/invites/new/", school.invite_new, name="invite_new"),
+    path("school/invites/<int:pk>/revoke/", school.invite_revoke, name="invite_revoke"),
+    path("school/year-end/", school.school_year_end, name="school_year_end"),
+    # Reports and exports
+    path("teacher/children/<int:pk>/report/", reports.child_report, name="child_report"),
+    path(
+        "teacher/children/<int:pk>/report/<int:a>x<int:b>/", reports.child_fact, name="child_fact"
+    ),
+    path(
+        "teacher/children/<int:pk>/report/print/",
+        reports.child_report_print,
+        name="child_report_print",
+    ),
+    path(
+        "teacher/children/<int:pk>/export.json", reports.child_export_json, name="child_export_json"
+    ),
+    path("teacher/children/<int:pk>/export.csv", reports.child_export_csv, name="child_export_csv"),
+    path("teacher/classes/<int:pk>/report/", reports.class_report, name="class_report"),
+    path("teacher/classes/<int:pk>/report/<int:a>x<int:b>/", reports.class_fact, name="class_fact"),
+    path(
+        "teacher/classes/<int:pk>/report/facts.csv",
+        reports.class_export_csv,
+        name="class_export_csv",
+    ),
+    path("teacher/classes/<int:pk>/recompute/", reports.recompute_start, name="recompute_start"),
+    path("teacher/recompute/<int:pk>/", reports.recompute_progress, name="recompute_progress"),
+    path("school/report/", reports.school_report, name="school_report"),
+    path("teacher/classes/<int:pk>/report/hardest/", reports.class_hardest, name="class_hardest"),
+    path("school/report/hardest/", reports.school_hardest, name="school_hardest"),
 ]

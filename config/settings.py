@@ -82,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # request.child: the child signed in on this device (the games app reads it from here).
     "classroom.middleware.SignedInChildMiddleware",
+    # Times in the requester's school's zone: the child's, or the grown-up's (lazily).
+    "classroom.middleware.SchoolTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -241,7 +243,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 # django-axes, database handler (so the lockout holds while the cache is down); the lockout
 # is per account, and one account's guesses are checked one at a time (LoginView).
-AXES_FAILURE_LIMIT = 10  # classroom.views.accounts.LOGIN_FAILURE_LIMIT
+AXES_FAILURE_LIMIT = 10  # classroom.forms.LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=15)  # LOGIN_LOCKOUT_SECONDS
 AXES_LOCKOUT_PARAMETERS = ["username"]
 AXES_USERNAME_CALLABLE = "classroom.views.accounts.axes_username"
@@ -256,8 +258,8 @@ AXES_VERBOSE = False
 # cookies: ours is by account alone, which neither changes (an address is shared by a school).
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "teacher_home"
-LOGOUT_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "classroom:teacher_home"
+LOGOUT_REDIRECT_URL = "classroom:home"
 
 # --- i18n ---------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -126,7 +126,7 @@ def way_on(match, seat, *, spectator) -> dict | None:
     if match.family:
         return {"url": reverse("games:new_family", args=[match.game]), "label": _("Play again")}
     if seat is not None and seat.kind == Seat.Kind.STUDENT:
-        return {"url": reverse("child_home"), "label": _("Back to my page")}
+        return {"url": reverse("classroom:child_home"), "label": _("Back to my page")}
     return {"url": reverse("games:new"), "label": _("Play again")}
 
 

@@ -558,7 +558,7 @@ def replay(request, public_id):
         raise Http404
     if not match.is_over:
         messages.info(request, _("You can replay a game once it is finished."))
-        return redirect(reverse("games:play", args=[public_id]) if mine else "home")
+        return redirect(reverse("games:play", args=[public_id]) if mine else "classroom:home")
     ctx = presenters.replay_context(request, match, int_param(request.GET.get("ply", "")))
     template = "games/replay.html#step" if request.htmx else "games/replay.html"
     return render(request, template, ctx)

@@ -24,6 +24,13 @@ class SchoolQuerySet(models.QuerySet):
             return self.none()
         return self.filter(memberships__user=user, memberships__role=Membership.Role.ADMIN)
 
+    def of_member(self, user):
+        """The school a grown-up is in, as a school admin or a teacher (a user has one
+        membership at most: none for a visitor, a child or a superuser without a school)."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(memberships__user=user)
+
 
 class School(models.Model):
     name = models.CharField(_("name"), max_length=120)
@@ -240,7 +247,7 @@ class Invite(models.Model):
     def get_absolute_url(self) -> str:
         """The path of the link to send (the accept page)."""
         try:
-            return reverse("invite_accept", args=[self.token])
+            return reverse("classroom:invite_accept", args=[self.token])
         except NoReverseMatch:
             return f"/invite/{self.token}/"
 

@@ -67,7 +67,7 @@ class ClassroomSignIn:
         return cls.objects.active().select_related("school").filter(code=code).first()
 
     def get_join_url(self) -> str:
-        return reverse("join_class", args=[self.code])
+        return reverse("classroom:join_class", args=[self.code])
 
     def students_for_signin(self):
         """The children who may sign in, alphabetically (archived children are hidden)."""
@@ -199,10 +199,10 @@ class StudentSignIn:
         self.save(update_fields=["badge_token"])
 
     def get_badge_url(self) -> str:
-        return reverse("join_badge", args=[self.badge_token])
+        return reverse("classroom:join_badge", args=[self.badge_token])
 
     def get_signin_url(self) -> str:
-        return reverse("join_pictures", args=[self.classroom.code, self.pk])
+        return reverse("classroom:join_pictures", args=[self.classroom.code, self.pk])
 
 
 DEVICE_COOKIE = "mp_device"

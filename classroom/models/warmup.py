@@ -34,15 +34,28 @@ MAX_ANSWER = 999  # three digits
 
 
 class WarmUpRefused(Exception):
-    """An answer that is not stored. ``status``: what the web layer answers (422 a forged
-    token or an answer that is not a number, 404 another child's round, 409 a question
-    answered already or a round that is over). ``message``: for the child."""
+    """An answer that is not stored; ``message`` says why, for the child (the web layer
+    chooses the status code: classroom.views.warmup.REFUSED_STATUS)."""
 
-    def __init__(self, message: str, status: int = 422):
+    def __init__(self, message: str):
         super().__init__(message)
         self.message = message
-        self.status = status
-        self.code = status
+
+
+class BadAnswer(WarmUpRefused):
+    """A forged or unreadable question token, or an answer that is not a number."""
+
+
+class NotYourWarmUp(WarmUpRefused):
+    """The question is of another child's round."""
+
+
+class AnsweredAlready(WarmUpRefused):
+    """The question has an answer already (a replay, a double tap)."""
+
+
+class WarmUpOver(WarmUpRefused):
+    """The round is over: the teacher ended it, or its time was up."""
 
 
 @dataclass(frozen=True)
@@ -77,9 +90,9 @@ def parse_typed(typed) -> int:
     """The child's typed answer as a number: 1 to 3 digits (spaces around are fine)."""
     text = str(typed if typed is not None else "").strip()
     if not text:
-        raise WarmUpRefused(_("Type your answer with the number keys, then press OK."))
+        raise BadAnswer(_("Type your answer with the number keys, then press OK."))
     if not (text.isascii() and text.isdigit()) or len(text) > 3:
-        raise WarmUpRefused(_("Type a number from 0 to 999 with the number keys."))
+        raise BadAnswer(_("Type a number from 0 to 999 with the number keys."))
     return int(text)
 
 
@@ -158,21 +171,19 @@ class WarmUpQuerySet(models.QuerySet):
             payload = signing.loads(str(token or ""), salt=SALT)
             round_id, index, served_ms = int(payload["w"]), int(payload["q"]), int(payload["t"])
         except (signing.BadSignature, KeyError, TypeError, ValueError):
-            raise WarmUpRefused(
-                _("That question could not be checked. Here is a fresh one."), 422
-            ) from None
+            raise BadAnswer(_("That question could not be checked. Here is a fresh one.")) from None
         with transaction.atomic():
             warm_up = self.select_for_update().filter(pk=round_id, student=student).first()
             if warm_up is None:
-                raise WarmUpRefused(_("That question belongs to somebody else's warm-up."), 404)
+                raise NotYourWarmUp(_("That question belongs to somebody else's warm-up."))
             if warm_up.skipped:
-                raise WarmUpRefused(_("Your teacher has ended the warm-up. Time to play!"), 409)
+                raise WarmUpOver(_("Your teacher has ended the warm-up. Time to play!"))
             if not 0 <= index < warm_up.question_limit():
-                raise WarmUpRefused(_("That question could not be checked."), 422)
+                raise BadAnswer(_("That question could not be checked."))
             if warm_up.timed and now > warm_up.deadline() + timedelta(seconds=GRACE_SECONDS):
-                raise WarmUpRefused(_("Time is up! This answer came too late."), 409)
+                raise WarmUpOver(_("Time is up! This answer came too late."))
             if not warm_up.timed and warm_up.finished_at is not None:
-                raise WarmUpRefused(_("This warm-up is over."), 409)
+                raise WarmUpOver(_("This warm-up is over."))
             answer = parse_typed(typed)
             a, b = (int(x) for x in warm_up.facts[index])
             correct = answer == a * b
@@ -192,8 +203,8 @@ class WarmUpQuerySet(models.QuerySet):
                         created_at=now,
                     )
             except IntegrityError:
-                raise WarmUpRefused(
-                    _("You have answered that question already. Here is the next one."), 409
+                raise AnsweredAlready(
+                    _("You have answered that question already. Here is the next one.")
                 ) from None
             if warm_up.finished_at is not None:
                 # A late answer (within the grace) after the round was closed: its
@@ -322,7 +333,7 @@ class WarmUp(models.Model):
         return f"warm-up {self.pk} of {self.student_id}"
 
     def get_absolute_url(self):
-        return reverse("warm_up_round", args=[self.pk])
+        return reverse("classroom:warm_up_round", args=[self.pk])
 
     # --- time and length ------------------------------------------------------------------
     def deadline(self):

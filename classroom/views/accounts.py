@@ -5,26 +5,30 @@ import hashlib
 from datetime import timedelta
 
 from axes.utils import reset as axes_reset
-from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login, password_validation
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import path, reverse
-from django.utils import timezone
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
+from classroom.forms import (
+    LOGIN_LOCKOUT_SECONDS,
+    EmailLoginForm,
+    GrownUpForm,
+    SignupForm,
+    resolve_login,
+)
 from classroom.models import Classroom, Invite, Membership, RateLimit, School
 from classroom.views.access import teacher_page
-from config.names import NameField, isolate
+from config.names import isolate
 from config.params import LocalNextMixin
 from config.throttle import client_address
 
@@ -76,22 +80,8 @@ def start_grown_up_session(request, user):
 # password reset lifts it. The count is keyed on the account the typed name resolves to
 # ("teacher", "Teacher" and "teacher@example.com" are one account), and on the typed name
 # (case-folded) when no account matches. LoginView checks, compares and counts one account's
-# guesses one at a time (login_lock), so parallel guesses cannot slip past the limit.
-LOGIN_FAILURE_LIMIT = 10
-LOGIN_LOCKOUT_SECONDS = 15 * 60
-
-
-def resolve_login(typed: str) -> str | None:
-    """The user name of the account that a typed name means: a user name in any case, or
-    the e-mail address of exactly one account; None when none matches."""
-    typed = (typed or "").strip()
-    if not typed:
-        return None
-    user = User.objects.filter(username__iexact=typed).order_by("pk").first()
-    if user is None and "@" in typed:
-        matches = list(User.objects.filter(email__iexact=typed)[:2])
-        user = matches[0] if len(matches) == 1 else None
-    return user.get_username() if user is not None else None
+# guesses one at a time (login_lock), so parallel guesses cannot slip past the limit. The two
+# numbers and resolve_login live with the log-in form in classroom/forms.py.
 
 
 def login_key(typed: str) -> str:
@@ -132,117 +122,6 @@ def login_locked_out(request, original_response=None, credentials=None):
     )
 
 
-class EmailLoginForm(AuthenticationForm):
-    """Log in with the e-mail address (the username of every grown-up who signed up) or a
-    plain username (the demo users "teacher" and "head"), in any case."""
-
-    username = forms.CharField(
-        label=_("E-mail address or user name"),
-        max_length=254,
-        widget=forms.TextInput(
-            attrs={"autofocus": True, "autocomplete": "username", "inputmode": "email"}
-        ),
-    )
-
-    def clean(self):
-        raw = self.cleaned_data.get("username") or ""
-        self.cleaned_data["username"] = resolve_login(raw) or raw.strip()
-        try:
-            return super().clean()
-        except ValidationError:
-            if getattr(self.request, "axes_locked_out", False):
-                raise ValidationError(
-                    _(
-                        "Too many wrong passwords for this account. Wait %(minutes)s minutes "
-                        "and try again, or reset your password."
-                    ),
-                    code="locked_out",
-                    params={"minutes": LOGIN_LOCKOUT_SECONDS // 60},
-                ) from None
-            raise
-
-
-class GrownUpForm(forms.Form):
-    first_name = NameField(
-        label=_("First name"),
-        max_length=150,
-        widget=forms.TextInput(attrs={"autocomplete": "given-name"}),
-    )
-    last_name = NameField(
-        label=_("Last name"),
-        max_length=150,
-        widget=forms.TextInput(attrs={"autocomplete": "family-name"}),
-    )
-    email = forms.EmailField(
-        label=_("E-mail address"),
-        max_length=150,
-        help_text=_("You log in with it, and a forgotten password is reset through it."),
-        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
-    )
-    password1 = forms.CharField(
-        label=_("Password"),
-        strip=False,
-        help_text=_("At least 8 characters, not only digits, not a common password."),
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
-    password2 = forms.CharField(
-        label=_("Password again"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
-
-    def clean_email(self):
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(Q(username__iexact=email) | Q(email__iexact=email)).exists():
-            raise ValidationError(
-                _(
-                    "There is already an account with this e-mail address: log in instead, "
-                    "or reset your password from the log-in page."
-                ),
-                code="taken",
-            )
-        return email
-
-    def clean(self):
-        data = super().clean()
-        p1, p2 = data.get("password1"), data.get("password2")
-        if p1 and p2 and p1 != p2:
-            self.add_error("password2", _("The two passwords are not the same."))
-        elif p1:
-            email = data.get("email") or ""
-            candidate = User(
-                username=email,
-                email=email,
-                first_name=data.get("first_name", ""),
-                last_name=data.get("last_name", ""),
-            )
-            try:
-                password_validation.validate_password(p1, candidate)
-            except ValidationError as error:
-                self.add_error("password1", error)
-        return data
-
-    def save(self):
-        data = self.cleaned_data
-        return User.objects.create_user(
-            username=data["email"],
-            email=data["email"],
-            password=data["password1"],
-            first_name=data["first_name"].strip(),
-            last_name=data["last_name"].strip(),
-        )
-
-
-class SignupForm(GrownUpForm):
-    school_name = NameField(
-        label=_("Your school's name"),
-        max_length=120,
-        widget=forms.TextInput(attrs={"autocomplete": "organization"}),
-    )
-
-    field_order = ["first_name", "last_name", "email", "school_name", "password1", "password2"]
-
-
 # --- Django's auth views, answering bad input with 422 -----------------------------------------
 class Unprocessable:
     def form_invalid(self, form):
@@ -273,7 +152,7 @@ class LoginView(LocalNextMixin, Unprocessable, auth_views.LoginView):
             and not Classroom.objects.for_teacher(self.request.user).active().exists()
             and Classroom.objects.filter(school=membership.school).active().exists()
         ):
-            return reverse("school_dashboard")
+            return reverse("classroom:school_dashboard")
         return super().get_default_redirect_url()
 
     def form_valid(self, form):
@@ -341,7 +220,7 @@ INVITE = "classroom/accounts/invite.html"
 @require_http_methods(["GET", "POST"])
 def signup(request):
     if request.user.is_authenticated:
-        return redirect("teacher_home")
+        return redirect("classroom:teacher_home")
     form = SignupForm(request.POST or None)
     if request.method == "POST":
         if not form.is_valid():
@@ -356,7 +235,7 @@ def signup(request):
             gettext("Welcome! %(school)s is set up, and you are its school admin.")
             % {"school": isolate(school.name)},
         )
-        return finish(request, reverse("teacher_home"))
+        return finish(request, reverse("classroom:teacher_home"))
     return render(request, SIGNUP, {"form": form})
 
 
@@ -396,7 +275,7 @@ def invite_accept(request, token):
     messages.success(
         request, gettext("Welcome to %(school)s!") % {"school": isolate(invite.school.name)}
     )
-    return finish(request, reverse("teacher_home"))
+    return finish(request, reverse("classroom:teacher_home"))
 
 
 @teacher_page
@@ -408,21 +287,13 @@ def teacher_home(request):
     classes = Classroom.objects.for_teacher(request.user).annotate(
         children=Count("students", filter=Q(students__archived_at__isnull=True))
     )
-    with timezone.override(membership.school.zone):  # "archived 16 Dec", the school's day
-        return render(
-            request,
-            "classroom/accounts/teacher_home.html",
-            {
-                "membership": membership,
-                "school": membership.school,
-                "active_classes": [c for c in classes if c.archived_at is None],
-                "archived_classes": [c for c in classes if c.archived_at is not None],
-            },
-        )
-
-
-urlpatterns = [
-    path("signup/", signup, name="signup"),
-    path("invite/<str:token>/", invite_accept, name="invite_accept"),
-    path("teacher/", teacher_home, name="teacher_home"),
-]
+    return render(
+        request,
+        "classroom/accounts/teacher_home.html",
+        {
+            "membership": membership,
+            "school": membership.school,
+            "active_classes": [c for c in classes if c.archived_at is None],
+            "archived_classes": [c for c in classes if c.archived_at is not None],
+        },
+    )

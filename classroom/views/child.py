@@ -6,8 +6,7 @@ docs/classroom/child-sign-in.md."""
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path, reverse
-from django.utils import timezone
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -109,7 +108,7 @@ def join_class(request, code):
         }
         return render(request, "classroom/signin/join.html", ctx, status=404)
     if classroom.code != code:
-        return redirect("join_class", classroom.code)
+        return redirect("classroom:join_class", classroom.code)
     response = render(
         request,
         "classroom/signin/class.html",
@@ -140,7 +139,7 @@ def join_pictures(request, code, pk):
     classroom, canonical = class_for_code(code)
     student = signin_student(classroom, pk)
     if request.method == "GET" and not canonical:
-        return redirect("join_pictures", classroom.code, student.pk)
+        return redirect("classroom:join_pictures", classroom.code, student.pk)
     ctx = {"classroom": classroom, "student": student, "lockout_minutes": LOCKOUT_MINUTES}
     status = 200
     if request.method == "GET":
@@ -152,7 +151,7 @@ def join_pictures(request, code, pk):
         answer = student.answer_pictures(chosen, SignInDevice.key_for(request))
         if answer.verdict is Verdict.SIGNED_IN:
             sign_in_student(request, student)
-            response = go(request, reverse("child_home"))
+            response = go(request, reverse("classroom:child_home"))
             SignInDevice.remember(request, response)
             return response
         if answer.verdict is Verdict.LOCKED:
@@ -192,7 +191,7 @@ def join_badge(request, token):
     if request.method == "POST":
         student.register_success()
         sign_in_student(request, student)
-        return go(request, reverse("child_home"))
+        return go(request, reverse("classroom:child_home"))
     return render(request, "classroom/signin/badge.html", {"badge_student": student})
 
 
@@ -201,10 +200,10 @@ def child_switch(request):
     """Sign this child out and show the names of the same class: the next child taps theirs."""
     student = current_student(request)
     if student is None:
-        return go(request, reverse("join"))
+        return go(request, reverse("classroom:join"))
     code = student.classroom.code
     sign_out_student(request)
-    return go(request, reverse("join_class", args=[code]))
+    return go(request, reverse("classroom:join_class", args=[code]))
 
 
 # --- the teacher's side ----------------------------------------------------------------------
@@ -212,7 +211,7 @@ def child_switch(request):
 
 def back_to_cards(request, classroom):
     """After a teacher action: the page that asked (a path of this site) or the login cards."""
-    return go(request, safe_next(request, reverse("login_cards", args=[classroom.pk])))
+    return go(request, safe_next(request, reverse("classroom:login_cards", args=[classroom.pk])))
 
 
 def card_context(request, student):
@@ -229,10 +228,9 @@ def card_context(request, student):
 def render_card(request, student):
     ctx = card_context(request, student) | {
         "classroom": student.classroom,
-        "join_root": request.build_absolute_uri(reverse("join")),
+        "join_root": request.build_absolute_uri(reverse("classroom:join")),
     }
-    with timezone.override(student.classroom.school.zone):
-        return render(request, "classroom/signin/cards.html#card", ctx)
+    return render(request, "classroom/signin/cards.html#card", ctx)
 
 
 @never_cache
@@ -257,7 +255,7 @@ def login_cards(request, pk):
     ctx = {
         "classroom": classroom,
         "join_url": join_url,
-        "join_root": request.build_absolute_uri(reverse("join")),
+        "join_root": request.build_absolute_uri(reverse("classroom:join")),
         "class_qr": qr_svg(join_url, _("QR code to join the class %(name)s") % {"name": classroom}),
         "only": bool(only),
         "lockout_minutes": LOCKOUT_MINUTES,
@@ -265,8 +263,7 @@ def login_cards(request, pk):
     if request.GET.get("show") == "code":
         return render(request, "classroom/signin/class_code.html", ctx)
     ctx["cards"] = [card_context(request, s) for s in students]
-    with timezone.override(classroom.school.zone):  # "Locked until …" in the school's time
-        return render(request, "classroom/signin/cards.html", ctx)
+    return render(request, "classroom/signin/cards.html", ctx)
 
 
 def teacher_student(request, pk):
@@ -345,18 +342,3 @@ def class_signins_unlock(request, pk):
         message = _("No child of %(name)s was locked.") % {"name": classroom}
     messages.success(request, message)
     return back_to_cards(request, classroom)
-
-
-urlpatterns = [
-    path("join/", join, name="join"),
-    path("join/badge/<str:token>/", join_badge, name="join_badge"),
-    path("join/<str:code>/", join_class, name="join_class"),
-    path("join/<str:code>/<int:pk>/", join_pictures, name="join_pictures"),
-    path("me/switch/", child_switch, name="child_switch"),
-    path("teacher/classes/<int:pk>/cards/", login_cards, name="login_cards"),
-    path("teacher/classes/<int:pk>/end-sign-ins/", class_signins_end, name="class_signins_end"),
-    path("teacher/classes/<int:pk>/unlock-all/", class_signins_unlock, name="class_signins_unlock"),
-    path("teacher/students/<int:pk>/badge/", student_badge_revoke, name="student_badge_revoke"),
-    path("teacher/students/<int:pk>/pictures/", student_pictures_new, name="student_pictures_new"),
-    path("teacher/students/<int:pk>/unlock/", student_unlock, name="student_unlock"),
-]

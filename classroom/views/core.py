@@ -1,6 +1,5 @@
 from django.http import JsonResponse
 from django.shortcuts import render
-from django.urls import path
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -46,10 +45,3 @@ def health_response(checks, failed="fail"):
         "checks": checks,
     }
     return JsonResponse(body, status=200 if healthy else 503)
-
-
-urlpatterns = [
-    path("", home, name="home"),
-    path("healthz", healthz, name="healthz"),
-    path("healthz/web", healthz_web, name="healthz_web"),
-]

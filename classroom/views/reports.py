@@ -22,7 +22,7 @@ from django.db.models import Max, Sum
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.timesince import timesince
@@ -148,7 +148,7 @@ def child_heatmap(student, stats, *, together=False, selected=None) -> list[dict
             numbers = charts.together(numbers_of(stats.get((a, b))), numbers_of(stats.get((b, a))))
         else:  # the state pools both orders: a fact met only the other way round shows it
             numbers = numbers_of(stats.get((a, b)) or stats.get((b, a)))
-        href = reverse("child_fact", args=[student.pk, a, b]) + query
+        href = reverse("classroom:child_fact", args=[student.pk, a, b]) + query
         return charts.child_cell(a, b, numbers, href=href, selected=selected == (a, b))
 
     return charts.heatmap(cell)
@@ -276,7 +276,7 @@ def child_focus(student, stats) -> list[dict]:
                 "a": a,
                 "b": b,
                 "numbers": n,
-                "href": reverse("child_fact", args=[student.pk, a, b]),
+                "href": reverse("classroom:child_fact", args=[student.pk, a, b]),
             }
         )
     return out
@@ -358,8 +358,7 @@ CHILD = "classroom/reports/child.html"
 @require_GET
 def child_report(request, pk):
     student = my_student(request, pk)
-    with timezone.override(student.classroom.school.zone):
-        return render(request, partial(request, CHILD, "facts"), child_context(request, student))
+    return render(request, partial(request, CHILD, "facts"), child_context(request, student))
 
 
 @teacher_page
@@ -369,10 +368,9 @@ def child_fact(request, pk, a, b):
     cell) or, for a plain request, the whole report with that fact open."""
     check_fact(a, b)
     student = my_student(request, pk)
-    with timezone.override(student.classroom.school.zone):
-        return render(
-            request, partial(request, CHILD, "facts"), child_context(request, student, (a, b))
-        )
+    return render(
+        request, partial(request, CHILD, "facts"), child_context(request, student, (a, b))
+    )
 
 
 @teacher_page
@@ -384,8 +382,7 @@ def child_report_print(request, pk):
         for cell in row["cells"]:
             cell.href = ""  # paper: plain squares, no links
     ctx["printed_at"] = timezone.now()
-    with timezone.override(student.classroom.school.zone):
-        return render(request, "classroom/reports/print.html", ctx)
+    return render(request, "classroom/reports/print.html", ctx)
 
 
 # --- exports ----------------------------------------------------------------------------------
@@ -630,7 +627,7 @@ def class_context(request, classroom, selected=None) -> dict:
         "school": school,
         "rows": group_heatmap(
             stats,
-            href=lambda a, b: reverse("class_fact", args=[classroom.pk, a, b]),
+            href=lambda a, b: reverse("classroom:class_fact", args=[classroom.pk, a, b]),
             selected=selected,
         ),
         "table_rows": group_table(stats),
@@ -669,7 +666,7 @@ def class_fact_detail(classroom, stats, a: int, b: int) -> dict:
                 "asked": charts.state_label(asked.shown),
                 "twin": charts.state_label(twin.shown),
                 "struggling": bool({asked.state, twin.state} & set(STRUGGLING)),
-                "href": reverse("child_fact", args=[sid, a, b]),
+                "href": reverse("classroom:child_fact", args=[sid, a, b]),
             }
         )
     rows.sort(
@@ -706,9 +703,8 @@ CLASS = "classroom/reports/class.html"
 @require_GET
 def class_report(request, pk):
     classroom = my_class(request, pk)
-    with timezone.override(classroom.school.zone):
-        ctx = class_context(request, classroom)
-        return render(request, partial(request, CLASS, "facts"), ctx, status=range_status(ctx))
+    ctx = class_context(request, classroom)
+    return render(request, partial(request, CLASS, "facts"), ctx, status=range_status(ctx))
 
 
 @teacher_page
@@ -716,10 +712,9 @@ def class_report(request, pk):
 def class_fact(request, pk, a, b):
     check_fact(a, b)
     classroom = my_class(request, pk)
-    with timezone.override(classroom.school.zone):
-        return render(
-            request, partial(request, CLASS, "facts"), class_context(request, classroom, (a, b))
-        )
+    return render(
+        request, partial(request, CLASS, "facts"), class_context(request, classroom, (a, b))
+    )
 
 
 # --- rebuilding the statistics ----------------------------------------------------------------
@@ -766,12 +761,14 @@ def recompute_start(request, pk):
             if request.htmx:
                 ctx = {"classroom": classroom, **job_context(running)}
                 return render(request, PROGRESS, ctx, status=409)
-            return redirect(f"{reverse('class_report', args=[classroom.pk])}?job={running.pk}")
+            return redirect(
+                f"{reverse('classroom:class_report', args=[classroom.pk])}?job={running.pk}"
+            )
         job = RecomputeJob.objects.create(classroom=classroom, requested_by=request.user)
         transaction.on_commit(lambda: send_recompute(job.pk))
     if request.htmx:
         return render(request, PROGRESS, {"classroom": classroom, **job_context(job)})
-    return redirect(f"{reverse('class_report', args=[classroom.pk])}?job={job.pk}")
+    return redirect(f"{reverse('classroom:class_report', args=[classroom.pk])}?job={job.pk}")
 
 
 @never_cache
@@ -784,7 +781,9 @@ def recompute_progress(request, pk):
         pk=pk,
     )
     if not request.htmx:
-        return redirect(f"{reverse('class_report', args=[job.classroom_id])}?job={job.pk}")
+        return redirect(
+            f"{reverse('classroom:class_report', args=[job.classroom_id])}?job={job.pk}"
+        )
     ctx = {"classroom": job.classroom, **job_context(job)}
     if ctx["finished"]:  # django-htmx's 286: the bar's last look, and htmx stops polling
         return HttpResponseStopPolling(render_to_string(PROGRESS, ctx, request))
@@ -813,20 +812,19 @@ def school_report(request):
         .order_by()
     }
     ranked = school_hardest_context(request, school, classes)
-    with timezone.override(school.zone):
-        return render(
-            request,
-            "classroom/reports/school.html",
-            {
-                "hardest": ranked,
-                "school": school,
-                "rows": group_heatmap(stats),
-                "table_rows": group_table(stats),
-                "class_count": classes.count(),
-                "trend": trend_for(DailyTrend.Scope.SCHOOL, school.pk, school.local_today()),
-            },
-            status=422 if ranked["bad_range"] else 200,
-        )
+    return render(
+        request,
+        "classroom/reports/school.html",
+        {
+            "hardest": ranked,
+            "school": school,
+            "rows": group_heatmap(stats),
+            "table_rows": group_table(stats),
+            "class_count": classes.count(),
+            "trend": trend_for(DailyTrend.Scope.SCHOOL, school.pk, school.local_today()),
+        },
+        status=422 if ranked["bad_range"] else 200,
+    )
 
 
 # --- hardest facts, median times, a fact's weeks (classroom/models/hardest.py) ----------------
@@ -921,8 +919,8 @@ def class_hardest_context(request, classroom) -> dict:
         request,
         classroom.school,
         [classroom.pk],
-        reverse("class_report", args=[classroom.pk]),
-        reverse("class_hardest", args=[classroom.pk]),
+        reverse("classroom:class_report", args=[classroom.pk]),
+        reverse("classroom:class_hardest", args=[classroom.pk]),
     )
     rows = hardest.strugglers(ctx.pop("attempts"), ctx["rows"])
     children = Student.objects.in_bulk({r["student_id"] for r in rows})
@@ -934,7 +932,7 @@ def class_hardest_context(request, classroom) -> dict:
                 "student": child,
                 "attempts": r["n"],
                 "correct": r["n_right"],
-                "href": reverse("child_fact", args=[child.pk, r["lo"], r["hi"]]),
+                "href": reverse("classroom:child_fact", args=[child.pk, r["lo"], r["hi"]]),
             }
         )
     for f in ctx["rows"]:
@@ -942,7 +940,7 @@ def class_hardest_context(request, classroom) -> dict:
             by_fact.get((f.a, f.b), []),
             key=lambda w: (w["correct"] / w["attempts"], w["student"].sort_name, w["student"].pk),
         )
-        f.href = reverse("class_fact", args=[classroom.pk, f.a, f.b])
+        f.href = reverse("classroom:class_fact", args=[classroom.pk, f.a, f.b])
     return {**ctx, "scope": "class", "classroom": classroom}
 
 
@@ -954,8 +952,8 @@ def school_hardest_context(request, school, classes) -> dict:
         request,
         school,
         [c.pk for c in classes],
-        reverse("school_report"),
-        reverse("school_hardest"),
+        reverse("classroom:school_report"),
+        reverse("classroom:school_hardest"),
     )
     per_class = {
         (room, lo, hi): (y, x)
@@ -1046,12 +1044,11 @@ def range_status(ctx: dict) -> int:
 def class_hardest(request, pk):
     """The class's hardest facts over a range: the list alone for htmx, else the report."""
     classroom = my_class(request, pk)
-    with timezone.override(classroom.school.zone):
-        if request.htmx:
-            ctx = {"hardest": class_hardest_context(request, classroom), "classroom": classroom}
-            return render(request, HARDEST, ctx, status=range_status(ctx))
-        ctx = class_context(request, classroom)
-        return render(request, CLASS, ctx, status=range_status(ctx))
+    if request.htmx:
+        ctx = {"hardest": class_hardest_context(request, classroom), "classroom": classroom}
+        return render(request, HARDEST, ctx, status=range_status(ctx))
+    ctx = class_context(request, classroom)
+    return render(request, CLASS, ctx, status=range_status(ctx))
 
 
 @teacher_page
@@ -1061,23 +1058,5 @@ def school_hardest(request):
     if not request.htmx:
         return school_report(request)
     school = admin_school(request)
-    with timezone.override(school.zone):
-        ctx = {"hardest": school_hardest_context(request, school, school.classrooms.active())}
-        return render(request, HARDEST, ctx, status=range_status(ctx))
-
-
-urlpatterns = [
-    path("teacher/children/<int:pk>/report/", child_report, name="child_report"),
-    path("teacher/children/<int:pk>/report/<int:a>x<int:b>/", child_fact, name="child_fact"),
-    path("teacher/children/<int:pk>/report/print/", child_report_print, name="child_report_print"),
-    path("teacher/children/<int:pk>/export.json", child_export_json, name="child_export_json"),
-    path("teacher/children/<int:pk>/export.csv", child_export_csv, name="child_export_csv"),
-    path("teacher/classes/<int:pk>/report/", class_report, name="class_report"),
-    path("teacher/classes/<int:pk>/report/<int:a>x<int:b>/", class_fact, name="class_fact"),
-    path("teacher/classes/<int:pk>/report/facts.csv", class_export_csv, name="class_export_csv"),
-    path("teacher/classes/<int:pk>/recompute/", recompute_start, name="recompute_start"),
-    path("teacher/recompute/<int:pk>/", recompute_progress, name="recompute_progress"),
-    path("school/report/", school_report, name="school_report"),
-    path("teacher/classes/<int:pk>/report/hardest/", class_hardest, name="class_hardest"),
-    path("school/report/hardest/", school_hardest, name="school_hardest"),
-]
+    ctx = {"hardest": school_hardest_context(request, school, school.classrooms.active())}
+    return render(request, HARDEST, ctx, status=range_status(ctx))

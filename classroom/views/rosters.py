@@ -4,30 +4,18 @@ Every object is found through its teacher (``for_teacher``): another teacher's c
 group or child answers 404.
 """
 
-from django import forms
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.shortcuts import get_object_or_404, render
-from django.urls import path, reverse
-from django.utils import timezone
-from django.utils.text import capfirst
+from django.urls import reverse
 from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from classroom.forms import ClassForm, GroupForm, MoveForm, RosterForm, StudentForm
 from classroom.models import Classroom, Group, Student
-from classroom.models.roster import (
-    GROUP_MAX_LENGTH,
-    NAME_MAX_LENGTH,
-    ROSTER_MAX_BYTES,
-    ROSTER_MAX_ROWS,
-    child_name_problem,
-    group_name_problem,
-    tidy,
-)
+from classroom.models.roster import ROSTER_MAX_ROWS
 from classroom.views.access import teacher_page
-from config.names import NameField, isolate, name_key
+from config.names import isolate, name_key
 
 from .accounts import finish, membership_of, not_in_a_school, render_page
 
@@ -37,170 +25,6 @@ GROUP_FORM = "classroom/rosters/group_form.html"
 STUDENT_FORM = "classroom/rosters/student_form.html"
 STUDENT_MOVE = "classroom/rosters/student_move.html"
 STUDENT_DELETE = "classroom/rosters/student_delete.html"
-
-
-# --- forms -------------------------------------------------------------------------------------
-class ClassForm(forms.ModelForm):
-    class Meta:
-        model = Classroom
-        fields = ["name"]
-        labels = {"name": _("Class name")}
-        help_texts = {"name": _("For example “3B” or “Year 4 Robins”.")}
-        # Names people type are cleaned as they come in (config/names.py).
-        field_classes = {"name": NameField}
-        error_messages = {"name": {"required": _("Give the class a name.")}}
-
-    def __init__(self, *args, teacher, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.teacher = teacher
-
-    def clean_name(self):
-        name = tidy(self.cleaned_data["name"])
-        if not name:
-            raise ValidationError(_("Give the class a name."), code="required")
-        same = Classroom.objects.for_teacher(self.teacher).active()
-        if self.instance.pk:
-            same = same.exclude(pk=self.instance.pk)
-        key = name_key(name)  # "3B", "3b" and "3 B" with an accent look alike on a list
-        if any(name_key(other) == key for other in same.values_list("name", flat=True)):
-            raise ValidationError(_("You already have a class with this name."), code="taken")
-        return name
-
-
-class GroupForm(forms.ModelForm):
-    class Meta:
-        model = Group
-        fields = ["name"]
-        labels = {"name": _("Group name")}
-        field_classes = {"name": NameField}
-        error_messages = {"name": {"required": _("Give the group a name.")}}
-
-    def __init__(self, *args, classroom, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.classroom = classroom
-        self.fields["name"].widget.attrs["maxlength"] = GROUP_MAX_LENGTH
-
-    def clean_name(self):
-        name = tidy(self.cleaned_data["name"])
-        problem = group_name_problem(name) if name else _("Give the group a name.")
-        if problem:
-            raise ValidationError(problem)
-        same = self.classroom.groups.all()
-        if self.instance.pk:
-            same = same.exclude(pk=self.instance.pk)
-        key = name_key(name)
-        if any(name_key(other) == key for other in same.values_list("name", flat=True)):
-            raise ValidationError(_("This class already has a group with this name."))
-        return name
-
-    def save(self, commit=True):
-        self.instance.classroom = self.classroom
-        return super().save(commit)
-
-
-class StudentForm(forms.ModelForm):
-    class Meta:
-        model = Student
-        fields = ["name", "group"]
-        labels = {"name": _("First name or nickname"), "group": _("Group")}
-        help_texts = {"name": _("Nothing more: no surname, no e-mail address.")}
-        field_classes = {"name": NameField}
-        error_messages = {"name": {"required": _("Type the child's first name or nickname.")}}
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["group"].queryset = self.instance.classroom.groups.all()
-        self.fields["group"].empty_label = _("No group")
-        self.fields["name"].widget.attrs["maxlength"] = NAME_MAX_LENGTH
-
-    def clean_name(self):
-        name = tidy(self.cleaned_data["name"])
-        problem = child_name_problem(name)
-        if problem:
-            raise ValidationError(capfirst(problem) + ".")
-        if self.instance.classroom.name_taken_by(name, exclude=self.instance):
-            raise ValidationError(
-                _("Another child in this class is called %(name)s: add an initial.")
-                % {"name": isolate(name)}
-            )
-        return name
-
-
-class MoveForm(forms.Form):
-    classroom = forms.ModelChoiceField(
-        label=_("Move to the class"),
-        queryset=Classroom.objects.none(),
-        widget=forms.RadioSelect,
-        empty_label=None,
-        error_messages={"invalid_choice": _("Choose one of your classes.")},
-    )
-
-    def __init__(self, *args, student, teacher, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.student = student
-        self.fields["classroom"].queryset = (
-            Classroom.objects.for_teacher(teacher).active().exclude(pk=student.classroom_id)
-        )
-
-    def clean_classroom(self):
-        target = self.cleaned_data["classroom"]
-        if target.name_taken_by(self.student.name):
-            raise ValidationError(
-                _("%(class)s already has a child called %(name)s: rename one of them first.")
-                % {"class": isolate(target.name), "name": isolate(self.student.name)}
-            )
-        return target
-
-
-class RosterForm(forms.Form):
-    names = forms.CharField(
-        label=_("Paste names, one per line"),
-        required=False,
-        strip=False,
-        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "wrap": "off"}),
-    )
-    csv_file = forms.FileField(label=_("… or choose a CSV file"), required=False)
-
-    def __init__(self, *args, classroom, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.classroom = classroom
-        self.reading = None
-        self.fields["csv_file"].widget.attrs["accept"] = ".csv,.txt,text/csv,text/plain"
-
-    def clean(self):
-        data = super().clean()
-        text, upload = data.get("names") or "", data.get("csv_file")
-        if upload and text.strip():
-            raise ValidationError(_("Paste names or choose a file, not both."))
-        if upload:
-            text = self.read_upload(upload)
-        elif not text.strip():
-            raise ValidationError(_("Paste some names, or choose a CSV file."))
-        if len(text.encode("utf-8")) > ROSTER_MAX_BYTES:
-            raise ValidationError(_("That is too much text: at most 100 KB."))
-        self.reading = self.classroom.read_roster(text)
-        if self.reading.errors:
-            raise ValidationError(
-                _("Nothing was added. Fix the lines below and try again."), code="lines"
-            )
-        return data
-
-    def read_upload(self, upload) -> str:
-        if upload.size > ROSTER_MAX_BYTES:
-            raise ValidationError(_("The file is too big: at most 100 KB."))
-        raw = upload.read()
-        if raw.startswith(b"PK\x03\x04"):
-            raise ValidationError(
-                _("This looks like a spreadsheet file. Save it as “CSV UTF-8” and choose that.")
-            )
-        if b"\x00" in raw:
-            raise ValidationError(_("This is not a text file. Choose a CSV file."))
-        try:
-            return raw.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            raise ValidationError(
-                _("The file is not in UTF-8. In your spreadsheet, save it as “CSV UTF-8”.")
-            ) from error
 
 
 # --- page helpers ------------------------------------------------------------------------------
@@ -236,7 +60,7 @@ def detail_context(classroom, **forms_):
 
 
 def class_url(classroom):
-    return reverse("class_detail", args=[classroom.pk])
+    return reverse("classroom:class_detail", args=[classroom.pk])
 
 
 # --- classes -----------------------------------------------------------------------------------
@@ -283,8 +107,7 @@ def class_edit(request, pk):
 @require_http_methods(["GET"])
 def class_detail(request, pk):
     classroom = my_class(request, pk)
-    with timezone.override(classroom.school.zone):  # "Locked until 10:42", the school's time
-        return render(request, DETAIL, detail_context(classroom))
+    return render(request, DETAIL, detail_context(classroom))
 
 
 @teacher_page
@@ -297,7 +120,7 @@ def class_archive(request, pk):
         gettext("%(name)s is archived: its children cannot sign in. You can restore it.")
         % {"name": isolate(classroom.name)},
     )
-    return finish(request, reverse("teacher_home"))
+    return finish(request, reverse("classroom:teacher_home"))
 
 
 @teacher_page
@@ -337,10 +160,9 @@ def roster_add(request, pk):
     classroom = my_class(request, pk)
     form = RosterForm(request.POST, request.FILES, classroom=classroom)
     if not form.is_valid():
-        with timezone.override(classroom.school.zone):
-            return render_page(
-                request, DETAIL, "add_form", detail_context(classroom, roster_form=form), status=422
-            )
+        return render_page(
+            request, DETAIL, "add_form", detail_context(classroom, roster_form=form), status=422
+        )
     students, new_groups = classroom.add_roster(form.reading)
     text = ngettext("%(count)d child added.", "%(count)d children added.", len(students)) % {
         "count": len(students)
@@ -360,9 +182,8 @@ def group_new(request, pk):
     classroom = my_class(request, pk)
     form = GroupForm(request.POST, classroom=classroom)
     if not form.is_valid():
-        with timezone.override(classroom.school.zone):
-            context = detail_context(classroom, group_form=form)
-            return render_page(request, DETAIL, "group_form", context, status=422)
+        context = detail_context(classroom, group_form=form)
+        return render_page(request, DETAIL, "group_form", context, status=422)
     group = form.save()
     messages.success(request, gettext("Group %(name)s added.") % {"name": isolate(group.name)})
     return finish(request, class_url(classroom) + "#groups")
@@ -473,22 +294,3 @@ def student_delete(request, pk):
         request, gettext("%(name)s and all their data are deleted.") % {"name": isolate(name)}
     )
     return finish(request, class_url(classroom))
-
-
-urlpatterns = [
-    path("teacher/classes/new/", class_new, name="class_new"),
-    path("teacher/classes/<int:pk>/", class_detail, name="class_detail"),
-    path("teacher/classes/<int:pk>/rename/", class_edit, name="class_edit"),
-    path("teacher/classes/<int:pk>/archive/", class_archive, name="class_archive"),
-    path("teacher/classes/<int:pk>/restore/", class_restore, name="class_restore"),
-    path("teacher/classes/<int:pk>/code/", class_code_new, name="class_code_new"),
-    path("teacher/classes/<int:pk>/children/add/", roster_add, name="roster_add"),
-    path("teacher/classes/<int:pk>/groups/new/", group_new, name="group_new"),
-    path("teacher/groups/<int:pk>/", group_edit, name="group_edit"),
-    path("teacher/groups/<int:pk>/delete/", group_delete, name="group_delete"),
-    path("teacher/children/<int:pk>/", student_edit, name="student_edit"),
-    path("teacher/children/<int:pk>/move/", student_move, name="student_move"),
-    path("teacher/children/<int:pk>/archive/", student_archive, name="student_archive"),
-    path("teacher/children/<int:pk>/restore/", student_restore, name="student_restore"),
-    path("teacher/children/<int:pk>/delete/", student_delete, name="student_delete"),
-]

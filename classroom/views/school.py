@@ -4,19 +4,18 @@ Every view finds the school through the signed-in user's admin membership: anybo
 (a teacher, another school's admin, a superuser without a school) gets 404.
 """
 
-from django import forms
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from classroom.forms import InviteForm
 from classroom.models import Invite, School
 from classroom.models.school import GAMES_CHART_DAYS
 from classroom.views.access import teacher_page
-from config.names import clean_name
 from config.params import int_param
 
 
@@ -121,22 +120,6 @@ def school_dashboard(request):
 # --- invites ---------------------------------------------------------------------------------
 
 
-class InviteForm(forms.ModelForm):
-    class Meta:
-        model = Invite
-        fields = ["role", "note"]
-        labels = {
-            "role": gettext_lazy("They join the school as"),
-            "note": gettext_lazy("Who is it for? (only school admins see this)"),
-        }
-        help_texts = {"note": gettext_lazy("For example: Ms Patel, Year 4")}
-        widgets = {"role": forms.RadioSelect}
-
-    def clean_note(self):
-        # Usually a colleague's name: cleaned like every typed name (config/names.py).
-        return clean_name(self.cleaned_data["note"])
-
-
 def invite_link(request, invite: Invite) -> str:
     return request.build_absolute_uri(invite.get_absolute_url())
 
@@ -188,7 +171,7 @@ def invite_new(request):
     invite.save()
     if request.htmx:
         return render_invites(request, school, new_invite=invite)
-    return redirect(f"{reverse('invite_list')}?new={invite.pk}")
+    return redirect(f"{reverse('classroom:invite_list')}?new={invite.pk}")
 
 
 @teacher_page
@@ -206,7 +189,7 @@ def invite_revoke(request, pk):
         messages.success(request, notice)
     else:
         messages.error(request, notice)
-    return redirect("invite_list")
+    return redirect("classroom:invite_list")
 
 
 # --- the year-end archive ------------------------------------------------------------------
@@ -236,7 +219,7 @@ def school_year_end(request):
     active_ids = sorted(school.classrooms.active().values_list("pk", flat=True))
     if not active_ids:
         messages.info(request, _("There are no active classes to archive."))
-        return _navigate(request, reverse("school_dashboard"))
+        return _navigate(request, reverse("classroom:school_dashboard"))
     if request.POST.get("confirm") != "yes":
         return render_year_end(
             request,
@@ -262,19 +245,10 @@ def school_year_end(request):
         )
         % {"count": archived},
     )
-    return _navigate(request, reverse("school_dashboard"))
+    return _navigate(request, reverse("classroom:school_dashboard"))
 
 
 def _navigate(request, url):
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)
-
-
-urlpatterns = [
-    path("school/", school_dashboard, name="school_dashboard"),
-    path("school/invites/", invite_list, name="invite_list"),
-    path("school/invites/new/", invite_new, name="invite_new"),
-    path("school/invites/<int:pk>/revoke/", invite_revoke, name="invite_revoke"),
-    path("school/year-end/", school_year_end, name="school_year_end"),
-]

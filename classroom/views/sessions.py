@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -16,9 +16,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.child_session import current_student
+from classroom.forms import AssignmentForm
 from classroom.models import Assignment, Classroom, WaitingEntry, WarmUp, session_of
 from classroom.models.assignment import LIVE_MATCH_STATUSES
-from classroom.session_forms import AssignmentForm
 from classroom.views.access import teacher_page
 from config.params import int_param
 from games.models import Match
@@ -38,8 +38,8 @@ def child_page(view):
         student = current_student(request)
         if student is None:
             if request.htmx:
-                return HttpResponseClientRedirect(reverse("join"))
-            return redirect("join")
+                return HttpResponseClientRedirect(reverse("classroom:join"))
+            return redirect("classroom:join")
         return view(request, student, *args, **kwargs)
 
     return wrapped
@@ -50,11 +50,6 @@ def my_class(request, pk) -> Classroom:
     return get_object_or_404(
         Classroom.objects.for_teacher(request.user).select_related("school"), pk=pk
     )
-
-
-def school_time(classroom):
-    """Show and read times in the school's own time zone."""
-    return timezone.override(classroom.school.zone)
 
 
 def done_redirect(request, url):
@@ -80,12 +75,11 @@ def assignment_list(request, pk):
     assignments = list(assignments)
     for assignment in assignments:
         assignment.n_other_tables = assignment.children_on_other_tables(students)
-    with school_time(classroom):
-        return render(
-            request,
-            "classroom/sessions/list.html",
-            {"classroom": classroom, "assignments": assignments},
-        )
+    return render(
+        request,
+        "classroom/sessions/list.html",
+        {"classroom": classroom, "assignments": assignments},
+    )
 
 
 def assignment_form_page(request, classroom, assignment=None, initial=None):
@@ -93,25 +87,24 @@ def assignment_form_page(request, classroom, assignment=None, initial=None):
         request.POST or None, instance=assignment, classroom=classroom, initial=initial
     )
     ctx = {"classroom": classroom, "form": form, "assignment": assignment}
-    with school_time(classroom):
-        if request.method == "POST":
-            if not form.is_valid():
-                template = (
-                    "classroom/sessions/form.html#form"
-                    if request.htmx
-                    else "classroom/sessions/form.html"
-                )
-                return render(request, template, ctx, status=422)
-            if assignment is None:
-                form.instance.created_by = request.user
-            with transaction.atomic():
-                saved = form.save()
-            messages.success(
-                request,
-                _("“%(title)s” is saved.") % {"title": saved.title},
+    if request.method == "POST":
+        if not form.is_valid():
+            template = (
+                "classroom/sessions/form.html#form"
+                if request.htmx
+                else "classroom/sessions/form.html"
             )
-            return done_redirect(request, reverse("assignment_list", args=[classroom.pk]))
-        return render(request, "classroom/sessions/form.html", ctx)
+            return render(request, template, ctx, status=422)
+        if assignment is None:
+            form.instance.created_by = request.user
+        with transaction.atomic():
+            saved = form.save()
+        messages.success(
+            request,
+            _("“%(title)s” is saved.") % {"title": saved.title},
+        )
+        return done_redirect(request, reverse("classroom:assignment_list", args=[classroom.pk]))
+    return render(request, "classroom/sessions/form.html", ctx)
 
 
 @teacher_page
@@ -145,7 +138,9 @@ def assignment_end(request, pk):
     assignment = get_object_or_404(Assignment.objects.for_teacher(request.user), pk=pk)
     Assignment.objects.filter(pk=assignment.pk).end()
     messages.success(request, _("“%(title)s” has ended.") % {"title": assignment.title})
-    return done_redirect(request, reverse("assignment_list", args=[assignment.classroom_id]))
+    return done_redirect(
+        request, reverse("classroom:assignment_list", args=[assignment.classroom_id])
+    )
 
 
 # --- children: home, play, waiting room -------------------------------------------------------
@@ -202,7 +197,7 @@ def go_to_game(request, student, assignment):
     entry = WaitingEntry.objects.filter(assignment=assignment, student=student).first()
     if entry is not None and entry.match_id is not None:
         return done_redirect(request, entry.match.get_absolute_url())
-    return done_redirect(request, reverse("waiting_room", args=[assignment.pk]))
+    return done_redirect(request, reverse("classroom:waiting_room", args=[assignment.pk]))
 
 
 @never_cache
@@ -214,15 +209,15 @@ def waiting_room(request, student, pk):
     if request.method == "POST":  # Leave
         if entry is not None and entry.match_id is None:
             entry.delete()
-        return done_redirect(request, reverse("child_home"))
+        return done_redirect(request, reverse("classroom:child_home"))
     if not assignment.is_open:
         WaitingEntry.objects.filter(assignment=assignment, student=student).delete()
         messages.info(request, _("This game session is over. Well played!"))
-        return done_redirect(request, reverse("child_home"))
+        return done_redirect(request, reverse("classroom:child_home"))
     if entry is None:
         active = assignment.active_match_for(student)
         return done_redirect(
-            request, active.get_absolute_url() if active else reverse("child_home")
+            request, active.get_absolute_url() if active else reverse("classroom:child_home")
         )
     if entry.match_id is None:
         entry.touch()
@@ -233,7 +228,7 @@ def waiting_room(request, student, pk):
         if match is not None and not match.is_over:
             return done_redirect(request, match.get_absolute_url())
         entry.delete()
-        return done_redirect(request, reverse("child_home"))
+        return done_redirect(request, reverse("classroom:child_home"))
     # Only children on the same tables can be paired with this one, so only they are named.
     others = [
         e.student.name
@@ -407,7 +402,7 @@ def wall_board(request, pk):
 def after_wall_action(request, classroom):
     if request.htmx:
         return render_wall(request, classroom)
-    return redirect("session_wall", pk=classroom.pk)
+    return redirect("classroom:session_wall", pk=classroom.pk)
 
 
 @teacher_page
@@ -464,20 +459,4 @@ def wall_end(request, pk):
         )
         classroom.end_signins()
     messages.success(request, _("The session has ended. Every child is signed out."))
-    return done_redirect(request, reverse("session_wall", args=[classroom.pk]))
-
-
-urlpatterns = [
-    path("me/", child_home, name="child_home"),
-    path("me/play/<int:pk>/", child_play, name="child_play"),
-    path("me/waiting/<int:pk>/", waiting_room, name="waiting_room"),
-    path("teacher/classes/<int:pk>/sessions/", assignment_list, name="assignment_list"),
-    path("teacher/classes/<int:pk>/sessions/new/", assignment_new, name="assignment_new"),
-    path("teacher/sessions/<int:pk>/edit/", assignment_edit, name="assignment_edit"),
-    path("teacher/sessions/<int:pk>/end/", assignment_end, name="assignment_end"),
-    path("teacher/classes/<int:pk>/wall/", session_wall, name="session_wall"),
-    path("teacher/classes/<int:pk>/wall/board/", wall_board, name="wall_board"),
-    path("teacher/classes/<int:pk>/wall/pause/", wall_pause, name="wall_pause"),
-    path("teacher/classes/<int:pk>/wall/resume/", wall_resume, name="wall_resume"),
-    path("teacher/classes/<int:pk>/wall/end/", wall_end, name="wall_end"),
-]
+    return done_redirect(request, reverse("classroom:session_wall", args=[classroom.pk]))

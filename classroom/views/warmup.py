@@ -3,14 +3,19 @@ and the wall's "Skip the warm-up" for the teacher."""
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404, render
-from django.urls import path
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom.models import Assignment, WarmUp
-from classroom.models.warmup import WarmUpRefused
+from classroom.models.warmup import (
+    AnsweredAlready,
+    BadAnswer,
+    NotYourWarmUp,
+    WarmUpOver,
+    WarmUpRefused,
+)
 from classroom.views.sessions import (
     after_wall_action,
     child_page,
@@ -22,6 +27,10 @@ from classroom.views.sessions import (
 
 TEMPLATE = "classroom/warmup/round.html"
 CHEERS = (_("Yes!"), _("Brilliant!"), _("Spot on!"), _("Great!"))
+# What a refused answer answers (the round comes back with the reason either way): a forged
+# token or an answer that is not a number 422, another child's round 404, a question answered
+# already or a round that is over 409.
+REFUSED_STATUS = {BadAnswer: 422, NotYourWarmUp: 404, AnsweredAlready: 409, WarmUpOver: 409}
 
 
 def my_round(student, pk) -> WarmUp:
@@ -78,8 +87,9 @@ def warm_up_round(request, student, pk):
         # Nothing stored. While the token is still the next question (an answer that was
         # not a number), the same question comes back with its clock still running.
         warm_up.refresh_from_db()
+        status = REFUSED_STATUS.get(type(refused), 422)
         return render_round(
-            request, student, warm_up, error=refused.message, token=token, status=refused.status
+            request, student, warm_up, error=refused.message, token=token, status=status
         )
     warm_up.refresh_from_db()
     return render_round(request, student, warm_up, result=result)
@@ -126,15 +136,3 @@ def wall_warm_up_on(request, pk):
     classroom = my_class(request, pk)
     set_warm_up_skipped(classroom, False)
     return after_wall_action(request, classroom)
-
-
-urlpatterns = [
-    path("me/warm-up/", warm_up_home, name="warm_up_home"),
-    path("me/warm-up/<int:pk>/", warm_up_round, name="warm_up_round"),
-    path(
-        "teacher/classes/<int:pk>/wall/warm-up/skip/",
-        wall_warm_up_skip,
-        name="wall_warm_up_skip",
-    ),
-    path("teacher/classes/<int:pk>/wall/warm-up/on/", wall_warm_up_on, name="wall_warm_up_on"),
-]

@@ -11,27 +11,27 @@ pytestmark = pytest.mark.django_db
 def test_teacher_home_lists_my_classes_not_my_colleagues(world):
     old = Classroom.objects.create(school=world.school_a, teacher=world.teacher_a, name="Old 2B")
     old.archive()
-    response = world.client("teacher_a").get(reverse("teacher_home"))
+    response = world.client("teacher_a").get(reverse("classroom:teacher_home"))
     assert response.status_code == 200
     text = response.text
     assert "School A" in text
-    assert reverse("class_detail", args=[world.class_a.pk]) in text
-    assert reverse("class_detail", args=[world.class_b.pk]) not in text
+    assert reverse("classroom:class_detail", args=[world.class_a.pk]) in text
+    assert reverse("classroom:class_detail", args=[world.class_b.pk]) not in text
     assert "Archived classes" in text
-    assert reverse("class_restore", args=[old.pk]) in text
-    assert reverse("class_new") in text
+    assert reverse("classroom:class_restore", args=[old.pk]) in text
+    assert reverse("classroom:class_new") in text
     assert "2 children" in text
 
 
 def test_a_grown_up_without_a_school_gets_a_friendly_page(world):
-    response = world.client("superuser").get(reverse("teacher_home"))
+    response = world.client("superuser").get(reverse("classroom:teacher_home"))
     assert response.status_code == 200
     assert "not in a school" in response.text
 
 
 def test_a_child_or_a_visitor_is_sent_to_log_in(world):
     for role in ("anonymous", "child_a"):
-        response = world.client(role).get(reverse("teacher_home"))
+        response = world.client(role).get(reverse("classroom:teacher_home"))
         assert response.status_code == 302
         assert response["Location"].startswith(reverse("login"))
 
@@ -53,12 +53,14 @@ def test_logging_in_lands_a_teacher_at_home_and_a_classless_head_on_the_school(w
         assert response.status_code == 302, response.text[-1500:]
         return response
 
-    assert log_in("teacher_a")["Location"] == reverse("teacher_home")
-    assert log_in("admin_a")["Location"] == reverse("school_dashboard")
-    assert log_in("admin_a", reverse("class_new"))["Location"] == reverse("class_new")
+    assert log_in("teacher_a")["Location"] == reverse("classroom:teacher_home")
+    assert log_in("admin_a")["Location"] == reverse("classroom:school_dashboard")
+    assert log_in("admin_a", reverse("classroom:class_new"))["Location"] == reverse(
+        "classroom:class_new"
+    )
     # A head who also teaches a class lands on their classes, like any teacher.
     Classroom.objects.create(school=world.school_a, teacher=world.admin_a, name="Head's 6C")
-    assert log_in("admin_a")["Location"] == reverse("teacher_home")
+    assert log_in("admin_a")["Location"] == reverse("classroom:teacher_home")
 
 
 def test_archive_dates_are_the_schools_day(world):
@@ -68,7 +70,7 @@ def test_archive_dates_are_the_schools_day(world):
     type(world.school_a).objects.filter(pk=world.school_a.pk).update(timezone="Pacific/Auckland")
     old = Classroom.objects.create(school=world.school_a, teacher=world.teacher_a, name="Old 2B")
     Classroom.objects.filter(pk=old.pk).update(archived_at=datetime(2026, 12, 15, 20, tzinfo=UTC))
-    response = world.client("teacher_a").get(reverse("teacher_home"))
+    response = world.client("teacher_a").get(reverse("classroom:teacher_home"))
     assert response.status_code == 200, response
     text = response.text
     assert "archived 16 Dec 2026" in text and "15 Dec" not in text

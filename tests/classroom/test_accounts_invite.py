@@ -22,7 +22,7 @@ FORM = {
 
 
 def url(invite):
-    return reverse("invite_accept", args=[invite.token])
+    return reverse("classroom:invite_accept", args=[invite.token])
 
 
 def test_the_invite_page_names_the_school(world):
@@ -37,14 +37,14 @@ def test_a_visitor_signs_up_through_the_invite_and_becomes_a_member(world):
     token = client.cookies["csrftoken"].value
     response = client.post(url(world.invite_a), FORM | {"csrfmiddlewaretoken": token})
     assert response.status_code == 302
-    assert response["Location"] == reverse("teacher_home")
+    assert response["Location"] == reverse("classroom:teacher_home")
     user = get_user_model().objects.get(username="jo.bell@example.org")
     membership = user.membership
     assert membership.school == world.school_a
     assert membership.role == world.invite_a.role
     world.invite_a.refresh_from_db()
     assert world.invite_a.used_by == user and world.invite_a.used_at is not None
-    assert client.get(reverse("teacher_home")).status_code == 200
+    assert client.get(reverse("classroom:teacher_home")).status_code == 200
 
 
 def test_an_admin_invite_makes_an_admin(world):
@@ -71,7 +71,7 @@ def test_an_unusable_link_answers_a_plain_404(world, state):
     elif state == "expired":
         invite.expires_at = timezone.now() - timedelta(minutes=1)
     invite.save()
-    link = url(invite) if state != "unknown" else reverse("invite_accept", args=["nope"])
+    link = url(invite) if state != "unknown" else reverse("classroom:invite_accept", args=["nope"])
     for response in (Client().get(link), Client().post(link, FORM)):
         assert response.status_code == 404
         assert "School A" not in response.text

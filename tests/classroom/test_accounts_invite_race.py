@@ -14,7 +14,7 @@ from classroom.models import Invite, Membership, School
 def test_one_link_makes_one_member_under_concurrent_posts():
     school = School.objects.create(name="Race School")
     invite = Invite.objects.create(school=school)
-    url = reverse("invite_accept", args=[invite.token])
+    url = reverse("classroom:invite_accept", args=[invite.token])
     barrier = threading.Barrier(4)
     statuses = []
 

@@ -66,4 +66,4 @@ def test_password_change(world):
     assert response["Location"] == reverse("password_change_done")
     user = get_user_model().objects.get(pk=world.teacher_a.pk)
     assert user.check_password("another-potion-88")
-    assert client.get(reverse("teacher_home")).status_code == 200  # still logged in
+    assert client.get(reverse("classroom:teacher_home")).status_code == 200  # still logged in

@@ -26,12 +26,12 @@ def csrf_client(url):
 
 
 def test_sign_up_makes_a_user_a_school_and_an_admin_membership_and_logs_in():
-    url = reverse("signup")
+    url = reverse("classroom:signup")
     client, token = csrf_client(url)
     before = client.session.session_key
     response = client.post(url, GOOD | {"csrfmiddlewaretoken": token})
     assert response.status_code == 302
-    assert response["Location"] == reverse("teacher_home")
+    assert response["Location"] == reverse("classroom:teacher_home")
     user = get_user_model().objects.get()
     assert user.username == user.email == "maya.okafor@school.example"
     assert (user.first_name, user.last_name) == ("Maya", "Okafor")
@@ -40,13 +40,13 @@ def test_sign_up_makes_a_user_a_school_and_an_admin_membership_and_logs_in():
     assert membership.role == Membership.Role.ADMIN
     assert client.session["_auth_user_id"] == str(user.pk)
     assert client.session.session_key != before
-    page = client.get(reverse("teacher_home"))
+    page = client.get(reverse("classroom:teacher_home"))
     assert "Hillside Primary" in page.text
 
 
 def test_sign_up_without_the_csrf_token_is_refused():
     client = Client(enforce_csrf_checks=True)
-    response = client.post(reverse("signup"), GOOD)
+    response = client.post(reverse("classroom:signup"), GOOD)
     assert response.status_code == 403
     assert not get_user_model().objects.exists()
 
@@ -64,7 +64,9 @@ def test_sign_up_without_the_csrf_token_is_refused():
 )
 def test_bad_sign_up_answers_422_with_the_reason_and_creates_nothing(change, field, message):
     client = Client()
-    response = client.post(reverse("signup"), GOOD | change, headers={"HX-Request": "true"})
+    response = client.post(
+        reverse("classroom:signup"), GOOD | change, headers={"HX-Request": "true"}
+    )
     assert response.status_code == 422
     assert message in response.text
     assert 'id="signup-form"' in response.text
@@ -74,28 +76,30 @@ def test_bad_sign_up_answers_422_with_the_reason_and_creates_nothing(change, fie
 
 
 def test_the_same_email_cannot_sign_up_twice_whatever_the_case():
-    Client().post(reverse("signup"), GOOD)
-    response = Client().post(reverse("signup"), GOOD | {"email": "MAYA.okafor@school.example"})
+    Client().post(reverse("classroom:signup"), GOOD)
+    response = Client().post(
+        reverse("classroom:signup"), GOOD | {"email": "MAYA.okafor@school.example"}
+    )
     assert response.status_code == 422
     assert "already an account" in response.text
     assert get_user_model().objects.count() == 1
 
 
 def test_htmx_sign_up_navigates_with_a_client_redirect():
-    response = Client().post(reverse("signup"), GOOD, headers={"HX-Request": "true"})
+    response = Client().post(reverse("classroom:signup"), GOOD, headers={"HX-Request": "true"})
     assert response.status_code == 200
-    assert response["HX-Redirect"] == reverse("teacher_home")
+    assert response["HX-Redirect"] == reverse("classroom:teacher_home")
 
 
 def test_signed_in_grown_up_visiting_signup_goes_to_their_classes(world):
-    response = world.client("teacher_a").get(reverse("signup"))
+    response = world.client("teacher_a").get(reverse("classroom:signup"))
     assert response.status_code == 302
-    assert response["Location"] == reverse("teacher_home")
+    assert response["Location"] == reverse("classroom:teacher_home")
 
 
 def test_a_child_signed_in_on_the_browser_is_signed_out_by_a_grown_up_sign_up(world):
     client = world.client("child_a")
-    client.post(reverse("signup"), GOOD)
+    client.post(reverse("classroom:signup"), GOOD)
     assert "student_id" not in client.session
 
 
@@ -113,10 +117,10 @@ def login(client, username, password):
 
 
 def test_log_in_with_the_email_in_any_case_lands_on_teacher_home():
-    Client().post(reverse("signup"), GOOD)
+    Client().post(reverse("classroom:signup"), GOOD)
     response = login(Client(), "  MAYA.OKAFOR@school.example ", GOOD["password1"])
     assert response.status_code == 302
-    assert response["Location"] == reverse("teacher_home")
+    assert response["Location"] == reverse("classroom:teacher_home")
 
 
 def test_demo_style_users_log_in_with_their_username_or_their_email(known_password):

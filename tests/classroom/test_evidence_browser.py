@@ -272,7 +272,7 @@ def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
         # --- the child: Play, the warm-up, on to the game ---------------------------------
         context, child = new_page(browser, live_server, child_session(ada))
         contexts.append(context)
-        child.goto(live_server.url + reverse("child_home"))
+        child.goto(live_server.url + reverse("classroom:child_home"))
         child.get_by_role("button", name="Play Potion duel").click()
         child.wait_for_url(re.compile(r"/me/warm-up/\d+/$"))
         child.get_by_text("Time left").wait_for()
@@ -319,7 +319,7 @@ def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
         # --- the teacher's heatmap ---------------------------------------------------------
         context, report = new_page(browser, live_server, teacher_session(teacher))
         contexts.append(context)
-        report.goto(live_server.url + reverse("child_report", args=[ada.pk]))
+        report.goto(live_server.url + reverse("classroom:child_report", args=[ada.pk]))
         heatmap = report.locator("table.heatmap")
         heatmap.wait_for()
         squares = {cell["id"]: cell for cell in report.evaluate(READ_HEATMAP)}

@@ -32,7 +32,7 @@ def test_tapping_a_cell_shows_the_fact_detail(page, live_server):
     page.context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
-    url = live_server.url + reverse("child_report", args=[ada.pk])
+    url = live_server.url + reverse("classroom:child_report", args=[ada.pk])
     page.goto(url)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
     cell = page.locator("#cell-7-8")
@@ -77,7 +77,7 @@ def test_the_printed_report_fits_the_width_of_an_a4_page(page, live_server):
     # A4 is 210 mm; less the sheet's 12 mm margins, 186 mm = 703 CSS pixels at 96 per inch.
     page.set_viewport_size({"width": 703, "height": 1000})
     page.emulate_media(media="print")
-    page.goto(live_server.url + reverse("child_report_print", args=[ada.pk]))
+    page.goto(live_server.url + reverse("classroom:child_report_print", args=[ada.pk]))
     assert page.locator("h1").inner_text().startswith("Ada")
     widest = page.evaluate(
         "Math.max(...[...document.querySelectorAll('.print-sheet *')]"

@@ -187,7 +187,11 @@ def test_only_facts_someone_struggles_with_and_at_most_ten(world):
 
 @pytest.mark.django_db
 def test_the_class_report_lists_the_hardest_facts_with_who_struggles(world, crafted):
-    html = world.client("teacher_a").get(reverse("class_report", args=[world.class_a.pk])).text
+    html = (
+        world.client("teacher_a")
+        .get(reverse("classroom:class_report", args=[world.class_a.pk]))
+        .text
+    )
     assert ranked(html) == [
         ("6 × 9", "2", "2"),
         ("4 × 8", "2", "3"),
@@ -206,12 +210,12 @@ def test_the_class_report_lists_the_hardest_facts_with_who_struggles(world, craf
     # Who struggles: behind a <details>, isolated names, right of attempts, their fact page.
     who = re.search(r"<details.*?</details>", four_eight, flags=re.S).group(0)
     assert "<summary>Who struggles</summary>" in who
-    ada_href = reverse("child_fact", args=[world.child_a.pk, 4, 8])
+    ada_href = reverse("classroom:child_fact", args=[world.child_a.pk, 4, 8])
     assert f'<a href="{ada_href}"><bdi>Ada</bdi></a>' in who
     assert "<bdi>Ali</bdi>" in who and "Cy" not in who
     assert who.index("Ada") < who.index("Ali")  # weakest first: 0 of 2, then 1 of 2
     assert ">0 of 2<" in who and ">1 of 2<" in who
-    assert f'href="{reverse("class_fact", args=[world.class_a.pk, 4, 8])}"' in four_eight
+    assert f'href="{reverse("classroom:class_fact", args=[world.class_a.pk, 4, 8])}"' in four_eight
     assert "and 9 × 6" in rows[0]  # the other order, pooled
     assert "Eve" not in part and "Bea" not in part
 
@@ -220,9 +224,12 @@ def test_the_class_report_lists_the_hardest_facts_with_who_struggles(world, craf
 def test_the_range_links_are_real_links_and_htmx_swaps_the_list(world, crafted):
     client = world.client("teacher_a")
     pk = world.class_a.pk
-    html = section(client.get(reverse("class_report", args=[pk])).text)
+    html = section(client.get(reverse("classroom:class_report", args=[pk])).text)
     links = re.findall(r'<a class="btn btn-quiet" href="([^"]+)" hx-get="([^"]+)"[^>]*>', html)
-    page, part = reverse("class_report", args=[pk]), reverse("class_hardest", args=[pk])
+    page, part = (
+        reverse("classroom:class_report", args=[pk]),
+        reverse("classroom:class_hardest", args=[pk]),
+    )
     assert links == [
         (f"{page}?range={key}#hardest", f"{part}?range={key}") for key in ("week", "4w", "all")
     ]
@@ -247,7 +254,10 @@ def test_the_range_links_are_real_links_and_htmx_swaps_the_list(world, crafted):
 def test_an_unknown_range_is_422_and_shows_this_week(world, crafted, htmx):
     client = world.client("teacher_a")
     pk = world.class_a.pk
-    url = reverse("class_hardest" if htmx else "class_report", args=[pk]) + "?range=year"
+    url = (
+        reverse("classroom:class_hardest" if htmx else "classroom:class_report", args=[pk])
+        + "?range=year"
+    )
     response = client.get(url, headers=HX if htmx else {})
     assert response.status_code == 422
     assert "That date range does not exist: showing this week." in response.text
@@ -257,7 +267,7 @@ def test_an_unknown_range_is_422_and_shows_this_week(world, crafted, htmx):
 
 @pytest.mark.django_db
 def test_only_the_class_teacher_sees_the_class_list(world, crafted):
-    url = reverse("class_hardest", args=[world.class_a.pk])
+    url = reverse("classroom:class_hardest", args=[world.class_a.pk])
     assert world.client("teacher_a").get(url, headers=HX).status_code == 200
     for role in ("teacher_b", "admin_a", "admin_b", "superuser"):
         assert world.client(role).get(url, headers=HX).status_code == 404, role
@@ -270,7 +280,7 @@ def test_only_the_class_teacher_sees_the_class_list(world, crafted):
 @pytest.mark.django_db
 def test_the_class_list_costs_the_same_queries_for_more_children(world):
     t = school_of(world).week_start() + timedelta(minutes=1)
-    url = reverse("class_hardest", args=[world.class_a.pk])
+    url = reverse("classroom:class_hardest", args=[world.class_a.pk])
     client = world.client("teacher_a")
 
     def count():
@@ -318,7 +328,11 @@ def test_median_times_separate_warm_up_game_and_challenge_and_skip_accuracy_firs
     assert times["game"] == {"median_ms": 3500, "timed": 2, "accuracy_first": 1}
     assert times["challenge"] == {"median_ms": None, "timed": 0, "accuracy_first": 1}
 
-    html = world.client("teacher_a").get(reverse("class_report", args=[world.class_a.pk])).text
+    html = (
+        world.client("teacher_a")
+        .get(reverse("classroom:class_report", args=[world.class_a.pk]))
+        .text
+    )
     dl = re.search(r'<dl class="fact-numbers hardest-times">.*?</dl>', html, re.S).group(0)
     assert re.search(r"<dt>warm-up</dt><dd>1.5 s", dl)
     assert re.search(r"<dt>game time</dt><dd>3.5 s", dl)
@@ -331,7 +345,7 @@ def test_median_times_separate_warm_up_game_and_challenge_and_skip_accuracy_firs
 
 @pytest.mark.django_db
 def test_the_school_list_adds_up_the_classes_with_counts_per_class_and_no_names(world, crafted):
-    response = world.client("admin_a").get(reverse("school_report"))
+    response = world.client("admin_a").get(reverse("classroom:school_report"))
     assert response.status_code == 200
     html = response.text
     rows = ranked(html)
@@ -352,7 +366,7 @@ def test_the_school_list_adds_up_the_classes_with_counts_per_class_and_no_names(
 
 @pytest.mark.django_db
 def test_the_school_list_is_the_admins_only_and_takes_a_range(world, crafted):
-    url = reverse("school_hardest")
+    url = reverse("classroom:school_hardest")
     for role in ("teacher_a", "teacher_b", "superuser"):
         assert world.client(role).get(url, headers=HX).status_code == 404, role
     # admin_b's school has no class: an empty list, nothing of school A.
@@ -364,7 +378,7 @@ def test_the_school_list_is_the_admins_only_and_takes_a_range(world, crafted):
     assert ("5 × 5", "1", "1") in ranked(response.text)
     assert re.search(r'aria-current="true">Last 4 weeks<', response.text)
     assert client.get(url + "?range=4w").status_code == 200  # plain: the whole report
-    bad = client.get(reverse("school_report") + "?range=%27", headers={})
+    bad = client.get(reverse("classroom:school_report") + "?range=%27", headers={})
     assert bad.status_code == 422 and "does not exist" in bad.text
 
 
@@ -385,7 +399,7 @@ def test_the_fact_panel_shows_both_orders_week_by_week_and_empty_weeks(world):
     answer(world.child_a2, 7, 8, 50, when=monday + timedelta(seconds=3))  # another child
     answer(ada, 7, 8, 50, when=monday - timedelta(weeks=12))  # before the 12 weeks
 
-    url = reverse("child_fact", args=[ada.pk, 7, 8])
+    url = reverse("classroom:child_fact", args=[ada.pk, 7, 8])
     html = world.client("teacher_a").get(url, headers=HX).text
     trend = re.search(r'<section class="fact-trend".*?</section>', html, re.S).group(0)
     assert "7 × 8 and 8 × 7, week by week" in trend
@@ -419,11 +433,11 @@ def test_last_practised_is_a_local_date_and_how_long_ago(world):
     detail = reports.fact_history(Student.objects.get(pk=ada.pk), 6, 8)
     assert detail["last_practised"] == when
     assert detail["last_practised_ago"] == "3\xa0days ago"
-    html = world.client("teacher_a").get(reverse("child_fact", args=[ada.pk, 6, 8])).text
+    html = world.client("teacher_a").get(reverse("classroom:child_fact", args=[ada.pk, 6, 8])).text
     day = today - timedelta(days=3)
     assert f"Last practised: 3\xa0days ago ({day.day} {day:%b} {day.year})." in html
 
-    never = world.client("teacher_a").get(reverse("child_fact", args=[ada.pk, 9, 9])).text
+    never = world.client("teacher_a").get(reverse("classroom:child_fact", args=[ada.pk, 9, 9])).text
     assert "Not practised yet." in never and "No answers to this fact in the last 12 weeks" in never
 
 

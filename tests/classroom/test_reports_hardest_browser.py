@@ -45,7 +45,7 @@ def test_the_hardest_facts_open_to_show_who_struggles(page, live_server):
     page.context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
-    url = live_server.url + reverse("class_report", args=[classroom.pk])
+    url = live_server.url + reverse("classroom:class_report", args=[classroom.pk])
     page.goto(url)
     hardest = page.locator("#hardest")
     hardest.scroll_into_view_if_needed()
@@ -64,7 +64,7 @@ def test_the_hardest_facts_open_to_show_who_struggles(page, live_server):
     names = who.locator("tbody th").all_inner_texts()
     assert names == ["Ada", "Ali"]
     assert who.locator("tbody a").first.get_attribute("href") == reverse(
-        "child_fact", args=[ada.pk, 7, 8]
+        "classroom:child_fact", args=[ada.pk, 7, 8]
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
     page.screenshot(path="/tmp/ranked_class.png")
@@ -81,7 +81,7 @@ def test_the_hardest_facts_open_to_show_who_struggles(page, live_server):
     page.screenshot(path="/tmp/ranked_class_4w.png")
 
     # The child's fact panel: the fact week by week and when it was last practised.
-    page.goto(live_server.url + reverse("child_fact", args=[ada.pk, 7, 8]))
+    page.goto(live_server.url + reverse("classroom:child_fact", args=[ada.pk, 7, 8]))
     trend = page.locator(".fact-trend")
     trend.scroll_into_view_if_needed()
     assert "Last practised:" in trend.inner_text()

@@ -75,20 +75,20 @@ def cell(html: str, a: int, b: int) -> str:
 def child_urls(world):
     pk = world.child_a.pk
     return [
-        reverse("child_report", args=[pk]),
-        reverse("child_fact", args=[pk, 7, 8]),
-        reverse("child_report_print", args=[pk]),
-        reverse("child_export_json", args=[pk]),
-        reverse("child_export_csv", args=[pk]),
+        reverse("classroom:child_report", args=[pk]),
+        reverse("classroom:child_fact", args=[pk, 7, 8]),
+        reverse("classroom:child_report_print", args=[pk]),
+        reverse("classroom:child_export_json", args=[pk]),
+        reverse("classroom:child_export_csv", args=[pk]),
     ]
 
 
 def class_urls(world):
     pk = world.class_a.pk
     return [
-        reverse("class_report", args=[pk]),
-        reverse("class_fact", args=[pk, 7, 8]),
-        reverse("class_export_csv", args=[pk]),
+        reverse("classroom:class_report", args=[pk]),
+        reverse("classroom:class_fact", args=[pk, 7, 8]),
+        reverse("classroom:class_export_csv", args=[pk]),
     ]
 
 
@@ -111,7 +111,7 @@ def test_a_colleague_an_admin_or_a_superuser_gets_404(world, role):
 @pytest.mark.parametrize("role", CHILDREN)
 def test_children_and_strangers_are_sent_to_log_in(world, role):
     client = world.client(role)
-    for url in child_urls(world) + class_urls(world) + [reverse("school_report")]:
+    for url in child_urls(world) + class_urls(world) + [reverse("classroom:school_report")]:
         response = client.get(url)
         assert response.status_code == 302, (role, url)
         assert response["Location"].startswith(reverse("login")), url
@@ -119,17 +119,23 @@ def test_children_and_strangers_are_sent_to_log_in(world, role):
 
 @pytest.mark.django_db
 def test_the_school_report_is_only_for_the_school_admin(world):
-    assert world.client("admin_a").get(reverse("school_report")).status_code == 200
-    assert world.client("admin_b").get(reverse("school_report")).status_code == 200
+    assert world.client("admin_a").get(reverse("classroom:school_report")).status_code == 200
+    assert world.client("admin_b").get(reverse("classroom:school_report")).status_code == 200
     for role in ("teacher_a", "teacher_b", "superuser"):
-        assert world.client(role).get(reverse("school_report")).status_code == 404, role
+        assert world.client(role).get(reverse("classroom:school_report")).status_code == 404, role
 
 
 @pytest.mark.django_db
 def test_a_fact_outside_the_tables_is_404(world):
     client = world.client("teacher_a")
-    assert client.get(reverse("child_fact", args=[world.child_a.pk, 1, 8])).status_code == 404
-    assert client.get(reverse("class_fact", args=[world.class_a.pk, 7, 10])).status_code == 404
+    assert (
+        client.get(reverse("classroom:child_fact", args=[world.child_a.pk, 1, 8])).status_code
+        == 404
+    )
+    assert (
+        client.get(reverse("classroom:class_fact", args=[world.class_a.pk, 7, 10])).status_code
+        == 404
+    )
 
 
 # --- the child's heatmap -----------------------------------------------------------------------
@@ -179,7 +185,9 @@ def mark(html):
 
 @pytest.mark.django_db
 def test_the_child_heatmap_has_a_cell_per_fact_as_asked_with_a_text_mark(world, ada_stats):
-    html = world.client("teacher_a").get(reverse("child_report", args=[ada_stats.pk])).text
+    html = (
+        world.client("teacher_a").get(reverse("classroom:child_report", args=[ada_stats.pk])).text
+    )
     cells = re.findall(r'<a id="cell-(\d)-(\d)"', html)
     assert len(cells) == 64
     assert ("7", "8") in cells and ("8", "7") in cells
@@ -212,13 +220,13 @@ def test_the_child_heatmap_has_a_cell_per_fact_as_asked_with_a_text_mark(world, 
     due = cell(html, 2, 2)
     assert "heat-check_again" in due and mark(due) == "M?" and "check again" in due
     # Each cell is a real link to the fact's detail, loaded by htmx into the page.
-    href = reverse("child_fact", args=[ada_stats.pk, 7, 8])
+    href = reverse("classroom:child_fact", args=[ada_stats.pk, 7, 8])
     assert f'href="{href}"' in seven_eight and f'hx-get="{href}"' in seven_eight
 
 
 @pytest.mark.django_db
 def test_twins_together_show_the_pooled_state_and_both_counts(world, ada_stats):
-    url = reverse("child_report", args=[ada_stats.pk]) + "?view=together"
+    url = reverse("classroom:child_report", args=[ada_stats.pk]) + "?view=together"
     html = world.client("teacher_a").get(url).text
     for a, b in ((7, 8), (8, 7)):
         c = cell(html, a, b)
@@ -228,7 +236,7 @@ def test_twins_together_show_the_pooled_state_and_both_counts(world, ada_stats):
     table = re.search(r'class="chart-data".*?</details>', html, flags=re.S).group(0)
     assert re.search(r"7 × 8 / 8 × 7</th><td>learning</td><td class=\"num\">14</td>", table)
     # The tapped square's panel says what the square counts, then the fact as asked.
-    url = reverse("child_fact", args=[ada_stats.pk, 3, 2]) + "?view=together"
+    url = reverse("classroom:child_fact", args=[ada_stats.pk, 3, 2]) + "?view=together"
     panel = world.client("teacher_a").get(url, headers={"HX-Request": "true"}).text
     panel = panel[panel.index('id="fact-detail"') :]
     assert "3 × 2 and 2 × 3 together:</b> fluent, 4 right of 4 answers." in panel
@@ -239,7 +247,9 @@ def test_twins_together_show_the_pooled_state_and_both_counts(world, ada_stats):
 
 @pytest.mark.django_db
 def test_the_child_report_shows_focus_facts_and_error_kinds_in_words(world, ada_stats):
-    html = world.client("teacher_a").get(reverse("child_report", args=[ada_stats.pk])).text
+    html = (
+        world.client("teacher_a").get(reverse("classroom:child_report", args=[ada_stats.pk])).text
+    )
     focus = re.search(r'id="focus-title".*?</section>', html, flags=re.S).group(0)
     # Wrong so far or learning, the lowest share right lately first: 6 × 9 (1 of 5), 7 × 8
     # (6 of 10, both orders: the one got wrong most), 4 × 4 (2 of 3); 5 × 5 (5 of 5) is 4th.
@@ -275,7 +285,7 @@ def test_a_game_only_report_shows_no_empty_row_for_a_kind_games_cannot_give(worl
     attempt(ada, world.match_a, 6, 6, 63, when=now - timedelta(minutes=2))  # 36 turned round
     attempt(ada, world.match_a, 7, 8, None, when=now - timedelta(minutes=1), context="missed")
     FactStat.objects.rebuild_for([ada.pk])
-    url = reverse("child_report", args=[ada.pk])
+    url = reverse("classroom:child_report", args=[ada.pk])
     html = world.client("teacher_a").get(url).text
     rows = kind_rows(html)
     assert rows == {
@@ -291,7 +301,9 @@ def test_a_game_only_report_shows_no_empty_row_for_a_kind_games_cannot_give(worl
     assert "one or two steps away" in help_text and "7 × 8 → 65" in help_text
     assert "none of these" not in help_text  # no help for a kind not shown
     # The printable report shows the same rows.
-    printed = world.client("teacher_a").get(reverse("child_report_print", args=[ada.pk])).text
+    printed = (
+        world.client("teacher_a").get(reverse("classroom:child_report_print", args=[ada.pk])).text
+    )
     assert kind_rows(printed) == rows
 
     attempt(ada, world.match_a, 7, 8, 57, when=now, context="warm-up")
@@ -302,13 +314,17 @@ def test_a_game_only_report_shows_no_empty_row_for_a_kind_games_cannot_give(worl
 
 @pytest.mark.django_db
 def test_a_child_without_answers_has_no_kinds_table(world):
-    html = world.client("teacher_a").get(reverse("child_report", args=[world.child_a.pk])).text
+    html = (
+        world.client("teacher_a")
+        .get(reverse("classroom:child_report", args=[world.child_a.pk]))
+        .text
+    )
     assert "kinds-table" not in html and "No answers yet." in html
 
 
 @pytest.mark.django_db
 def test_the_fact_detail_partial(world, ada_stats):
-    url = reverse("child_fact", args=[ada_stats.pk, 7, 8])
+    url = reverse("classroom:child_fact", args=[ada_stats.pk, 7, 8])
     response = world.client("teacher_a").get(url, headers={"HX-Request": "true"})
     html = response.text
     assert response.status_code == 200
@@ -329,7 +345,11 @@ def test_the_fact_detail_partial(world, ada_stats):
 
 @pytest.mark.django_db
 def test_a_plain_request_for_a_fact_is_the_whole_report_with_the_fact_open(world, ada_stats):
-    html = world.client("teacher_a").get(reverse("child_fact", args=[ada_stats.pk, 7, 8])).text
+    html = (
+        world.client("teacher_a")
+        .get(reverse("classroom:child_fact", args=[ada_stats.pk, 7, 8]))
+        .text
+    )
     assert "<html" in html and "7 × 8 = 56" in html and 'id="focus-title"' in html
 
 
@@ -339,13 +359,13 @@ def test_median_time_of_timed_answers_and_none_for_accuracy_first_only(world, ad
     for i, (answer, ms) in enumerate([(56, 3000), (56, 5000), (48, 1000), (56, 4000)]):
         attempt(ada_stats, world.match_a, 7, 8, answer, when=now - timedelta(minutes=10 - i), ms=ms)
     client = world.client("teacher_a")
-    html = client.get(reverse("child_fact", args=[ada_stats.pk, 7, 8])).text
+    html = client.get(reverse("classroom:child_fact", args=[ada_stats.pk, 7, 8])).text
     assert "4.0 s" in html  # median of the right answers 3000, 5000, 4000 (not the wrong 1000)
     assert "✗</span> 48 (neighbouring fact)" in html
 
     world.assignment_a.accuracy_first = True
     world.assignment_a.save()
-    html = client.get(reverse("child_fact", args=[ada_stats.pk, 7, 8])).text
+    html = client.get(reverse("classroom:child_fact", args=[ada_stats.pk, 7, 8])).text
     assert "not shown: accuracy-first sessions only" in html
     assert " s</dd>" not in html
 
@@ -374,7 +394,9 @@ def test_the_trend_line_is_an_svg_without_style_and_with_a_table(world, ada_stat
     DailyTrend.objects.create(
         scope="student", scope_id=world.child_a2.pk, day=monday, attempts=50, correct=50
     )
-    html = world.client("teacher_a").get(reverse("child_report", args=[ada_stats.pk])).text
+    html = (
+        world.client("teacher_a").get(reverse("classroom:child_report", args=[ada_stats.pk])).text
+    )
     svgs = svg_blocks(html)
     assert svgs
     for svg in svgs:
@@ -433,7 +455,9 @@ def exported(world):
 
 @pytest.mark.django_db
 def test_the_child_json_export_is_exactly_their_attempts(world, exported):
-    response = world.client("teacher_a").get(reverse("child_export_json", args=[exported.pk]))
+    response = world.client("teacher_a").get(
+        reverse("classroom:child_export_json", args=[exported.pk])
+    )
     assert response["Content-Type"].startswith("application/json")
     assert "attachment" in response["Content-Disposition"]
     m = world.match_a.public_id
@@ -480,7 +504,9 @@ def test_the_child_json_export_is_exactly_their_attempts(world, exported):
 
 @pytest.mark.django_db
 def test_the_child_csv_export_is_exactly_their_attempts(world, exported):
-    response = world.client("teacher_a").get(reverse("child_export_csv", args=[exported.pk]))
+    response = world.client("teacher_a").get(
+        reverse("classroom:child_export_csv", args=[exported.pk])
+    )
     assert response["Content-Type"].startswith("text/csv")
     m = world.match_a.public_id
     assert response.content.decode("utf-8") == (
@@ -499,7 +525,9 @@ def test_the_class_csv_has_a_row_per_child_and_a_column_per_fact(world):
     stat(world.child_b, 2, 2, "mastered", attempts=9, correct=9)  # class B: not in A's file
     archived = Student.objects.create(classroom=world.class_a, name="Gone")
     archived.archive()
-    response = world.client("teacher_a").get(reverse("class_export_csv", args=[world.class_a.pk]))
+    response = world.client("teacher_a").get(
+        reverse("classroom:class_export_csv", args=[world.class_a.pk])
+    )
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     header = rows[0]
     assert header[:4] == ["child", "group", "2x2", "2x3"] and header[-1] == "9x9"
@@ -521,7 +549,9 @@ def test_csv_cells_never_start_a_formula():
 
 @pytest.mark.django_db
 def test_the_printable_report(world, ada_stats):
-    response = world.client("teacher_a").get(reverse("child_report_print", args=[ada_stats.pk]))
+    response = world.client("teacher_a").get(
+        reverse("classroom:child_report_print", args=[ada_stats.pk])
+    )
     html = response.text
     assert "print-sheet" in html and "css/reports.css" in html
     assert "6 × 9" in html and "style=" not in html
@@ -573,7 +603,11 @@ def class_stats(world):
 
 @pytest.mark.django_db
 def test_the_class_heatmap_counts_twins_together(world, class_stats):
-    html = world.client("teacher_a").get(reverse("class_report", args=[world.class_a.pk])).text
+    html = (
+        world.client("teacher_a")
+        .get(reverse("classroom:class_report", args=[world.class_a.pk]))
+        .text
+    )
     for a, b in ((7, 8), (8, 7)):
         c = cell(html, a, b)
         assert "heat-band-some" in c and ">1/3<" in c  # fewer than half struggling
@@ -592,7 +626,7 @@ def test_the_class_heatmap_counts_twins_together(world, class_stats):
 
 @pytest.mark.django_db
 def test_the_class_fact_partial_lists_who_struggles(world, class_stats):
-    url = reverse("class_fact", args=[world.class_a.pk, 7, 8])
+    url = reverse("classroom:class_fact", args=[world.class_a.pk, 7, 8])
     html = world.client("teacher_a").get(url, headers={"HX-Request": "true"}).text
     assert "<html" not in html
     struggling = re.search(r"still learning it</h3>.*?</table>", html, flags=re.S).group(0)
@@ -601,7 +635,7 @@ def test_the_class_fact_partial_lists_who_struggles(world, class_stats):
     assert re.search(
         r">48</th><td[^>]*>4</td><td>neighbouring fact, one step away: 6 × 8</td>", html
     )
-    assert reverse("child_fact", args=[world.child_a.pk, 7, 8]) in struggling
+    assert reverse("classroom:child_fact", args=[world.child_a.pk, 7, 8]) in struggling
 
 
 @pytest.mark.django_db
@@ -609,12 +643,12 @@ def test_the_class_fact_partial_lists_archived_children_as_the_square_counts_the
     world, class_stats
 ):
     Student.objects.get(pk=world.child_a.pk).archive()
-    url = reverse("class_fact", args=[world.class_a.pk, 7, 8])
+    url = reverse("classroom:class_fact", args=[world.class_a.pk, 7, 8])
     html = world.client("teacher_a").get(url, headers={"HX-Request": "true"}).text
     struggling = re.search(r"still learning it</h3>.*?</table>", html, flags=re.S).group(0)
     assert "Ada" in struggling and "(archived)" in struggling
     # 9 × 9: nobody has met it, and the panel says so (not "nobody ... is still learning it").
-    url = reverse("class_fact", args=[world.class_a.pk, 9, 9])
+    url = reverse("classroom:class_fact", args=[world.class_a.pk, 9, 9])
     html = world.client("teacher_a").get(url, headers={"HX-Request": "true"}).text
     panel = html[html.index('id="fact-detail"') :]
     assert "Nobody in the class has met this fact yet." in panel
@@ -865,7 +899,7 @@ def test_the_reasons_are_shown_in_words_wherever_the_flag_is(world):
     assert help_reasons(flagged(world, "Ali")) == []  # stuck, not flagged
     assert stuck_reason(flagged(world, "Ali")) == stuck and stuck_reason(flagged(world)) == ""
     client = world.client("teacher_a")
-    report = client.get(reverse("class_report", args=[world.class_a.pk])).text
+    report = client.get(reverse("classroom:class_report", args=[world.class_a.pk])).text
     card = re.search(r'id="help-title".*?</section>', report, flags=re.S).group(0)
     assert low in card and "<bdi>Ada</bdi>" in card and "Ali" not in card
     stuck_card = re.search(r'id="stuck-title".*?</section>', report, flags=re.S).group(0)
@@ -875,17 +909,17 @@ def test_the_reasons_are_shown_in_words_wherever_the_flag_is(world):
     assert row.count("7 of 16") == 2  # the table: right in the last 7 days, and first tries
     assert "First try right, 7 days" in report
     assert "stuck: 7 × 8" in report  # the table's flag column
-    wall = client.get(reverse("session_wall", args=[world.class_a.pk])).text
+    wall = client.get(reverse("classroom:session_wall", args=[world.class_a.pk])).text
     details = re.search(r'<details class="needs-help-wall">.*?</details>', wall, flags=re.S)
     assert "Needs help: 1 child" in details.group(0) and low in details.group(0)
     stuck_box = re.search(r'<details class="needs-help-wall stuck-wall">.*?</details>', wall, re.S)
     assert "Stuck on a fact: 1 child" in stuck_box.group(0) and stuck in stuck_box.group(0)
-    home = client.get(reverse("teacher_home")).text
+    home = client.get(reverse("classroom:teacher_home")).text
     box = re.search(r'id="needs-help-title".*?</section>', home, flags=re.S).group(0)
     assert low in box and stuck not in box
     home_stuck = re.search(r'id="stuck-title".*?</section>', home, flags=re.S).group(0)
     assert stuck in home_stuck and "<bdi>Ali</bdi>" in home_stuck
-    child = client.get(reverse("child_report", args=[ali.pk])).text
+    child = client.get(reverse("classroom:child_report", args=[ali.pk])).text
     assert 'id="help-title"' not in child
     panel = re.search(r'id="stuck-title".*?</section>', child, flags=re.S).group(0)
     assert stuck in panel and low not in panel
@@ -898,7 +932,7 @@ def test_the_reasons_are_shown_in_words_wherever_the_flag_is(world):
         "Stuck on 6 × 9: wrong or missed 3 times in a row",
     ]
     Attempt.objects.filter(student=ali).delete()
-    child = client.get(reverse("child_report", args=[ali.pk])).text
+    child = client.get(reverse("classroom:child_report", args=[ali.pk])).text
     assert 'id="help-title"' not in child and 'id="stuck-title"' not in child
 
 
@@ -908,17 +942,21 @@ def test_needs_help_shows_on_the_teachers_home_and_the_wall(world):
     for a in (3, 4, 5):
         stat(world.child_a, 2, a, "learning", attempts=5, correct=1)
     answers(world, 0, 15, child=world.child_b)  # teacher_b's child
-    home = world.client("teacher_a").get(reverse("teacher_home")).text
+    home = world.client("teacher_a").get(reverse("classroom:teacher_home")).text
     box = re.search(r'id="needs-help-title".*?</section>', home, flags=re.S).group(0)
     assert "Ada" in box and "Ali" not in box and "3 weak facts" in box
     assert "Bea" not in home and world.child_b.name not in box
-    assert reverse("child_report", args=[world.child_a.pk]) in box
-    wall = world.client("teacher_a").get(reverse("session_wall", args=[world.class_a.pk])).text
+    assert reverse("classroom:child_report", args=[world.child_a.pk]) in box
+    wall = (
+        world.client("teacher_a")
+        .get(reverse("classroom:session_wall", args=[world.class_a.pk]))
+        .text
+    )
     details = re.search(r'<details class="needs-help-wall">.*?</details>', wall, flags=re.S)
     assert details and "Ada" in details.group(0) and " open" not in details.group(0)[:40]
     assert "stuck-wall" not in wall  # nobody stuck: no empty box
     # teacher_b sees their own flagged child, and nothing of class A.
-    other = world.client("teacher_b").get(reverse("teacher_home")).text
+    other = world.client("teacher_b").get(reverse("classroom:teacher_home")).text
     other_box = re.search(r'id="needs-help-title".*?</section>', other, flags=re.S).group(0)
     assert world.child_b.name in other_box and "Ada" not in other
 
@@ -933,7 +971,7 @@ def test_recompute_start_creates_a_job_and_enqueues_it_after_commit(
     sent = []
     monkeypatch.setattr("classroom.views.reports.send_recompute", lambda pk: sent.append(pk))
     client = world.client("teacher_a")
-    url = reverse("recompute_start", args=[world.class_a.pk])
+    url = reverse("classroom:recompute_start", args=[world.class_a.pk])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         response = client.post(url, headers={"HX-Request": "true"})
     assert response.status_code == 200
@@ -942,7 +980,7 @@ def test_recompute_start_creates_a_job_and_enqueues_it_after_commit(
     assert len(callbacks) == 1 and sent == []
     callbacks[0]()
     assert sent == [job.pk]
-    assert reverse("recompute_progress", args=[job.pk]) in response.text
+    assert reverse("classroom:recompute_progress", args=[job.pk]) in response.text
     assert 'hx-trigger="every 1s"' in response.text
     # A second press while it runs: 409 and the same job's bar, nothing new.
     again = client.post(url, headers={"HX-Request": "true"})
@@ -956,7 +994,7 @@ def test_a_plain_post_redirects_to_the_report_with_the_bar(
 ):
     client = world.client("teacher_a")
     with django_capture_on_commit_callbacks(execute=False):
-        response = client.post(reverse("recompute_start", args=[world.class_a.pk]))
+        response = client.post(reverse("classroom:recompute_start", args=[world.class_a.pk]))
     job = RecomputeJob.objects.get(classroom=world.class_a)
     assert response.status_code == 302
     assert response["Location"].endswith(f"?job={job.pk}")
@@ -970,7 +1008,8 @@ def test_a_stale_job_does_not_block_a_new_one(world, django_capture_on_commit_ca
     RecomputeJob.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=1))
     with django_capture_on_commit_callbacks(execute=False):
         response = world.client("teacher_a").post(
-            reverse("recompute_start", args=[world.class_a.pk]), headers={"HX-Request": "true"}
+            reverse("classroom:recompute_start", args=[world.class_a.pk]),
+            headers={"HX-Request": "true"},
         )
     assert response.status_code == 200
     assert RecomputeJob.objects.filter(classroom=world.class_a).count() == 2
@@ -990,7 +1029,7 @@ def test_a_job_that_cannot_be_sent_is_marked_failed(world, monkeypatch):
 @pytest.mark.django_db
 def test_recompute_progress_polls_until_done_then_answers_286(world):
     job = RecomputeJob.objects.create(classroom=world.class_a, status="running", total=10, done=4)
-    url = reverse("recompute_progress", args=[job.pk])
+    url = reverse("classroom:recompute_progress", args=[job.pk])
     client = world.client("teacher_a")
     running = client.get(url, headers={"HX-Request": "true"})
     assert running.status_code == 200
@@ -1001,7 +1040,7 @@ def test_recompute_progress_polls_until_done_then_answers_286(world):
     assert done.status_code == 286
     assert "hx-trigger" not in done.text and "Rebuilt." in done.text
     # "Show the new numbers": the report, without yesterday's news; the job's own page keeps it.
-    report = reverse("class_report", args=[world.class_a.pk])
+    report = reverse("classroom:class_report", args=[world.class_a.pk])
     page = client.get(report).text
     assert "Rebuilt." not in page and "Rebuild the statistics" in page
     assert "Rebuilt." in client.get(f"{report}?job={job.pk}").text
@@ -1009,7 +1048,7 @@ def test_recompute_progress_polls_until_done_then_answers_286(world):
         assert world.client(role).get(url, headers={"HX-Request": "true"}).status_code == 404
     assert (
         world.client("teacher_b")
-        .post(reverse("recompute_start", args=[world.class_a.pk]))
+        .post(reverse("classroom:recompute_start", args=[world.class_a.pk]))
         .status_code
         == 404
     )
@@ -1027,18 +1066,20 @@ def test_the_school_heatmap_adds_up_the_classes(world, class_stats):
     DailyTrend.objects.create(
         scope="school", scope_id=world.school_a.pk, day=today, attempts=10, correct=9
     )
-    html = world.client("admin_a").get(reverse("school_report")).text
+    html = world.client("admin_a").get(reverse("classroom:school_report")).text
     # The admin's page menu, with this page marked (as on the overview).
     nav = html.split('class="school-nav"')[1].split("</nav>")[0]
-    assert re.findall(r'href="([^"]+)" aria-current="page"', nav) == [reverse("school_report")]
-    assert reverse("invite_list") in nav and reverse("school_dashboard") in nav
+    assert re.findall(r'href="([^"]+)" aria-current="page"', nav) == [
+        reverse("classroom:school_report")
+    ]
+    assert reverse("classroom:invite_list") in nav and reverse("classroom:school_dashboard") in nav
     pattern = r'<span class="heat-cell[^"]*"[^>]*title="7 × 8[^"]*">.*?</span></span>'
     seven_eight = re.search(pattern, html).group(0)
     assert "heat-band-some" in seven_eight and ">1/6<" in seven_eight  # (1 + 0) of (3 + 3)
     assert "<a id=" not in html.split('class="heatmap"')[1].split("</table>")[0]
     assert ">90</text>" in html  # this week's trend point: 9 of 10
     assert "style=" not in html
-    other = world.client("admin_b").get(reverse("school_report")).text
+    other = world.client("admin_b").get(reverse("classroom:school_report")).text
     assert ">1/6<" not in other
 
 
@@ -1047,10 +1088,14 @@ def test_the_school_heatmap_adds_up_the_classes(world, class_stats):
 
 @pytest.mark.django_db
 def test_the_class_nav_and_roster_rows_link_to_the_reports(world):
-    html = world.client("teacher_a").get(reverse("class_detail", args=[world.class_a.pk])).text
-    assert reverse("class_report", args=[world.class_a.pk]) in html
-    assert reverse("child_report", args=[world.child_a.pk]) in html
-    assert reverse("child_report", args=[world.child_a2.pk]) in html
+    html = (
+        world.client("teacher_a")
+        .get(reverse("classroom:class_detail", args=[world.class_a.pk]))
+        .text
+    )
+    assert reverse("classroom:class_report", args=[world.class_a.pk]) in html
+    assert reverse("classroom:child_report", args=[world.child_a.pk]) in html
+    assert reverse("classroom:child_report", args=[world.child_a2.pk]) in html
 
 
 @pytest.mark.django_db
@@ -1061,7 +1106,7 @@ def test_a_game_outside_any_session_is_timed(world):
     stat(ada, 3, 3, "learning", attempts=1, correct=1)
     attempt(ada, match, 3, 3, 9, when=timezone.now(), ms=2500)
     assert Assignment.objects.filter(matches=match).count() == 0
-    html = world.client("teacher_a").get(reverse("child_fact", args=[ada.pk, 3, 3])).text
+    html = world.client("teacher_a").get(reverse("classroom:child_fact", args=[ada.pk, 3, 3])).text
     assert "2.5 s" in html
 
 
@@ -1069,7 +1114,7 @@ def test_a_game_outside_any_session_is_timed(world):
 def test_the_class_tabs_mark_the_page_you_are_on(world):
     teacher = world.client("teacher_a")
     pk = world.class_a.pk
-    for name in ("class_detail", "assignment_list", "class_report"):
+    for name in ("classroom:class_detail", "classroom:assignment_list", "classroom:class_report"):
         html = teacher.get(reverse(name, args=[pk])).text
         nav = html.split('class="class-nav"')[1].split("</nav>")[0]
         current = re.findall(r'href="([^"]+)" aria-current="page"', nav)

@@ -36,7 +36,9 @@ def test_the_reference_finder_sees_every_kind_of_link(world):
 
 
 def test_the_confirmation_page_names_the_child_and_deletes_nothing(world):
-    response = world.client("teacher_a").get(reverse("student_delete", args=[world.child_a.pk]))
+    response = world.client("teacher_a").get(
+        reverse("classroom:student_delete", args=[world.child_a.pk])
+    )
     assert response.status_code == 200
     assert "Delete <bdi>Ada</bdi> for good?" in response.text
     assert "1 game" in response.text
@@ -61,7 +63,7 @@ def test_hard_delete_leaves_no_row_that_refers_to_the_child(world):
     )
     assert rows_referring_to(child.pk)
 
-    response = world.client("teacher_a").post(reverse("student_delete", args=[child.pk]))
+    response = world.client("teacher_a").post(reverse("classroom:student_delete", args=[child.pk]))
 
     assert response.status_code == 302
     assert not Student.objects.filter(pk=child.pk).exists()
@@ -79,6 +81,8 @@ def test_hard_delete_leaves_no_row_that_refers_to_the_child(world):
 
 
 def test_another_teacher_cannot_delete_the_child(world):
-    response = world.client("teacher_b").post(reverse("student_delete", args=[world.child_a.pk]))
+    response = world.client("teacher_b").post(
+        reverse("classroom:student_delete", args=[world.child_a.pk])
+    )
     assert response.status_code == 404
     assert Student.objects.filter(pk=world.child_a.pk).exists()

@@ -20,25 +20,25 @@ def names(classroom):
 
 # --- who may reach what ---------------------------------------------------------------------
 ROSTER_URLS = [
-    ("get", "class_detail", "class_a"),
-    ("get", "class_edit", "class_a"),
-    ("post", "class_edit", "class_a"),
-    ("post", "class_archive", "class_a"),
-    ("post", "class_restore", "class_a"),
-    ("post", "class_code_new", "class_a"),
-    ("post", "roster_add", "class_a"),
-    ("post", "group_new", "class_a"),
-    ("get", "group_edit", "group_a"),
-    ("post", "group_edit", "group_a"),
-    ("post", "group_delete", "group_a"),
-    ("get", "student_edit", "child_a"),
-    ("post", "student_edit", "child_a"),
-    ("get", "student_move", "child_a"),
-    ("post", "student_move", "child_a"),
-    ("post", "student_archive", "child_a"),
-    ("post", "student_restore", "child_a"),
-    ("get", "student_delete", "child_a"),
-    ("post", "student_delete", "child_a"),
+    ("get", "classroom:class_detail", "class_a"),
+    ("get", "classroom:class_edit", "class_a"),
+    ("post", "classroom:class_edit", "class_a"),
+    ("post", "classroom:class_archive", "class_a"),
+    ("post", "classroom:class_restore", "class_a"),
+    ("post", "classroom:class_code_new", "class_a"),
+    ("post", "classroom:roster_add", "class_a"),
+    ("post", "classroom:group_new", "class_a"),
+    ("get", "classroom:group_edit", "group_a"),
+    ("post", "classroom:group_edit", "group_a"),
+    ("post", "classroom:group_delete", "group_a"),
+    ("get", "classroom:student_edit", "child_a"),
+    ("post", "classroom:student_edit", "child_a"),
+    ("get", "classroom:student_move", "child_a"),
+    ("post", "classroom:student_move", "child_a"),
+    ("post", "classroom:student_archive", "child_a"),
+    ("post", "classroom:student_restore", "child_a"),
+    ("get", "classroom:student_delete", "child_a"),
+    ("post", "classroom:student_delete", "child_a"),
 ]
 EVIL = {"name": "Hacked", "names": "Mallory", "classroom": "", "group": ""}
 
@@ -67,9 +67,9 @@ def test_the_owner_reaches_every_page(world, method, name, attr):
 # --- classes --------------------------------------------------------------------------------
 def test_new_class_belongs_to_my_school_and_me(world):
     client = world.client("teacher_b")
-    response = client.post(reverse("class_new"), {"name": "  5C  "})
+    response = client.post(reverse("classroom:class_new"), {"name": "  5C  "})
     classroom = Classroom.objects.get(name="5C")
-    assert response["Location"] == reverse("class_detail", args=[classroom.pk])
+    assert response["Location"] == reverse("classroom:class_detail", args=[classroom.pk])
     assert classroom.teacher == world.teacher_b
     assert classroom.school == world.school_a
 
@@ -77,7 +77,7 @@ def test_new_class_belongs_to_my_school_and_me(world):
 def test_new_class_bad_names_answer_422_partials(world):
     client = world.client("teacher_a")
     for data, message in (({"name": ""}, "required"), ({"name": "3a"}, "already have a class")):
-        response = client.post(reverse("class_new"), data, headers=HX)
+        response = client.post(reverse("classroom:class_new"), data, headers=HX)
         assert response.status_code == 422
         assert message in response.text
         assert "<html" not in response.text
@@ -85,29 +85,31 @@ def test_new_class_bad_names_answer_422_partials(world):
 
 
 def test_superuser_without_a_school_cannot_make_a_class(world):
-    response = world.client("superuser").post(reverse("class_new"), {"name": "X"})
+    response = world.client("superuser").post(reverse("classroom:class_new"), {"name": "X"})
     assert response.status_code == 403
     assert not Classroom.objects.filter(name="X").exists()
 
 
 def test_rename_archive_and_restore_a_class(world):
     client = world.client("teacher_a")
-    client.post(reverse("class_edit", args=[world.class_a.pk]), {"name": "3A Robins"})
+    client.post(reverse("classroom:class_edit", args=[world.class_a.pk]), {"name": "3A Robins"})
     world.class_a.refresh_from_db()
     assert world.class_a.name == "3A Robins"
-    response = client.post(reverse("class_archive", args=[world.class_a.pk]), headers=HX)
-    assert response["HX-Redirect"] == reverse("teacher_home")
+    response = client.post(reverse("classroom:class_archive", args=[world.class_a.pk]), headers=HX)
+    assert response["HX-Redirect"] == reverse("classroom:teacher_home")
     world.class_a.refresh_from_db()
     assert world.class_a.is_archived
-    home = client.get(reverse("teacher_home")).text
+    home = client.get(reverse("classroom:teacher_home")).text
     assert "Archived classes" in home
-    client.post(reverse("class_restore", args=[world.class_a.pk]))
+    client.post(reverse("classroom:class_restore", args=[world.class_a.pk]))
     world.class_a.refresh_from_db()
     assert not world.class_a.is_archived
 
 
 def test_class_page_shows_the_roster_the_code_spaced_and_the_forms(world):
-    response = world.client("teacher_a").get(reverse("class_detail", args=[world.class_a.pk]))
+    response = world.client("teacher_a").get(
+        reverse("classroom:class_detail", args=[world.class_a.pk])
+    )
     text = response.text
     assert "Ada" in text and "Ali" in text and "Owls" in text
     code = world.class_a.code
@@ -119,7 +121,7 @@ def test_class_page_shows_the_roster_the_code_spaced_and_the_forms(world):
 def test_regenerating_the_code_from_the_page(world):
     old = world.class_a.code
     client = world.client("teacher_a")
-    response = client.post(reverse("class_code_new", args=[world.class_a.pk]))
+    response = client.post(reverse("classroom:class_code_new", args=[world.class_a.pk]))
     assert response.status_code == 302
     world.class_a.refresh_from_db()
     assert world.class_a.code != old
@@ -129,7 +131,9 @@ def test_regenerating_the_code_from_the_page(world):
 
 
 def test_get_on_a_post_only_action_changes_nothing(world):
-    response = world.client("teacher_a").get(reverse("class_archive", args=[world.class_a.pk]))
+    response = world.client("teacher_a").get(
+        reverse("classroom:class_archive", args=[world.class_a.pk])
+    )
     assert response.status_code == 405
     world.class_a.refresh_from_db()
     assert not world.class_a.is_archived
@@ -137,13 +141,13 @@ def test_get_on_a_post_only_action_changes_nothing(world):
 
 # --- the roster paste and the CSV upload ----------------------------------------------------
 def roster_url(world):
-    return reverse("roster_add", args=[world.class_a.pk])
+    return reverse("classroom:roster_add", args=[world.class_a.pk])
 
 
 def test_pasting_names_with_a_csrf_enforcing_client(world):
     client = Client(enforce_csrf_checks=True)
     client.force_login(world.teacher_a)
-    client.get(reverse("class_detail", args=[world.class_a.pk]))
+    client.get(reverse("classroom:class_detail", args=[world.class_a.pk]))
     token = client.cookies["csrftoken"].value
     refused = client.post(roster_url(world), {"names": "Zed"})
     assert refused.status_code == 403
@@ -195,7 +199,7 @@ def test_csv_upload_with_bom_header_and_groups(world):
         roster_url(world), {"csv_file": csv_file(content)}, headers=HX
     )
     assert response.status_code == 200
-    assert response["HX-Redirect"] == reverse("class_detail", args=[world.class_a.pk])
+    assert response["HX-Redirect"] == reverse("classroom:class_detail", args=[world.class_a.pk])
     assert Student.objects.get(name="Zed").group == world.group_a
     assert Student.objects.get(name="Yan").group.name == "Foxes"
     assert Student.objects.get(name="Xia").group is None
@@ -242,14 +246,16 @@ def test_paste_and_file_together_is_refused(world):
 # --- groups ---------------------------------------------------------------------------------
 def test_groups_add_rename_and_delete_keeps_the_children(world):
     client = world.client("teacher_a")
-    client.post(reverse("group_new", args=[world.class_a.pk]), {"name": "Foxes"})
+    client.post(reverse("classroom:group_new", args=[world.class_a.pk]), {"name": "Foxes"})
     assert world.class_a.groups.filter(name="Foxes").exists()
-    dup = client.post(reverse("group_new", args=[world.class_a.pk]), {"name": "owls"}, headers=HX)
+    dup = client.post(
+        reverse("classroom:group_new", args=[world.class_a.pk]), {"name": "owls"}, headers=HX
+    )
     assert dup.status_code == 422 and "already has a group" in dup.text
-    client.post(reverse("group_edit", args=[world.group_a.pk]), {"name": "Barn owls"})
+    client.post(reverse("classroom:group_edit", args=[world.group_a.pk]), {"name": "Barn owls"})
     world.group_a.refresh_from_db()
     assert world.group_a.name == "Barn owls"
-    client.post(reverse("group_delete", args=[world.group_a.pk]))
+    client.post(reverse("classroom:group_delete", args=[world.group_a.pk]))
     assert not Group.objects.filter(pk=world.group_a.pk).exists()
     child = Student.objects.get(pk=world.child_a.pk)
     assert child.group is None and child.classroom == world.class_a
@@ -258,7 +264,7 @@ def test_groups_add_rename_and_delete_keeps_the_children(world):
 # --- children -------------------------------------------------------------------------------
 def test_edit_a_child(world):
     client = world.client("teacher_a")
-    url = reverse("student_edit", args=[world.child_a.pk])
+    url = reverse("classroom:student_edit", args=[world.child_a.pk])
     response = client.post(url, {"name": " Ada L. ", "group": ""})
     assert response.status_code == 302
     child = Student.objects.get(pk=world.child_a.pk)
@@ -273,7 +279,7 @@ def test_edit_a_child(world):
 def test_a_child_cannot_be_put_in_another_class_group(world):
     other_group = Group.objects.create(classroom=world.class_b, name="Bees")
     response = world.client("teacher_a").post(
-        reverse("student_edit", args=[world.child_a.pk]),
+        reverse("classroom:student_edit", args=[world.child_a.pk]),
         {"name": "Ada", "group": other_group.pk},
         headers=HX,
     )
@@ -286,7 +292,7 @@ def test_move_offers_only_my_other_active_classes(world):
     old = Classroom.objects.create(school=world.school_a, teacher=world.teacher_a, name="2A")
     old.archive()
     client = world.client("teacher_a")
-    url = reverse("student_move", args=[world.child_a.pk])
+    url = reverse("classroom:student_move", args=[world.child_a.pk])
     page = client.get(url).text
     offered = re.findall(r'value="(\d+)"[^>]*> ([^<]+)</label>', page)
     assert offered == [(str(mine.pk), "4A")]
@@ -295,7 +301,7 @@ def test_move_offers_only_my_other_active_classes(world):
         assert response.status_code == 422
     assert Student.objects.get(pk=world.child_a.pk).classroom == world.class_a
     response = client.post(url, {"classroom": mine.pk})
-    assert response["Location"] == reverse("class_detail", args=[world.class_a.pk])
+    assert response["Location"] == reverse("classroom:class_detail", args=[world.class_a.pk])
     child = Student.objects.get(pk=world.child_a.pk)
     assert child.classroom == mine and child.group is None
 
@@ -304,7 +310,9 @@ def test_move_refuses_a_name_already_in_the_target_class(world):
     mine = Classroom.objects.create(school=world.school_a, teacher=world.teacher_a, name="4A")
     Student.objects.create(classroom=mine, name="ADA")
     response = world.client("teacher_a").post(
-        reverse("student_move", args=[world.child_a.pk]), {"classroom": mine.pk}, headers=HX
+        reverse("classroom:student_move", args=[world.child_a.pk]),
+        {"classroom": mine.pk},
+        headers=HX,
     )
     assert response.status_code == 422
     assert f"already has a child called {isolate('Ada')}" in response.text  # FSI Ada PDI
@@ -312,12 +320,12 @@ def test_move_refuses_a_name_already_in_the_target_class(world):
 
 def test_archive_and_restore_a_child(world):
     client = world.client("teacher_a")
-    client.post(reverse("student_archive", args=[world.child_a.pk]))
+    client.post(reverse("classroom:student_archive", args=[world.child_a.pk]))
     child = Student.objects.get(pk=world.child_a.pk)
     assert child.is_archived
-    page = client.get(reverse("class_detail", args=[world.class_a.pk])).text
+    page = client.get(reverse("classroom:class_detail", args=[world.class_a.pk])).text
     assert "1 archived child" in page and "Archived" in page
-    client.post(reverse("student_restore", args=[world.child_a.pk]))
+    client.post(reverse("classroom:student_restore", args=[world.child_a.pk]))
     assert not Student.objects.get(pk=world.child_a.pk).is_archived
 
 
@@ -325,7 +333,7 @@ def test_restoring_a_class_whose_name_is_taken_again_asks_for_a_rename(world):
     client = world.client("teacher_a")
     world.class_a.archive()
     Classroom.objects.create(school=world.school_a, teacher=world.teacher_a, name="3a")
-    response = client.post(reverse("class_restore", args=[world.class_a.pk]), follow=True)
+    response = client.post(reverse("classroom:class_restore", args=[world.class_a.pk]), follow=True)
     assert "rename one first" in response.text
     world.class_a.refresh_from_db()
     assert world.class_a.is_archived
@@ -333,7 +341,7 @@ def test_restoring_a_class_whose_name_is_taken_again_asks_for_a_rename(world):
 
 def test_restoring_an_active_class_is_harmless(world):
     response = world.client("teacher_a").post(
-        reverse("class_restore", args=[world.class_a.pk]), follow=True
+        reverse("classroom:class_restore", args=[world.class_a.pk]), follow=True
     )
     assert "is back" in response.text
 
@@ -348,11 +356,11 @@ def test_children_are_listed_alphabetically_whatever_their_accents_and_case(worl
     expected = ["Ben", "bob", "Émilie", "emma", "Ölaf", "Zoe"]
     assert [s.name for s in room.students.all()] == expected
     assert [s.name for s in room.students_for_signin()] == expected
-    page = world.client("teacher_a").get(reverse("class_detail", args=[room.pk])).text
+    page = world.client("teacher_a").get(reverse("classroom:class_detail", args=[room.pk])).text
     assert [page.index(f">{n}<") for n in expected] == sorted(
         page.index(f">{n}<") for n in expected
     )
-    picker = Client().get(reverse("join_class", args=[room.code])).text
+    picker = Client().get(reverse("classroom:join_class", args=[room.code])).text
     assert [picker.index(n) for n in expected] == sorted(picker.index(n) for n in expected)
     # A rename keeps the order right.
     emilie = Student.objects.get(classroom=room, name="Émilie")

@@ -168,7 +168,7 @@ def test_dashboard_shows_the_figures_the_chart_and_its_table(world, client):
     move(world.match_a, 0, now)  # child_a moves now: active today
     finished = make_match(world.child_a2, None, finished_at=now)
     client.force_login(world.admin_a)
-    response = client.get(reverse("school_dashboard"))
+    response = client.get(reverse("classroom:school_dashboard"))
     assert response.status_code == 200
     html = response.content.decode()
     assert response.context["active"]["today"] >= 1
@@ -194,12 +194,12 @@ def test_dashboard_shows_the_figures_the_chart_and_its_table(world, client):
     assert "style=" not in html
     assert not re.search(r"<script(?![^>]*\bsrc=)", html)
     # Links to the other pages of the school admin.
-    assert reverse("invite_list") in html and reverse("school_year_end") in html
+    assert reverse("classroom:invite_list") in html and reverse("classroom:school_year_end") in html
 
 
 def test_dashboard_is_the_admins_own_school(world, client):
     client.force_login(world.admin_b)
-    html = client.get(reverse("school_dashboard")).content.decode()
+    html = client.get(reverse("classroom:school_dashboard")).content.decode()
     assert "School B" in html
     # Whole words: the page's random CSRF token (hx-headers) may contain "3A".
     assert not re.search(r"\bTeacher_A\b", html) and not re.search(r"\b3A\b", html)
@@ -207,18 +207,18 @@ def test_dashboard_is_the_admins_own_school(world, client):
 
 @pytest.mark.parametrize("role", ["teacher_a", "teacher_b", "superuser"])
 def test_dashboard_is_404_for_non_admins(world, role):
-    assert world.client(role).get(reverse("school_dashboard")).status_code == 404
+    assert world.client(role).get(reverse("classroom:school_dashboard")).status_code == 404
 
 
 def test_dashboard_sends_anonymous_to_log_in(world, client):
-    response = client.get(reverse("school_dashboard"))
+    response = client.get(reverse("classroom:school_dashboard"))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
 
 
 def count_queries(client):
     with CaptureQueriesContext(connection) as ctx:
-        assert client.get(reverse("school_dashboard")).status_code == 200
+        assert client.get(reverse("classroom:school_dashboard")).status_code == 200
     return len(ctx.captured_queries)
 
 
@@ -234,4 +234,4 @@ def test_query_count_does_not_grow_with_classes(world, client, django_assert_max
     after = count_queries(client)
     assert after == before
     with django_assert_max_num_queries(10):
-        client.get(reverse("school_dashboard"))
+        client.get(reverse("classroom:school_dashboard"))

@@ -14,7 +14,7 @@ from classroom.models import Invite, Membership
 def csrf_client(world, role):
     client = Client(enforce_csrf_checks=True)
     client.force_login(getattr(world, role))
-    html = client.get(reverse("invite_list")).content.decode()
+    html = client.get(reverse("classroom:invite_list")).content.decode()
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
     return client, token
 
@@ -23,7 +23,7 @@ def test_admin_makes_an_invite_and_sees_its_link(world):
     client, token = csrf_client(world, "admin_a")
     before = Invite.objects.count()
     response = client.post(
-        reverse("invite_new"),
+        reverse("classroom:invite_new"),
         {"csrfmiddlewaretoken": token, "role": "teacher", "note": "  Ms   Patel "},
     )
     assert response.status_code == 302
@@ -36,7 +36,7 @@ def test_admin_makes_an_invite_and_sees_its_link(world):
         "Ms Patel",
     )
     assert invite.is_usable
-    assert response["Location"] == f"{reverse('invite_list')}?new={invite.pk}"
+    assert response["Location"] == f"{reverse('classroom:invite_list')}?new={invite.pk}"
     html = client.get(response["Location"]).content.decode()
     assert "Your new link is ready" in html
     link = f"http://testserver{invite.get_absolute_url()}"
@@ -47,7 +47,7 @@ def test_admin_makes_an_invite_and_sees_its_link(world):
 def test_invite_link_uses_the_accept_url_when_it_exists(world):
     path = world.invite_a.get_absolute_url()
     try:
-        expected = reverse("invite_accept", args=[world.invite_a.token])
+        expected = reverse("classroom:invite_accept", args=[world.invite_a.token])
     except Exception:
         expected = f"/invite/{world.invite_a.token}/"
     assert path == expected
@@ -56,7 +56,9 @@ def test_invite_link_uses_the_accept_url_when_it_exists(world):
 def test_htmx_invite_returns_the_partial_with_the_new_link(world):
     client = world.client("admin_a")
     response = client.post(
-        reverse("invite_new"), {"role": "admin", "note": "Deputy head"}, HTTP_HX_REQUEST="true"
+        reverse("classroom:invite_new"),
+        {"role": "admin", "note": "Deputy head"},
+        HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 200
     html = response.content.decode()
@@ -78,7 +80,7 @@ def test_htmx_invite_returns_the_partial_with_the_new_link(world):
 def test_bad_invite_answers_422_and_makes_nothing(world, data, field):
     client = world.client("admin_a")
     before = Invite.objects.count()
-    response = client.post(reverse("invite_new"), data, HTTP_HX_REQUEST="true")
+    response = client.post(reverse("classroom:invite_new"), data, HTTP_HX_REQUEST="true")
     assert response.status_code == 422
     assert Invite.objects.count() == before
     html = response.content.decode()
@@ -95,7 +97,7 @@ def test_list_shows_open_links_and_below_the_used_and_revoked_ones(world):
     Invite.objects.create(school=world.school_a, note="Revoked one", revoked_at=now)
     Invite.objects.create(school=world.school_a, note="Old one", expires_at=now - timedelta(days=1))
     Invite.objects.create(school=world.school_b, note="School B's")
-    html = world.client("admin_a").get(reverse("invite_list")).content.decode()
+    html = world.client("admin_a").get(reverse("classroom:invite_list")).content.decode()
     open_part, closed_part = html.split("Used, revoked and expired links")
     assert world.invite_a.get_absolute_url() in open_part
     assert "Admin_A" in open_part  # who made it
@@ -107,7 +109,7 @@ def test_list_shows_open_links_and_below_the_used_and_revoked_ones(world):
 
 def test_revoke(world):
     client, token = csrf_client(world, "admin_a")
-    url = reverse("invite_revoke", args=[world.invite_a.pk])
+    url = reverse("classroom:invite_revoke", args=[world.invite_a.pk])
     response = client.post(url, {"csrfmiddlewaretoken": token})
     assert response.status_code == 302
     world.invite_a.refresh_from_db()
@@ -121,14 +123,18 @@ def test_revoke(world):
 
 def test_revoke_does_not_undo_a_used_link(world):
     world.invite_a.accept(world.superuser)
-    response = world.client("admin_a").post(reverse("invite_revoke", args=[world.invite_a.pk]))
+    response = world.client("admin_a").post(
+        reverse("classroom:invite_revoke", args=[world.invite_a.pk])
+    )
     assert response.status_code == 302
     world.invite_a.refresh_from_db()
     assert world.invite_a.revoked_at is None and world.invite_a.used_at is not None
 
 
 def test_another_schools_invite_is_404_and_unchanged(world):
-    response = world.client("admin_b").post(reverse("invite_revoke", args=[world.invite_a.pk]))
+    response = world.client("admin_b").post(
+        reverse("classroom:invite_revoke", args=[world.invite_a.pk])
+    )
     assert response.status_code == 404
     world.invite_a.refresh_from_db()
     assert world.invite_a.revoked_at is None
@@ -138,9 +144,11 @@ def test_another_schools_invite_is_404_and_unchanged(world):
 def test_non_admins_get_404_everywhere(world, role):
     client = world.client(role)
     before = Invite.objects.count()
-    assert client.get(reverse("invite_list")).status_code == 404
-    assert client.post(reverse("invite_new"), {"role": "teacher"}).status_code == 404
-    assert client.post(reverse("invite_revoke", args=[world.invite_a.pk])).status_code == 404
+    assert client.get(reverse("classroom:invite_list")).status_code == 404
+    assert client.post(reverse("classroom:invite_new"), {"role": "teacher"}).status_code == 404
+    assert (
+        client.post(reverse("classroom:invite_revoke", args=[world.invite_a.pk])).status_code == 404
+    )
     assert Invite.objects.count() == before
     world.invite_a.refresh_from_db()
     assert world.invite_a.revoked_at is None
@@ -149,4 +157,4 @@ def test_non_admins_get_404_everywhere(world, role):
 def test_csrf_is_required(world):
     client = Client(enforce_csrf_checks=True)
     client.force_login(world.admin_a)
-    assert client.post(reverse("invite_new"), {"role": "teacher"}).status_code == 403
+    assert client.post(reverse("classroom:invite_new"), {"role": "teacher"}).status_code == 403

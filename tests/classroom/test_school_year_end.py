@@ -26,7 +26,7 @@ def ids(world):
 
 
 def test_confirmation_page_lists_the_active_classes(world, more_classes):
-    response = world.client("admin_a").get(reverse("school_year_end"))
+    response = world.client("admin_a").get(reverse("classroom:school_year_end"))
     assert response.status_code == 200
     html = response.content.decode()
     assert "3A" in html and "3B" in html
@@ -37,7 +37,7 @@ def test_confirmation_page_lists_the_active_classes(world, more_classes):
 
 def test_posting_without_the_box_changes_nothing(world):
     response = world.client("admin_a").post(
-        reverse("school_year_end"), {"classes": ids(world)}, HTTP_HX_REQUEST="true"
+        reverse("classroom:school_year_end"), {"classes": ids(world)}, HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 422
     assert "Tick the box" in response.content.decode()
@@ -48,9 +48,11 @@ def test_archives_every_active_class_of_this_school_only(world, more_classes):
     archived, other = more_classes
     before = archived.archived_at
     client = world.client("admin_a")
-    response = client.post(reverse("school_year_end"), {"classes": ids(world), "confirm": "yes"})
+    response = client.post(
+        reverse("classroom:school_year_end"), {"classes": ids(world), "confirm": "yes"}
+    )
     assert response.status_code == 302
-    assert response["Location"] == reverse("school_dashboard")
+    assert response["Location"] == reverse("classroom:school_dashboard")
     world.class_a.refresh_from_db()
     world.class_b.refresh_from_db()
     assert world.class_a.archived_at is not None and world.class_b.archived_at is not None
@@ -61,25 +63,27 @@ def test_archives_every_active_class_of_this_school_only(world, more_classes):
     page = client.get(response["Location"]).content.decode()
     assert "2 classes archived" in page
     # Nothing is left to archive.
-    again = client.get(reverse("school_year_end")).content.decode()
+    again = client.get(reverse("classroom:school_year_end")).content.decode()
     assert "Nothing to archive" in again
 
 
 def test_htmx_archive_navigates_to_the_overview(world):
     response = world.client("admin_a").post(
-        reverse("school_year_end"),
+        reverse("classroom:school_year_end"),
         {"classes": ids(world), "confirm": "yes"},
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 200
-    assert response["HX-Redirect"] == reverse("school_dashboard")
+    assert response["HX-Redirect"] == reverse("classroom:school_dashboard")
 
 
 def test_a_class_added_meanwhile_is_not_archived_unseen(world):
     shown = ids(world)
     Classroom.objects.create(school=world.school_a, teacher=world.teacher_b, name="New 3C")
     response = world.client("admin_a").post(
-        reverse("school_year_end"), {"classes": shown, "confirm": "yes"}, HTTP_HX_REQUEST="true"
+        reverse("classroom:school_year_end"),
+        {"classes": shown, "confirm": "yes"},
+        HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 409
     html = response.content.decode()
@@ -98,7 +102,9 @@ def test_archive_then_restore_one_class(world):
 @pytest.mark.parametrize("role", ["teacher_a", "admin_b", "superuser"])
 def test_others_cannot_archive_school_a(world, role):
     client = world.client(role)
-    response = client.post(reverse("school_year_end"), {"classes": ids(world), "confirm": "yes"})
+    response = client.post(
+        reverse("classroom:school_year_end"), {"classes": ids(world), "confirm": "yes"}
+    )
     assert response.status_code in (302, 404)
     assert Classroom.objects.filter(school=world.school_a).active().count() == 2
 
@@ -107,7 +113,7 @@ def test_archiving_signs_children_out_and_ends_open_sessions(world):
     for obj in (world.class_a, world.child_a.classroom, world.assignment_a, world.match_a):
         obj.refresh_from_db()  # the world is shared by the module's tests
     child = world.client("child_a")
-    assert child.get(reverse("child_home")).status_code == 200
+    assert child.get(reverse("classroom:child_home")).status_code == 200
     generation = world.class_a.signin_generation
     assert world.school_a.archive_active_classes() == 2
     world.class_a.refresh_from_db()
@@ -117,4 +123,4 @@ def test_archiving_signs_children_out_and_ends_open_sessions(world):
     world.match_a.refresh_from_db()
     assert world.match_a.status == Match.Status.ABANDONED
     # The child's session no longer finds a child (archived class, new generation).
-    assert child.get(reverse("child_home")).status_code == 302
+    assert child.get(reverse("classroom:child_home")).status_code == 302

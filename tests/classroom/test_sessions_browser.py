@@ -51,14 +51,14 @@ def test_two_children_are_paired_and_the_wall_shows_their_game_live(browser, liv
     try:
         ctx, wall = new_page(browser, live_server, teacher_session(teacher))
         contexts.append(ctx)
-        wall.goto(live_server.url + reverse("session_wall", args=[classroom.pk]))
+        wall.goto(live_server.url + reverse("classroom:session_wall", args=[classroom.pk]))
         wall.get_by_text("0 games being played").wait_for()
 
         pages = {}
         for child in (ada, ben):
             ctx, page = new_page(browser, live_server, child_session(child))
             contexts.append(ctx)
-            page.goto(live_server.url + reverse("child_home"))
+            page.goto(live_server.url + reverse("classroom:child_home"))
             page.get_by_text("0 of 2 games").wait_for()
             pages[child.name] = page
 

@@ -55,15 +55,17 @@ def form_data(world, **over):
 def test_assignment_pages_are_only_for_the_class_teacher(world, role):
     client = world.client(role)
     urls = [
-        reverse("assignment_list", args=[world.class_a.pk]),
-        reverse("assignment_new", args=[world.class_a.pk]),
-        reverse("assignment_edit", args=[world.assignment_a.pk]),
+        reverse("classroom:assignment_list", args=[world.class_a.pk]),
+        reverse("classroom:assignment_new", args=[world.class_a.pk]),
+        reverse("classroom:assignment_edit", args=[world.assignment_a.pk]),
     ]
     for url in urls:
         assert client.get(url).status_code == 404, url
-    response = client.post(reverse("assignment_new", args=[world.class_a.pk]), form_data(world))
+    response = client.post(
+        reverse("classroom:assignment_new", args=[world.class_a.pk]), form_data(world)
+    )
     assert response.status_code == 404
-    response = client.post(reverse("assignment_end", args=[world.assignment_a.pk]))
+    response = client.post(reverse("classroom:assignment_end", args=[world.assignment_a.pk]))
     assert response.status_code == 404
     assert Assignment.objects.count() == 1
     world.assignment_a.refresh_from_db()
@@ -73,7 +75,10 @@ def test_assignment_pages_are_only_for_the_class_teacher(world, role):
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", ["anonymous", "child_a", "child_b"])
 def test_a_visitor_or_a_child_is_sent_to_log_in(world, role):
-    for name, pk in [("assignment_list", world.class_a.pk), ("session_wall", world.class_a.pk)]:
+    for name, pk in [
+        ("classroom:assignment_list", world.class_a.pk),
+        ("classroom:session_wall", world.class_a.pk),
+    ]:
         response = world.client(role).get(reverse(name, args=[pk]))
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
 
@@ -82,14 +87,14 @@ def test_a_visitor_or_a_child_is_sent_to_log_in(world, role):
 def test_teacher_sets_a_session_for_the_whole_class(world):
     client = Client(enforce_csrf_checks=True)
     client.force_login(world.teacher_a)
-    page = client.get(reverse("assignment_new", args=[world.class_a.pk]))
+    page = client.get(reverse("classroom:assignment_new", args=[world.class_a.pk]))
     assert page.status_code == 200
     assert "Same as the class" in page.text  # the per-child tables table
     data = form_data(world, csrfmiddlewaretoken=csrf_from(page))
     data[f"tier_{world.child_a2.pk}"] = "purple"
-    response = client.post(reverse("assignment_new", args=[world.class_a.pk]), data)
+    response = client.post(reverse("classroom:assignment_new", args=[world.class_a.pk]), data)
     assert response.status_code == 302
-    assert response["Location"] == reverse("assignment_list", args=[world.class_a.pk])
+    assert response["Location"] == reverse("classroom:assignment_list", args=[world.class_a.pk])
     made = Assignment.objects.get(title="Friday tables")
     assert made.classroom == world.class_a and made.created_by == world.teacher_a
     assert made.tier_overrides == {str(world.child_a2.pk): "purple"}
@@ -127,7 +132,7 @@ def test_the_list_names_the_computer_player_the_session_uses(
     )
     client = Client()
     client.force_login(world.teacher_a)
-    listing = client.get(reverse("assignment_list", args=[world.class_a.pk])).text
+    listing = client.get(reverse("classroom:assignment_list", args=[world.class_a.pk])).text
     entry = listing[listing.index("Levels") :]
     assert shown in entry and not_shown not in entry
 
@@ -149,11 +154,11 @@ def test_the_list_counts_only_children_really_on_other_tables(world):
     assert session.children_on_other_tables() == 1
     client = Client()
     client.force_login(world.teacher_a)
-    listing = client.get(reverse("assignment_list", args=[world.class_a.pk])).text
+    listing = client.get(reverse("classroom:assignment_list", args=[world.class_a.pk])).text
     assert "1 child on other tables" in listing[listing.index("Mixed") :]
     session.students.set([world.child_a])  # Ali, on purple, is not in this session at all
     assert session.children_on_other_tables() == 0
-    listing = client.get(reverse("assignment_list", args=[world.class_a.pk])).text
+    listing = client.get(reverse("classroom:assignment_list", args=[world.class_a.pk])).text
     assert "on other tables" not in listing[listing.index("Mixed") :]
     session.students.clear()
     session.groups.set([world.group_a])
@@ -167,7 +172,7 @@ def test_the_list_counts_only_children_really_on_other_tables(world):
 @pytest.mark.django_db
 def test_a_session_for_a_group_or_chosen_children(world):
     client = world.client("teacher_a")
-    url = reverse("assignment_new", args=[world.class_a.pk])
+    url = reverse("classroom:assignment_new", args=[world.class_a.pk])
     client.post(url, form_data(world, title="Owls", who="groups", groups=[world.group_a.pk]))
     client.post(url, form_data(world, title="Ali", who="children", students=[world.child_a2.pk]))
     owls = Assignment.objects.get(title="Owls")
@@ -194,7 +199,7 @@ def test_a_session_for_a_group_or_chosen_children(world):
 )
 def test_bad_input_answers_422_inline_and_saves_nothing(world, over, message):
     client = world.client("teacher_a")
-    url = reverse("assignment_new", args=[world.class_a.pk])
+    url = reverse("classroom:assignment_new", args=[world.class_a.pk])
     response = client.post(url, form_data(world, **over), headers={"HX-Request": "true"})
     assert response.status_code == 422
     assert message in response.text
@@ -211,7 +216,7 @@ def test_closing_before_opening_is_refused(world):
         opens_at=(now + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M"),
         closes_at=(now + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M"),
     )
-    response = client.post(reverse("assignment_new", args=[world.class_a.pk]), data)
+    response = client.post(reverse("classroom:assignment_new", args=[world.class_a.pk]), data)
     assert response.status_code == 422
     assert "The session must close after it opens." in response.text
     assert "<html" in response.text  # without htmx: the whole page
@@ -222,7 +227,7 @@ def test_closing_before_opening_is_refused(world):
 def test_a_child_of_another_class_cannot_be_picked(world):
     client = world.client("teacher_a")
     data = form_data(world, who="children", students=[world.child_b.pk])
-    response = client.post(reverse("assignment_new", args=[world.class_a.pk]), data)
+    response = client.post(reverse("classroom:assignment_new", args=[world.class_a.pk]), data)
     assert response.status_code == 422
     assert Assignment.objects.count() == 1
 
@@ -230,7 +235,7 @@ def test_a_child_of_another_class_cannot_be_picked(world):
 @pytest.mark.django_db
 def test_edit_and_end_a_session(world):
     client = world.client("teacher_a")
-    url = reverse("assignment_edit", args=[world.assignment_a.pk])
+    url = reverse("classroom:assignment_edit", args=[world.assignment_a.pk])
     page = client.get(url)
     assert page.status_code == 200 and "Practice" in page.text
     response = client.post(url, form_data(world, title="Practice 2", target_kind="minutes"))
@@ -238,17 +243,17 @@ def test_edit_and_end_a_session(world):
     world.assignment_a.refresh_from_db()
     assert world.assignment_a.title == "Practice 2" and world.assignment_a.target_kind == "minutes"
     # "End…" first says what ending does, then asks for a second tap.
-    listing = client.get(reverse("assignment_list", args=[world.class_a.pk])).text
+    listing = client.get(reverse("classroom:assignment_list", args=[world.class_a.pk])).text
     assert '<details class="end-confirm">' in listing
     assert "The game being played stops now. The children stay signed in." in listing
     assert "Yes, end “Practice 2”" in listing
-    response = client.post(reverse("assignment_end", args=[world.assignment_a.pk]))
+    response = client.post(reverse("classroom:assignment_end", args=[world.assignment_a.pk]))
     assert response.status_code == 302
     world.assignment_a.refresh_from_db()
     world.match_a.refresh_from_db()
     assert world.assignment_a.status == Assignment.Status.ENDED
     assert world.match_a.status == Match.Status.ABANDONED
-    home = world.client("child_a").get(reverse("child_home"))
+    home = world.client("child_a").get(reverse("classroom:child_home"))
     assert "Practice 2" not in home.text
 
 
@@ -257,22 +262,22 @@ def test_edit_and_end_a_session(world):
 
 @pytest.mark.django_db
 def test_child_home_needs_a_signed_in_child(world):
-    response = Client().get(reverse("child_home"))
-    assert response.status_code == 302 and response["Location"] == reverse("join")
+    response = Client().get(reverse("classroom:child_home"))
+    assert response.status_code == 302 and response["Location"] == reverse("classroom:join")
 
 
 @pytest.mark.django_db
 def test_child_home_shows_the_session_progress_play_and_the_game_in_progress(world):
-    response = world.client("child_a").get(reverse("child_home"))
+    response = world.client("child_a").get(reverse("classroom:child_home"))
     assert response.status_code == 200
     text = response.text
     assert "Practice" in text
     assert "0 of 3 games" in text
     assert 'max="3" value="0"' in text  # the bar
-    assert reverse("child_play", args=[world.assignment_a.pk]) in text
+    assert reverse("classroom:child_play", args=[world.assignment_a.pk]) in text
     assert reverse("games:play", args=[world.match_a.public_id]) in text  # resume
     assert "Pip" in text
-    other = world.client("child_b").get(reverse("child_home"))
+    other = world.client("child_b").get(reverse("classroom:child_home"))
     assert "Practice" not in other.text
 
 
@@ -280,11 +285,11 @@ def test_child_home_shows_the_session_progress_play_and_the_game_in_progress(wor
 def test_a_finished_target_says_done_and_still_lets_the_child_play(world):
     Assignment.objects.filter(pk=world.assignment_a.pk).update(target_value=1)
     Match.objects.filter(pk=world.match_a.pk).update(status="finished", finished_at=timezone.now())
-    text = world.client("child_a").get(reverse("child_home")).text
+    text = world.client("child_a").get(reverse("classroom:child_home")).text
     assert "1 of 1 game" in text
     assert "Done! Well played" in text
     assert "Play more" in text
-    assert reverse("child_play", args=[world.assignment_a.pk]) in text
+    assert reverse("classroom:child_play", args=[world.assignment_a.pk]) in text
 
 
 @pytest.mark.django_db
@@ -295,7 +300,7 @@ def test_minutes_target_in_words(world):
     Match.objects.filter(pk=world.match_a.pk).update(
         created_at=timezone.now() - timedelta(minutes=6, seconds=5), changed_at=timezone.now()
     )
-    text = world.client("child_a").get(reverse("child_home")).text
+    text = world.client("child_a").get(reverse("classroom:child_home")).text
     assert "6 of 10 minutes" in text
 
 
@@ -317,22 +322,27 @@ def fresh(world):
 @pytest.mark.django_db
 def test_play_puts_the_child_in_the_waiting_room_and_pairs_the_next_one(world, fresh):
     ada, ali = child_client(world.child_a), child_client(world.child_a2)
-    response = ada.post(reverse("child_play", args=[fresh.pk]))
-    assert response["Location"] == reverse("waiting_room", args=[fresh.pk])
+    response = ada.post(reverse("classroom:child_play", args=[fresh.pk]))
+    assert response["Location"] == reverse("classroom:waiting_room", args=[fresh.pk])
     room = ada.get(response["Location"])
     assert room.status_code == 200
     assert "Waiting for a classmate" in room.text
     assert "Apprentice Pip plays with you in" in room.text
-    response = ali.post(reverse("child_play", args=[fresh.pk]))
+    response = ali.post(reverse("classroom:child_play", args=[fresh.pk]))
     match = Match.objects.get(assignments=fresh)
     assert response["Location"] == reverse("games:play", args=[match.public_id])
     # Ada's waiting room sends her to the game: htmx poll and plain refresh alike.
-    polled = ada.get(reverse("waiting_room", args=[fresh.pk]), headers={"HX-Request": "true"})
+    polled = ada.get(
+        reverse("classroom:waiting_room", args=[fresh.pk]), headers={"HX-Request": "true"}
+    )
     assert polled["HX-Redirect"] == match.get_absolute_url()
-    assert ada.get(reverse("waiting_room", args=[fresh.pk]))["Location"] == match.get_absolute_url()
+    assert (
+        ada.get(reverse("classroom:waiting_room", args=[fresh.pk]))["Location"]
+        == match.get_absolute_url()
+    )
     assert ada.get(match.get_absolute_url()).status_code == 200  # her seat
     # Play again while the game is on: back to that game, no second entry.
-    again = ada.post(reverse("child_play", args=[fresh.pk]))
+    again = ada.post(reverse("classroom:child_play", args=[fresh.pk]))
     assert again["Location"] == match.get_absolute_url()
     assert Match.objects.filter(assignments=fresh).count() == 1
 
@@ -344,22 +354,22 @@ def test_the_waiting_room_lists_only_classmates_on_the_same_tables(world, fresh)
     fresh.tier_overrides = {str(world.child_a2.pk): "purple"}
     fresh.save()
     ada, ali = child_client(world.child_a), child_client(world.child_a2)
-    ada.post(reverse("child_play", args=[fresh.pk]))
-    ali.post(reverse("child_play", args=[fresh.pk]))
+    ada.post(reverse("classroom:child_play", args=[fresh.pk]))
+    ali.post(reverse("classroom:child_play", args=[fresh.pk]))
     assert not Match.objects.filter(assignments=fresh).exists()
     for client in (ada, ali):
-        room = client.get(reverse("waiting_room", args=[fresh.pk]))
+        room = client.get(reverse("classroom:waiting_room", args=[fresh.pk]))
         assert room.status_code == 200 and "Also waiting" not in room.text
 
 
 @pytest.mark.django_db
 def test_the_waiting_room_gives_the_computer_after_20_seconds(world, fresh):
     ada = child_client(world.child_a)
-    ada.post(reverse("child_play", args=[fresh.pk]))
+    ada.post(reverse("classroom:child_play", args=[fresh.pk]))
     WaitingEntry.objects.filter(student=world.child_a).update(
         created_at=timezone.now() - timedelta(seconds=21)
     )
-    response = ada.get(reverse("waiting_room", args=[fresh.pk]))
+    response = ada.get(reverse("classroom:waiting_room", args=[fresh.pk]))
     match = Match.objects.get(assignments=fresh)
     assert response["Location"] == match.get_absolute_url()
     assert match.seats.filter(kind=Seat.Kind.BOT, bot_level="apprentice").exists()
@@ -368,35 +378,37 @@ def test_the_waiting_room_gives_the_computer_after_20_seconds(world, fresh):
 @pytest.mark.django_db
 def test_leave_the_waiting_room(world, fresh):
     ada = child_client(world.child_a)
-    ada.post(reverse("child_play", args=[fresh.pk]))
-    response = ada.post(reverse("waiting_room", args=[fresh.pk]))
-    assert response["Location"] == reverse("child_home")
+    ada.post(reverse("classroom:child_play", args=[fresh.pk]))
+    response = ada.post(reverse("classroom:waiting_room", args=[fresh.pk]))
+    assert response["Location"] == reverse("classroom:child_home")
     assert not WaitingEntry.objects.filter(student=world.child_a).exists()
 
 
 @pytest.mark.django_db
 def test_a_child_may_only_enter_an_open_session_set_for_them(world, fresh):
     bea = child_client(world.child_b)
-    assert bea.post(reverse("child_play", args=[fresh.pk])).status_code == 404
+    assert bea.post(reverse("classroom:child_play", args=[fresh.pk])).status_code == 404
     fresh.students.add(world.child_a2)  # now only for Ali
     ada = child_client(world.child_a)
-    assert ada.post(reverse("child_play", args=[fresh.pk])).status_code == 404
+    assert ada.post(reverse("classroom:child_play", args=[fresh.pk])).status_code == 404
     Assignment.objects.filter(pk=world.assignment_a.pk).update(
         opens_at=timezone.now() + timedelta(hours=1)
     )
     Match.objects.all().delete()
-    assert ada.post(reverse("child_play", args=[world.assignment_a.pk])).status_code == 404
-    assert ada.get(reverse("child_play", args=[world.assignment_a.pk])).status_code == 405
+    assert (
+        ada.post(reverse("classroom:child_play", args=[world.assignment_a.pk])).status_code == 404
+    )
+    assert ada.get(reverse("classroom:child_play", args=[world.assignment_a.pk])).status_code == 405
     assert not WaitingEntry.objects.exists()
 
 
 @pytest.mark.django_db
 def test_the_waiting_room_closes_with_the_session(world, fresh):
     ada = child_client(world.child_a)
-    ada.post(reverse("child_play", args=[fresh.pk]))
+    ada.post(reverse("classroom:child_play", args=[fresh.pk]))
     Assignment.objects.filter(pk=fresh.pk).end()
-    response = ada.get(reverse("waiting_room", args=[fresh.pk]))
-    assert response["Location"] == reverse("child_home")
+    response = ada.get(reverse("classroom:waiting_room", args=[fresh.pk]))
+    assert response["Location"] == reverse("classroom:child_home")
     assert not Match.objects.filter(assignments=fresh).exists()
 
 
@@ -408,9 +420,9 @@ def test_the_waiting_room_closes_with_the_session(world, fresh):
 def test_the_wall_is_only_for_the_class_teacher(world, role):
     client = world.client(role)
     pk = world.class_a.pk
-    assert client.get(reverse("session_wall", args=[pk])).status_code == 404
-    assert client.get(reverse("wall_board", args=[pk])).status_code == 404
-    for name in ("wall_pause", "wall_resume", "wall_end"):
+    assert client.get(reverse("classroom:session_wall", args=[pk])).status_code == 404
+    assert client.get(reverse("classroom:wall_board", args=[pk])).status_code == 404
+    for name in ("classroom:wall_pause", "classroom:wall_resume", "classroom:wall_end"):
         assert client.post(reverse(name, args=[pk]), {"confirm": "yes"}).status_code == 404
     world.match_a.refresh_from_db()
     assert world.match_a.paused_at is None and world.match_a.status == Match.Status.ACTIVE
@@ -423,7 +435,7 @@ def board_version(text) -> str:
 @pytest.mark.django_db
 def test_the_wall_shows_every_live_match_and_answers_204_when_unchanged(world):
     teacher = world.client("teacher_a")
-    page = teacher.get(reverse("session_wall", args=[world.class_a.pk]))
+    page = teacher.get(reverse("classroom:session_wall", args=[world.class_a.pk]))
     assert page.status_code == 200
     assert "Ada" in page.text and "Pip" in page.text
     assert "<bdi>Ada</bdi>'s turn" in page.text
@@ -433,7 +445,7 @@ def test_the_wall_shows_every_live_match_and_answers_204_when_unchanged(world):
     state = world.match_a.load_state()
     assert not [c for c in world.match_a.engine.private(state, 0) if c in page.text]
     version = board_version(page.text)
-    board = reverse("wall_board", args=[world.class_a.pk])
+    board = reverse("classroom:wall_board", args=[world.class_a.pk])
     assert teacher.get(board, {"v": version}).status_code == 204
     hand = world.match_a.view_for(0)["hand"]
     world.match_a.play(0, {"type": "place", "card": hand[0]["id"]}, version=world.match_a.version)
@@ -443,7 +455,7 @@ def test_the_wall_shows_every_live_match_and_answers_204_when_unchanged(world):
     assert "No games yet" not in changed.text
     # The session is open but every game has gone: the wall says what will appear, and when.
     Match.objects.filter(assignments=world.assignment_a).update(status=Match.Status.ABANDONED)
-    empty = teacher.get(reverse("session_wall", args=[world.class_a.pk])).text
+    empty = teacher.get(reverse("classroom:session_wall", args=[world.class_a.pk])).text
     assert "No games yet" in empty and "Ada's turn" not in empty
 
 
@@ -454,25 +466,25 @@ def test_the_wall_after_the_closing_time_says_the_games_carry_on(world):
         closes_at=timezone.now() - timedelta(minutes=1),
     )
     teacher = world.client("teacher_a")
-    page = teacher.get(reverse("session_wall", args=[world.class_a.pk])).text
+    page = teacher.get(reverse("classroom:session_wall", args=[world.class_a.pk])).text
     assert "<bdi>Ada</bdi>'s turn" in page  # the game is still being played
     assert "No game session is open" not in page
     assert "the games below carry on until they end" in page
     Match.objects.filter(assignments=world.assignment_a).update(status=Match.Status.FINISHED)
-    page = teacher.get(reverse("session_wall", args=[world.class_a.pk])).text
+    page = teacher.get(reverse("classroom:session_wall", args=[world.class_a.pk])).text
     assert "No game session is open" in page and "carry on" not in page
 
 
 @pytest.mark.django_db
 def test_a_match_nobody_moved_for_a_minute_is_flagged_stalled(world):
     teacher = world.client("teacher_a")
-    page = teacher.get(reverse("session_wall", args=[world.class_a.pk]))
+    page = teacher.get(reverse("classroom:session_wall", args=[world.class_a.pk]))
     assert "is-stalled" not in page.text
     Match.objects.filter(pk=world.match_a.pk).update(
         changed_at=timezone.now() - timedelta(seconds=61)
     )
     board = teacher.get(
-        reverse("wall_board", args=[world.class_a.pk]), {"v": board_version(page.text)}
+        reverse("classroom:wall_board", args=[world.class_a.pk]), {"v": board_version(page.text)}
     )
     assert board.status_code == 200
     assert "is-stalled" in board.text
@@ -482,11 +494,11 @@ def test_a_match_nobody_moved_for_a_minute_is_flagged_stalled(world):
 @pytest.mark.django_db
 def test_pause_all_blocks_the_childs_move_and_resume_all_lets_it_through(world):
     teacher = world.client("teacher_a")
-    response = teacher.post(reverse("wall_pause", args=[world.class_a.pk]))
+    response = teacher.post(reverse("classroom:wall_pause", args=[world.class_a.pk]))
     assert response.status_code == 302
     world.match_a.refresh_from_db()
     assert world.match_a.paused_at is not None
-    page = teacher.get(reverse("session_wall", args=[world.class_a.pk]))
+    page = teacher.get(reverse("classroom:session_wall", args=[world.class_a.pk]))
     assert "Paused" in page.text
     ada = world.client("child_a")
     hand = world.match_a.view_for(0)["hand"]
@@ -496,7 +508,7 @@ def test_pause_all_blocks_the_childs_move_and_resume_all_lets_it_through(world):
     assert refused.status_code == 403 and "paused" in refused.text
     assert world.match_a.moves.count() == 0
     response = teacher.post(
-        reverse("wall_resume", args=[world.class_a.pk]), headers={"HX-Request": "true"}
+        reverse("classroom:wall_resume", args=[world.class_a.pk]), headers={"HX-Request": "true"}
     )
     assert response.status_code == 200 and 'id="wall-board"' in response.text
     world.match_a.refresh_from_db()
@@ -509,12 +521,12 @@ def test_pause_all_blocks_the_childs_move_and_resume_all_lets_it_through(world):
 def test_end_session_needs_the_tick_then_ends_everything_and_signs_children_out(world):
     teacher = world.client("teacher_a")
     ada, bea = world.client("child_a"), world.client("child_b")
-    url = reverse("wall_end", args=[world.class_a.pk])
+    url = reverse("classroom:wall_end", args=[world.class_a.pk])
     refused = teacher.post(url, headers={"HX-Request": "true"})
     assert refused.status_code == 422 and "Yes, end it" in refused.text
     world.assignment_a.refresh_from_db()
     assert world.assignment_a.status == Assignment.Status.LIVE
-    assert ada.get(reverse("child_home")).status_code == 200
+    assert ada.get(reverse("classroom:child_home")).status_code == 200
     response = teacher.post(url, {"confirm": "yes"})
     assert response.status_code == 302
     world.assignment_a.refresh_from_db()
@@ -522,9 +534,9 @@ def test_end_session_needs_the_tick_then_ends_everything_and_signs_children_out(
     assert world.assignment_a.status == Assignment.Status.ENDED
     assert world.assignment_a.ended_at is not None
     assert world.match_a.status == Match.Status.ABANDONED
-    home = ada.get(reverse("child_home"))
-    assert home.status_code == 302 and home["Location"] == reverse("join")
-    assert bea.get(reverse("child_home")).status_code == 200  # another class: still in
+    home = ada.get(reverse("classroom:child_home"))
+    assert home.status_code == 302 and home["Location"] == reverse("classroom:join")
+    assert bea.get(reverse("classroom:child_home")).status_code == 200  # another class: still in
 
 
 @pytest.mark.django_db
@@ -532,7 +544,9 @@ def test_a_session_that_opens_later_is_not_ended_by_end_session(world):
     later = Assignment.objects.create(
         classroom=world.class_a, title="Tomorrow", opens_at=timezone.now() + timedelta(days=1)
     )
-    world.client("teacher_a").post(reverse("wall_end", args=[world.class_a.pk]), {"confirm": "yes"})
+    world.client("teacher_a").post(
+        reverse("classroom:wall_end", args=[world.class_a.pk]), {"confirm": "yes"}
+    )
     later.refresh_from_db()
     assert later.status == Assignment.Status.LIVE
 
@@ -540,7 +554,7 @@ def test_a_session_that_opens_later_is_not_ended_by_end_session(world):
 @pytest.mark.django_db
 def test_the_wall_poll_after_the_log_in_expired_goes_to_the_login_page(world):
     response = Client().get(
-        reverse("wall_board", args=[world.class_a.pk]), headers={"HX-Request": "true"}
+        reverse("classroom:wall_board", args=[world.class_a.pk]), headers={"HX-Request": "true"}
     )
     assert response["HX-Redirect"].startswith(reverse("login"))
 
@@ -553,7 +567,9 @@ def test_a_polling_board_learns_that_the_teacher_ended_the_session(world):
     token = world.match_a.poll_token
     assert world.match_a.status == Match.Status.ACTIVE
     assert ada.get(f"{poll}?v={token}", headers={"HX-Request": "true"}).status_code == 204
-    world.client("teacher_a").post(reverse("wall_end", args=[world.class_a.pk]), {"confirm": "yes"})
+    world.client("teacher_a").post(
+        reverse("classroom:wall_end", args=[world.class_a.pk]), {"confirm": "yes"}
+    )
     # No move was made, but the board's token changed: the next poll brings the board back,
     # which says so and offers no move and no poller.
     response = ada.get(f"{poll}?v={token}", headers={"HX-Request": "true"})
@@ -571,13 +587,15 @@ def test_a_game_ended_from_the_session_list_shows_the_child_the_way_back(world):
     """Ending one session from the list leaves the children signed in: their stopped board
     says so, shows no "Waiting" banner, and has a button back to their page."""
     ada = world.client("child_a")
-    world.client("teacher_a").post(reverse("assignment_end", args=[world.assignment_a.pk]))
+    world.client("teacher_a").post(
+        reverse("classroom:assignment_end", args=[world.assignment_a.pk])
+    )
     world.match_a.refresh_from_db()
     assert world.match_a.status == Match.Status.ABANDONED
     response = ada.get(reverse("games:play", args=[world.match_a.public_id]))
     assert "Your teacher has ended the game." in response.text
     assert "Waiting" not in response.text and "Your turn" not in response.text
-    assert f'href="{reverse("child_home")}">Back to my page</a>' in response.text
+    assert f'href="{reverse("classroom:child_home")}">Back to my page</a>' in response.text
     # The class teacher watching the same game gets neither a turn banner nor a button.
     watch = reverse("games:spectate", args=[world.match_a.public_id])
     watched = world.client("teacher_a").get(watch)
@@ -599,17 +617,25 @@ def test_games_of_two_sessions_are_told_apart_on_the_wall_and_the_childs_page(wo
         options={"tier": "purple"},
         seed=4,
     )
-    home = world.client("child_a").get(reverse("child_home")).text
+    home = world.client("child_a").get(reverse("classroom:child_home")).text
     assert 'class="resume-session">Practice</span>' in home
     assert 'class="resume-session">Purple practice</span>' in home
-    wall = world.client("teacher_a").get(reverse("session_wall", args=[world.class_a.pk])).text
+    wall = (
+        world.client("teacher_a")
+        .get(reverse("classroom:session_wall", args=[world.class_a.pk]))
+        .text
+    )
     assert '<p class="wall-session">Practice</p>' in wall
     assert '<p class="wall-session">Purple practice</p>' in wall
 
 
 @pytest.mark.django_db
 def test_one_sessions_games_need_no_session_name_on_the_wall(world):
-    wall = world.client("teacher_a").get(reverse("session_wall", args=[world.class_a.pk])).text
+    wall = (
+        world.client("teacher_a")
+        .get(reverse("classroom:session_wall", args=[world.class_a.pk]))
+        .text
+    )
     assert "Ada" in wall and "wall-session" not in wall
 
 
@@ -631,11 +657,11 @@ def test_an_ended_session_can_be_used_again_as_a_new_one(world):
     ended.groups.set([world.group_a])
     Assignment.objects.filter(pk=ended.pk).end()
     client = world.client("teacher_a")
-    listing = client.get(reverse("assignment_list", args=[world.class_a.pk])).text
+    listing = client.get(reverse("classroom:assignment_list", args=[world.class_a.pk])).text
     entry = listing[listing.index("Monday warm-up") :]
-    again = reverse("assignment_new", args=[world.class_a.pk]) + f"?again={ended.pk}"
+    again = reverse("classroom:assignment_new", args=[world.class_a.pk]) + f"?again={ended.pk}"
     assert f'href="{again}">Use again' in entry
-    assert reverse("assignment_edit", args=[ended.pk]) not in entry.split("</li>")[0]
+    assert reverse("classroom:assignment_edit", args=[ended.pk]) not in entry.split("</li>")[0]
     form = client.get(again)
     assert form.status_code == 200
     html = form.text
@@ -648,11 +674,11 @@ def test_an_ended_session_can_be_used_again_as_a_new_one(world):
     assert '<option value="green" selected>' in select
     # Another class's session, or nonsense, is not found.
     other = Assignment.objects.create(classroom=world.class_b, title="B", opens_at=timezone.now())
-    url = reverse("assignment_new", args=[world.class_a.pk])
+    url = reverse("classroom:assignment_new", args=[world.class_a.pk])
     assert client.get(f"{url}?again={other.pk}").status_code == 404
     assert client.get(f"{url}?again=x").status_code == 404
     # The old edit page says the session has ended and points to "use again".
-    edit = client.get(reverse("assignment_edit", args=[ended.pk])).text
+    edit = client.get(reverse("classroom:assignment_edit", args=[ended.pk])).text
     assert "This session has ended" in edit and again.replace("&", "&amp;") in edit
 
 
@@ -668,7 +694,7 @@ def test_the_session_list_costs_the_same_queries_for_one_session_or_many(world):
             )
 
     client = world.client("teacher_a")
-    url = reverse("assignment_list", args=[world.class_a.pk])
+    url = reverse("classroom:assignment_list", args=[world.class_a.pk])
     make(1)
     client.get(url)  # warm the session
     from django.db import connection

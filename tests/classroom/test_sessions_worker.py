@@ -39,7 +39,7 @@ def test_resume_all_lets_the_computer_players_continue(celery_routes_to_worker):
     time.sleep(2)
     match.refresh_from_db()
     assert match.version == 0  # paused: the computer waits
-    assert client.post(reverse("wall_resume", args=[classroom.pk])).status_code == 302
+    assert client.post(reverse("classroom:wall_resume", args=[classroom.pk])).status_code == 302
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         match.refresh_from_db()

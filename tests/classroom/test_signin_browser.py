@@ -38,12 +38,12 @@ def real_errors(page):
 
 
 def test_code_then_name_then_three_pictures_reaches_the_child_home(page, live_server, class_3a):
-    page.goto(live_server.url + reverse("join"))
+    page.goto(live_server.url + reverse("classroom:join"))
     page.get_by_label("Type the class code from the board").fill(
         f"{class_3a.code[:3].lower()} {class_3a.code[3:].lower()}"
     )
     page.get_by_role("button", name="Go").tap()
-    page.wait_for_url(f"**{reverse('join_class', args=[class_3a.code])}")
+    page.wait_for_url(f"**{reverse('classroom:join_class', args=[class_3a.code])}")
 
     taps = 0
     names = page.locator(".name-btn .name-text").all_inner_texts()
@@ -58,7 +58,7 @@ def test_code_then_name_then_three_pictures_reaches_the_child_home(page, live_se
     for index in (8, 0, 4):  # any order
         tile(page, index).tap()
         taps += 1
-    page.wait_for_url(f"**{reverse('child_home')}")
+    page.wait_for_url(f"**{reverse('classroom:child_home')}")
     assert taps == 4  # 1 name + 3 pictures; no confirm tap
     assert "Mia" in page.locator("main").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
@@ -68,7 +68,7 @@ def test_code_then_name_then_three_pictures_reaches_the_child_home(page, live_se
 
 def test_wrong_pictures_say_so_and_the_child_tries_again(page, live_server, class_3a):
     ada = class_3a.students.get(name="Ada")
-    page.goto(live_server.url + reverse("join_pictures", args=[class_3a.code, ada.pk]))
+    page.goto(live_server.url + reverse("classroom:join_pictures", args=[class_3a.code, ada.pk]))
     for index in (1, 2, 3):
         tile(page, index).tap()
     alert = page.get_by_role("alert")
@@ -77,7 +77,7 @@ def test_wrong_pictures_say_so_and_the_child_tries_again(page, live_server, clas
     assert page.locator("label.pic-tile input:checked").count() == 0
     for index in (0, 4, 8):
         tile(page, index).tap()
-    page.wait_for_url(f"**{reverse('child_home')}")
+    page.wait_for_url(f"**{reverse('classroom:child_home')}")
     ada.refresh_from_db()
     assert ada.failed_signins == 0
     assert real_errors(page) == []
@@ -85,7 +85,7 @@ def test_wrong_pictures_say_so_and_the_child_tries_again(page, live_server, clas
 
 def test_the_keyboard_alone_works_too(page, live_server, class_3a):
     ben = class_3a.students.get(name="Ben")
-    page.goto(live_server.url + reverse("join_pictures", args=[class_3a.code, ben.pk]))
+    page.goto(live_server.url + reverse("classroom:join_pictures", args=[class_3a.code, ben.pk]))
     checkboxes = page.locator("label.pic-tile input")
     checkboxes.nth(0).focus()
     page.keyboard.press("Space")
@@ -98,14 +98,14 @@ def test_the_keyboard_alone_works_too(page, live_server, class_3a):
     for _ in range(4):
         page.keyboard.press("Tab")
     page.keyboard.press("Space")  # rocket: the third one sends the form
-    page.wait_for_url(f"**{reverse('child_home')}")
+    page.wait_for_url(f"**{reverse('classroom:child_home')}")
 
 
 def test_the_badge_signs_in_with_one_tap(page, live_server, class_3a):
     zoe = class_3a.students.get(name="Zoe")
-    page.goto(live_server.url + reverse("join_badge", args=[zoe.badge_token]))
+    page.goto(live_server.url + reverse("classroom:join_badge", args=[zoe.badge_token]))
     page.get_by_role("button", name="I’m Zoe: start").tap()
-    page.wait_for_url(f"**{reverse('child_home')}")
+    page.wait_for_url(f"**{reverse('classroom:child_home')}")
     assert "Zoe" in page.locator("main").inner_text()
     assert real_errors(page) == []
 
@@ -114,9 +114,9 @@ def test_switching_child_takes_two_taps_and_a_stray_one_changes_nothing(
     page, live_server, class_3a
 ):
     zoe = class_3a.students.get(name="Zoe")
-    page.goto(live_server.url + reverse("join_badge", args=[zoe.badge_token]))
+    page.goto(live_server.url + reverse("classroom:join_badge", args=[zoe.badge_token]))
     page.get_by_role("button", name="I’m Zoe: start").tap()
-    page.wait_for_url(f"**{reverse('child_home')}")
+    page.wait_for_url(f"**{reverse('classroom:child_home')}")
     switch = page.locator("header summary", has_text="Not Zoe? Switch")
     box = switch.bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44
@@ -128,9 +128,9 @@ def test_switching_child_takes_two_taps_and_a_stray_one_changes_nothing(
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
     switch.tap()  # a second tap on the summary closes it again: still Zoe
     assert not confirm.is_visible()
-    assert page.url.endswith(reverse("child_home"))
+    assert page.url.endswith(reverse("classroom:child_home"))
     switch.tap()
     confirm.tap()
-    page.wait_for_url(f"**{reverse('join_class', args=[class_3a.code])}")
+    page.wait_for_url(f"**{reverse('classroom:join_class', args=[class_3a.code])}")
     assert page.locator(".name-btn .name-text").all_inner_texts() == ["Ada", "Ben", "Mia", "Zoe"]
     assert real_errors(page) == []

@@ -48,19 +48,19 @@ def right_pictures(student, order=None) -> list[str]:
 
 
 def pictures_url(student):
-    return reverse("join_pictures", args=[student.classroom.code, student.pk])
+    return reverse("classroom:join_pictures", args=[student.classroom.code, student.pk])
 
 
 def post_pictures(client, student, pictures, **extra):
     page = client.get(pictures_url(student))
     if page.status_code != 200 or "csrfmiddlewaretoken" not in page.content.decode():
-        page = client.get(reverse("join"))  # a locked child's page has no form
+        page = client.get(reverse("classroom:join"))  # a locked child's page has no form
     data = {"csrfmiddlewaretoken": token_from(page), "pictures": pictures}
     return client.post(pictures_url(student), data, **extra)
 
 
 def signed_in_as(client):
-    response = client.get(reverse("child_home"))
+    response = client.get(reverse("classroom:child_home"))
     if response.status_code != 200:
         return None
     return response.context["student"]
@@ -71,24 +71,24 @@ def signed_in_as(client):
 
 def test_code_name_pictures_signs_the_child_in(world):
     client = csrf_client()
-    page = client.get(reverse("join"))
+    page = client.get(reverse("classroom:join"))
     assert page.status_code == 200
     typed = f" {world.class_a.code[:3].lower()}-{world.class_a.code[3:]} "
     response = client.post(
-        reverse("join"), {"csrfmiddlewaretoken": token_from(page), "code": typed}
+        reverse("classroom:join"), {"csrfmiddlewaretoken": token_from(page), "code": typed}
     )
     assert response.status_code == 302
-    assert response["Location"] == reverse("join_class", args=[world.class_a.code])
+    assert response["Location"] == reverse("classroom:join_class", args=[world.class_a.code])
 
     names = client.get(response["Location"])
     assert names.status_code == 200
-    assert reverse("join_pictures", args=[world.class_a.code, world.child_a.pk]) in (
+    assert reverse("classroom:join_pictures", args=[world.class_a.code, world.child_a.pk]) in (
         names.content.decode()
     )
 
     response = post_pictures(client, world.child_a, right_pictures(world.child_a, "reversed"))
     assert response.status_code == 302
-    assert response["Location"] == reverse("child_home")
+    assert response["Location"] == reverse("classroom:child_home")
     assert signed_in_as(client) == world.child_a
 
 
@@ -101,10 +101,10 @@ def test_a_post_without_the_csrf_token_is_refused(world):
 
 def test_a_wrong_code_answers_422_with_a_kind_message(world):
     client = csrf_client()
-    page = client.get(reverse("join"))
+    page = client.get(reverse("classroom:join"))
     for typed in ["", "ABCDEF0", "OOOOOO", "zzzzzz", world.class_a.code + "A"]:
         response = client.post(
-            reverse("join"), {"csrfmiddlewaretoken": token_from(page), "code": typed}
+            reverse("classroom:join"), {"csrfmiddlewaretoken": token_from(page), "code": typed}
         )
         assert response.status_code == 422, typed
         assert "We could not find that class. Check the code on the board." in (
@@ -114,15 +114,19 @@ def test_a_wrong_code_answers_422_with_a_kind_message(world):
 
 def test_the_code_form_answers_htmx_with_a_partial_and_a_client_redirect(world):
     client = Client()
-    response = client.post(reverse("join"), {"code": "nope"}, headers={"HX-Request": "true"})
+    response = client.post(
+        reverse("classroom:join"), {"code": "nope"}, headers={"HX-Request": "true"}
+    )
     assert response.status_code == 422
     body = response.content.decode()
     assert 'id="code-form"' in body and "<html" not in body
     response = client.post(
-        reverse("join"), {"code": world.class_a.code.lower()}, headers={"HX-Request": "true"}
+        reverse("classroom:join"),
+        {"code": world.class_a.code.lower()},
+        headers={"HX-Request": "true"},
     )
     assert response.status_code == 200
-    assert response["HX-Redirect"] == reverse("join_class", args=[world.class_a.code])
+    assert response["HX-Redirect"] == reverse("classroom:join_class", args=[world.class_a.code])
 
 
 def test_normalize_code():
@@ -144,7 +148,7 @@ def test_the_class_page_lists_active_children_alphabetically(world):
     Student.objects.create(classroom=world.class_a, name="Ben")
     world.child_a2.locked_until = timezone.now() + timedelta(minutes=5)
     world.child_a2.save()
-    response = Client().get(reverse("join_class", args=[world.class_a.code]))
+    response = Client().get(reverse("classroom:join_class", args=[world.class_a.code]))
     assert response.status_code == 200
     names = [s.name for s in response.context["students"]]
     assert names == ["Ada", "Ali", "Ben", "zoe"]
@@ -158,20 +162,20 @@ def test_the_class_page_lists_active_children_alphabetically(world):
 
 def test_the_class_page_canonicalises_the_code_and_404s_unknown_codes(world):
     client = Client()
-    response = client.get(reverse("join_class", args=[world.class_a.code.lower()]))
+    response = client.get(reverse("classroom:join_class", args=[world.class_a.code.lower()]))
     assert response.status_code == 302
-    assert response["Location"] == reverse("join_class", args=[world.class_a.code])
-    response = client.get(reverse("join_class", args=["QQQQQQ"]))
+    assert response["Location"] == reverse("classroom:join_class", args=[world.class_a.code])
+    response = client.get(reverse("classroom:join_class", args=["QQQQQQ"]))
     assert response.status_code == 404
     assert "We could not find that class" in response.content.decode()
     world.class_a.archived_at = timezone.now()
     world.class_a.save()
-    assert client.get(reverse("join_class", args=[world.class_a.code])).status_code == 404
+    assert client.get(reverse("classroom:join_class", args=[world.class_a.code])).status_code == 404
 
 
 def test_another_class_or_an_archived_child_is_not_found(world):
     client = Client()
-    wrong_class = reverse("join_pictures", args=[world.class_a.code, world.child_b.pk])
+    wrong_class = reverse("classroom:join_pictures", args=[world.class_a.code, world.child_b.pk])
     assert client.get(wrong_class).status_code == 404
     assert client.post(wrong_class, {"pictures": right_pictures(world.child_b)}).status_code == 404
     world.child_a2.archived_at = timezone.now()
@@ -242,13 +246,16 @@ def test_five_wrong_in_a_row_lock_the_child_until_the_teacher_unlocks(world):
     response = post_pictures(client, world.child_a, right_pictures(world.child_a))
     assert response.status_code == 403
     assert signed_in_as(client) is None
-    names = client.get(reverse("join_class", args=[world.class_a.code])).content.decode()
+    names = client.get(reverse("classroom:join_class", args=[world.class_a.code])).content.decode()
     assert pictures_url(world.child_a) not in names
 
     # The teacher unlocks; the child signs in.
     teacher = Client()
     teacher.force_login(world.teacher_a)
-    assert teacher.post(reverse("student_unlock", args=[world.child_a.pk])).status_code == 302
+    assert (
+        teacher.post(reverse("classroom:student_unlock", args=[world.child_a.pk])).status_code
+        == 302
+    )
     assert post_pictures(client, world.child_a, right_pictures(world.child_a)).status_code == 302
     assert signed_in_as(client) == world.child_a
 
@@ -309,7 +316,7 @@ def test_htmx_sign_in_answers_with_a_client_redirect(world):
         {"pictures": right_pictures(world.child_a)},
         headers={"HX-Request": "true"},
     )
-    assert response["HX-Redirect"] == reverse("child_home")
+    assert response["HX-Redirect"] == reverse("classroom:child_home")
     assert signed_in_as(client) == world.child_a
 
 
@@ -346,9 +353,9 @@ def test_the_child_session_expires_at_the_end_of_the_school_day(world):
         expire_date=timezone.now() - timedelta(seconds=1)
     )
     cache.delete(f"django.contrib.sessions.cached_db{key}")
-    response = client.get(reverse("child_home"))
+    response = client.get(reverse("classroom:child_home"))
     assert response.status_code == 302
-    assert response["Location"] == reverse("join")
+    assert response["Location"] == reverse("classroom:join")
 
 
 def test_ending_sign_ins_signs_every_child_of_the_class_out(world):
@@ -360,9 +367,9 @@ def test_ending_sign_ins_signs_every_child_of_the_class_out(world):
 
     teacher = Client(enforce_csrf_checks=True)
     teacher.force_login(world.teacher_a)
-    cards = teacher.get(reverse("login_cards", args=[world.class_a.pk]))
+    cards = teacher.get(reverse("classroom:login_cards", args=[world.class_a.pk]))
     response = teacher.post(
-        reverse("class_signins_end", args=[world.class_a.pk]),
+        reverse("classroom:class_signins_end", args=[world.class_a.pk]),
         {"csrfmiddlewaretoken": token_from(cards)},
     )
     assert response.status_code == 302
@@ -378,11 +385,15 @@ def test_ending_sign_ins_signs_every_child_of_the_class_out(world):
 def test_switch_child_signs_out_and_shows_the_same_class(world):
     client = csrf_client()
     post_pictures(client, world.child_a, right_pictures(world.child_a))
-    home = client.get(reverse("join"))  # the join page offers the switch to a signed-in child
+    home = client.get(
+        reverse("classroom:join")
+    )  # the join page offers the switch to a signed-in child
     assert "Not <bdi>Ada</bdi>? Switch" in home.content.decode()
-    response = client.post(reverse("child_switch"), {"csrfmiddlewaretoken": token_from(home)})
+    response = client.post(
+        reverse("classroom:child_switch"), {"csrfmiddlewaretoken": token_from(home)}
+    )
     assert response.status_code == 302
-    assert response["Location"] == reverse("join_class", args=[world.class_a.code])
+    assert response["Location"] == reverse("classroom:join_class", args=[world.class_a.code])
     assert signed_in_as(client) is None
     assert post_pictures(client, world.child_a2, right_pictures(world.child_a2)).status_code == 302
     assert signed_in_as(client) == world.child_a2
@@ -391,9 +402,9 @@ def test_switch_child_signs_out_and_shows_the_same_class(world):
 def test_switch_without_a_child_keeps_a_teacher_signed_in(world):
     client = Client()
     client.force_login(world.teacher_a)
-    response = client.post(reverse("child_switch"))
-    assert response["Location"] == reverse("join")
-    assert client.get(reverse("login_cards", args=[world.class_a.pk])).status_code == 200
+    response = client.post(reverse("classroom:child_switch"))
+    assert response["Location"] == reverse("classroom:join")
+    assert client.get(reverse("classroom:login_cards", args=[world.class_a.pk])).status_code == 200
 
 
 def test_the_switch_include_renders_for_a_child(world, rf):
@@ -403,7 +414,7 @@ def test_the_switch_include_renders_for_a_child(world, rf):
     html = render_to_string(
         "classroom/signin/_switch.html", {"student": world.child_a}, request=request
     )
-    assert reverse("child_switch") in html and "Not <bdi>Ada</bdi>? Switch" in html
+    assert reverse("classroom:child_switch") in html and "Not <bdi>Ada</bdi>? Switch" in html
     # One tap opens it, the second signs out: the form and its button sit inside the closed
     # <details>, after its <summary>.
     import re

@@ -24,6 +24,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from classroom.forms import LOGIN_FAILURE_LIMIT
 from classroom.models import PICTURES, Student
 from classroom.models import signin as rules
 from classroom.views import accounts
@@ -32,7 +33,7 @@ CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 def pictures_url(student):
-    return reverse("join_pictures", args=[student.classroom.code, student.pk])
+    return reverse("classroom:join_pictures", args=[student.classroom.code, student.pk])
 
 
 def as_form(picks) -> dict:
@@ -45,7 +46,7 @@ def wrong_combinations(student):
 
 
 def signed_in_as(client):
-    response = client.get(reverse("child_home"))
+    response = client.get(reverse("classroom:child_home"))
     return response.context.get("student") if response.status_code == 200 else None
 
 
@@ -70,7 +71,9 @@ class Clock:
 def test_two_hundred_wrong_answers_from_one_client_leave_the_class_signing_in(world, monkeypatch):
     clock = Clock(monkeypatch)  # 200 answers in 2 minutes: one every 0.6 s
     attacker = Client()
-    attacker.get(reverse("join_class", args=[world.class_a.code]))  # a device like any other
+    attacker.get(
+        reverse("classroom:join_class", args=[world.class_a.code])
+    )  # a device like any other
     children = [world.child_a, world.child_a2] + [
         Student.objects.create(classroom=world.class_a, name=f"Kid {n}") for n in range(8)
     ]
@@ -92,7 +95,7 @@ def test_two_hundred_wrong_answers_from_one_client_leave_the_class_signing_in(wo
     assert not locked  # eight wrong answers spread over ten children lock none of them
     # Ada, on a tablet of her own, signs in at the first try.
     tablet = Client()
-    tablet.get(reverse("join_class", args=[world.class_a.code]))
+    tablet.get(reverse("classroom:join_class", args=[world.class_a.code]))
     response = tablet.post(pictures_url(world.child_a), as_form(world.child_a.picture_indexes))
     assert response.status_code == 302
     assert signed_in_as(tablet) == world.child_a
@@ -107,7 +110,7 @@ def test_a_client_without_cookies_is_stopped_by_its_address(world):
     world.child_a2.refresh_from_db()
     assert world.child_a2.failed_signins == 30 - statuses[429] <= rules.DEVICE_STOP_AFTER
     tablet = Client()
-    tablet.get(reverse("join_class", args=[world.class_a.code]))
+    tablet.get(reverse("classroom:join_class", args=[world.class_a.code]))
     assert (
         tablet.post(pictures_url(world.child_a), as_form(world.child_a.picture_indexes)).status_code
         == 302
@@ -116,7 +119,7 @@ def test_a_client_without_cookies_is_stopped_by_its_address(world):
 
 def test_a_slowed_device_is_told_how_long_to_wait(world):
     client = Client()
-    client.get(reverse("join_class", args=[world.class_a.code]))
+    client.get(reverse("classroom:join_class", args=[world.class_a.code]))
     for picks in wrong_combinations(world.child_a)[: rules.DEVICE_SLOW_AFTER]:
         client.post(pictures_url(world.child_a2), as_form(picks))
     response = client.post(pictures_url(world.child_a), as_form(world.child_a.picture_indexes))
@@ -135,17 +138,19 @@ def test_the_teacher_unlocks_every_child_with_one_button(world):
     Student.objects.filter(classroom=world.class_a).update(
         locked_until=timezone.now() + timezone.timedelta(minutes=5)
     )
-    cards = world.client("teacher_a").get(reverse("login_cards", args=[world.class_a.pk]))
+    cards = world.client("teacher_a").get(reverse("classroom:login_cards", args=[world.class_a.pk]))
     assert "Unlock every child" in cards.content.decode()
     teacher = world.client("teacher_a")
-    response = teacher.post(reverse("class_signins_unlock", args=[world.class_a.pk]), follow=True)
+    response = teacher.post(
+        reverse("classroom:class_signins_unlock", args=[world.class_a.pk]), follow=True
+    )
     assert "2 children of 3A can sign in again." in response.content.decode()
     assert not Student.objects.filter(classroom=world.class_a, failed_signins__gt=0).exists()
     assert not Student.objects.filter(locked_until__isnull=False, classroom=world.class_a).exists()
     # Another teacher's class: 404, nothing unlocked there.
     world.child_b.failed_signins = 3
     world.child_b.save()
-    other = teacher.post(reverse("class_signins_unlock", args=[world.class_b.pk]))
+    other = teacher.post(reverse("classroom:class_signins_unlock", args=[world.class_b.pk]))
     assert other.status_code == 404
     world.child_b.refresh_from_db()
     assert world.child_b.failed_signins == 3
@@ -154,16 +159,18 @@ def test_the_teacher_unlocks_every_child_with_one_button(world):
 # --- revoking ends sessions ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("action", ["student_badge_revoke", "student_pictures_new"])
+@pytest.mark.parametrize(
+    "action", ["classroom:student_badge_revoke", "classroom:student_pictures_new"]
+)
 def test_a_new_badge_or_new_pictures_signs_the_child_out(world, action):
     child = Client()
     assert (
         child.post(pictures_url(world.child_a), as_form(world.child_a.picture_indexes)).status_code
         == 302
     )
-    assert child.get(reverse("child_home")).status_code == 200
+    assert child.get(reverse("classroom:child_home")).status_code == 200
     world.client("teacher_a").post(reverse(action, args=[world.child_a.pk]))
-    response = child.get(reverse("child_home"))
+    response = child.get(reverse("classroom:child_home"))
     assert response.status_code == 302 and signed_in_as(child) is None
     # Unlocking does not sign a child out.
     other = Client()
@@ -173,8 +180,8 @@ def test_a_new_badge_or_new_pictures_signs_the_child_out(world, action):
         ).status_code
         == 302
     )
-    world.client("teacher_a").post(reverse("student_unlock", args=[world.child_a2.pk]))
-    assert other.get(reverse("child_home")).status_code == 200
+    world.client("teacher_a").post(reverse("classroom:student_unlock", args=[world.child_a2.pk]))
+    assert other.get(reverse("classroom:child_home")).status_code == 200
 
 
 # --- the teacher's log-in ------------------------------------------------------------------
@@ -216,7 +223,7 @@ def test_the_lockout_holds_while_the_cache_is_down(world, settings):
 
 
 def test_a_password_reset_lifts_the_lockout(world):
-    for _ in range(accounts.LOGIN_FAILURE_LIMIT):
+    for _ in range(LOGIN_FAILURE_LIMIT):
         log_in("teacher_a", "wrong")
     assert log_in("teacher_a", world.password).status_code == 429
     client = Client()

@@ -13,14 +13,14 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
+from classroom.forms import LOGIN_FAILURE_LIMIT
 from classroom.models import PICTURES, Classroom, School, Student
 from classroom.models import signin as rules
 from classroom.models.signin import StudentSignIn
-from classroom.views import accounts
 
 
 def pictures_url(student):
-    return reverse("join_pictures", args=[student.classroom.code, student.pk])
+    return reverse("classroom:join_pictures", args=[student.classroom.code, student.pk])
 
 
 def wrong_combinations(student):
@@ -91,7 +91,7 @@ def test_thirty_parallel_answers_for_one_child_compare_at_most_five_wrong(
 
     def answer(picks):
         client = Client()  # its own device (the cookie of its own names page)
-        client.get(reverse("join_class", args=[classroom.code]))
+        client.get(reverse("classroom:join_class", args=[classroom.code]))
         return client.post(url, {"pictures": [str(p) for p in picks]}).status_code
 
     statuses = race([lambda p=p: answer(p) for p in guesses])
@@ -125,7 +125,7 @@ def test_thirty_parallel_guesses_check_at_most_ten_passwords(
 
     stored = sum(AccessAttempt.objects.values_list("failures_since_start", flat=True))
     print(f"\n30 parallel guesses: {Counter(statuses)}; passwords checked {spy.calls[False]}")
-    assert spy.calls[False] <= accounts.LOGIN_FAILURE_LIMIT
-    assert stored == spy.calls[False] == accounts.LOGIN_FAILURE_LIMIT
-    assert statuses.count(429) >= 30 - accounts.LOGIN_FAILURE_LIMIT
+    assert spy.calls[False] <= LOGIN_FAILURE_LIMIT
+    assert stored == spy.calls[False] == LOGIN_FAILURE_LIMIT
+    assert statuses.count(429) >= 30 - LOGIN_FAILURE_LIMIT
     assert 302 not in statuses

@@ -29,13 +29,17 @@ def as_user(world, who):
 
 
 def signed_in_as(client):
-    response = client.get(reverse("child_home"))
+    response = client.get(reverse("classroom:child_home"))
     return response.context["student"] if response.status_code == 200 else None
 
 
 # --- who may see and do what -------------------------------------------------------------
 
-TEACHER_POSTS = ["student_badge_revoke", "student_pictures_new", "student_unlock"]
+TEACHER_POSTS = [
+    "classroom:student_badge_revoke",
+    "classroom:student_pictures_new",
+    "classroom:student_unlock",
+]
 
 
 @pytest.mark.parametrize(
@@ -49,7 +53,7 @@ TEACHER_POSTS = ["student_badge_revoke", "student_pictures_new", "student_unlock
     ],
 )
 def test_login_cards_are_for_the_class_teacher_only(world, who, status):
-    response = as_user(world, who).get(reverse("login_cards", args=[world.class_a.pk]))
+    response = as_user(world, who).get(reverse("classroom:login_cards", args=[world.class_a.pk]))
     assert response.status_code == status
     if status == 302:
         assert response["Location"].startswith(reverse("login"))
@@ -76,7 +80,7 @@ def test_anonymous_is_sent_to_log_in(world, name):
 def test_ending_sign_ins_of_another_class_is_not_found(world):
     generation = world.class_b.signin_generation
     response = as_user(world, "teacher_a").post(
-        reverse("class_signins_end", args=[world.class_b.pk])
+        reverse("classroom:class_signins_end", args=[world.class_b.pk])
     )
     assert response.status_code == 404
     world.class_b.refresh_from_db()
@@ -87,7 +91,10 @@ def test_teacher_actions_are_post_only(world):
     client = as_user(world, "teacher_a")
     for name in TEACHER_POSTS:
         assert client.get(reverse(name, args=[world.child_a.pk])).status_code == 405
-    assert client.get(reverse("class_signins_end", args=[world.class_a.pk])).status_code == 405
+    assert (
+        client.get(reverse("classroom:class_signins_end", args=[world.class_a.pk])).status_code
+        == 405
+    )
 
 
 # --- the login cards -----------------------------------------------------------------------
@@ -95,7 +102,9 @@ def test_teacher_actions_are_post_only(world):
 
 def test_the_cards_show_name_pictures_code_and_a_personal_badge(world):
     Student.objects.create(classroom=world.class_a, name="Gone", archived_at=timezone.now())
-    response = as_user(world, "teacher_a").get(reverse("login_cards", args=[world.class_a.pk]))
+    response = as_user(world, "teacher_a").get(
+        reverse("classroom:login_cards", args=[world.class_a.pk])
+    )
     body = response.content.decode()
     assert [c["card"].name for c in response.context["cards"]] == ["Ada", "Ali"]
     assert "Gone" not in body
@@ -109,7 +118,7 @@ def test_the_cards_show_name_pictures_code_and_a_personal_badge(world):
 
 def test_one_card_only_and_the_projector_page(world):
     client = as_user(world, "teacher_a")
-    url = reverse("login_cards", args=[world.class_a.pk])
+    url = reverse("classroom:login_cards", args=[world.class_a.pk])
     response = client.get(url, {"student": world.child_a2.pk})
     assert [c["card"] for c in response.context["cards"]] == [world.child_a2]
     assert client.get(url, {"student": world.child_b.pk}).status_code == 404
@@ -127,9 +136,9 @@ def test_the_badge_qr_encodes_the_absolute_badge_url(world):
     from config.qr import qr_svg
 
     response = as_user(world, "teacher_a").get(
-        reverse("login_cards", args=[world.class_a.pk]), {"student": world.child_a.pk}
+        reverse("classroom:login_cards", args=[world.class_a.pk]), {"student": world.child_a.pk}
     )
-    url = "http://testserver" + reverse("join_badge", args=[world.child_a.badge_token])
+    url = "http://testserver" + reverse("classroom:join_badge", args=[world.child_a.badge_token])
     expected = qr_svg(url, f"Personal sign-in badge of {world.child_a.name}")
     assert expected in response.content.decode()
 
@@ -139,7 +148,7 @@ def test_the_badge_qr_encodes_the_absolute_badge_url(world):
 
 def test_the_badge_page_asks_before_signing_in(world):
     client = Client(enforce_csrf_checks=True)
-    url = reverse("join_badge", args=[world.child_a.badge_token])
+    url = reverse("classroom:join_badge", args=[world.child_a.badge_token])
     page = client.get(url)
     assert page.status_code == 200
     assert "I’m <bdi>Ada</bdi>: start" in page.content.decode()
@@ -147,23 +156,26 @@ def test_the_badge_page_asks_before_signing_in(world):
     token = CSRF.search(page.content.decode()).group(1)
     response = client.post(url, {"csrfmiddlewaretoken": token})
     assert response.status_code == 302
-    assert response["Location"] == reverse("child_home")
+    assert response["Location"] == reverse("classroom:child_home")
     assert signed_in_as(client) == world.child_a
 
 
 def test_a_revoked_badge_stops_working_and_the_new_one_works(world):
     old = world.child_a.badge_token
     teacher = as_user(world, "teacher_a")
-    response = teacher.post(reverse("student_badge_revoke", args=[world.child_a.pk]))
+    response = teacher.post(reverse("classroom:student_badge_revoke", args=[world.child_a.pk]))
     assert response.status_code == 302
-    assert response["Location"] == reverse("login_cards", args=[world.class_a.pk])
+    assert response["Location"] == reverse("classroom:login_cards", args=[world.class_a.pk])
     world.child_a.refresh_from_db()
     assert world.child_a.badge_token != old
     child = Client()
-    assert child.get(reverse("join_badge", args=[old])).status_code == 404
-    assert child.post(reverse("join_badge", args=[old])).status_code == 404
+    assert child.get(reverse("classroom:join_badge", args=[old])).status_code == 404
+    assert child.post(reverse("classroom:join_badge", args=[old])).status_code == 404
     assert signed_in_as(child) is None
-    assert child.post(reverse("join_badge", args=[world.child_a.badge_token])).status_code == 302
+    assert (
+        child.post(reverse("classroom:join_badge", args=[world.child_a.badge_token])).status_code
+        == 302
+    )
     assert signed_in_as(child) == world.child_a
 
 
@@ -171,12 +183,18 @@ def test_a_badge_of_an_archived_child_or_class_is_not_found(world):
     world.child_a2.archived_at = timezone.now()
     world.child_a2.save()
     assert (
-        Client().post(reverse("join_badge", args=[world.child_a2.badge_token])).status_code == 404
+        Client()
+        .post(reverse("classroom:join_badge", args=[world.child_a2.badge_token]))
+        .status_code
+        == 404
     )
     world.class_b.archived_at = timezone.now()
     world.class_b.save()
-    assert Client().get(reverse("join_badge", args=[world.child_b.badge_token])).status_code == 404
-    assert Client().get(reverse("join_badge", args=["nope"])).status_code == 404
+    assert (
+        Client().get(reverse("classroom:join_badge", args=[world.child_b.badge_token])).status_code
+        == 404
+    )
+    assert Client().get(reverse("classroom:join_badge", args=["nope"])).status_code == 404
 
 
 def test_a_badge_signs_a_locked_child_in_and_clears_the_lock(world):
@@ -184,7 +202,10 @@ def test_a_badge_signs_a_locked_child_in_and_clears_the_lock(world):
     world.child_a.locked_until = timezone.now() + timedelta(minutes=5)
     world.child_a.save()
     client = Client()
-    assert client.post(reverse("join_badge", args=[world.child_a.badge_token])).status_code == 302
+    assert (
+        client.post(reverse("classroom:join_badge", args=[world.child_a.badge_token])).status_code
+        == 302
+    )
     assert signed_in_as(client) == world.child_a
     world.child_a.refresh_from_db()
     assert world.child_a.failed_signins == 0 and world.child_a.locked_until is None
@@ -196,7 +217,7 @@ def test_a_badge_signs_a_locked_child_in_and_clears_the_lock(world):
 def test_new_pictures_are_three_different_ones_and_the_old_ones_stop_working(world):
     old = world.child_a.pictures
     response = as_user(world, "teacher_a").post(
-        reverse("student_pictures_new", args=[world.child_a.pk])
+        reverse("classroom:student_pictures_new", args=[world.child_a.pk])
     )
     assert response.status_code == 302
     world.child_a.refresh_from_db()
@@ -204,7 +225,7 @@ def test_new_pictures_are_three_different_ones_and_the_old_ones_stop_working(wor
     assert new != old
     picks = [int(i) for i in new.split(",")]
     assert len(set(picks)) == 3 and picks == sorted(picks) and max(picks) < len(PICTURES)
-    url = reverse("join_pictures", args=[world.class_a.code, world.child_a.pk])
+    url = reverse("classroom:join_pictures", args=[world.class_a.code, world.child_a.pk])
     assert Client().post(url, {"pictures": old.split(",")}).status_code == 422
     assert Client().post(url, {"pictures": new.split(",")}).status_code == 302
 
@@ -213,7 +234,9 @@ def test_unlock_resets_the_lock(world):
     world.child_a.failed_signins = 5
     world.child_a.locked_until = timezone.now() + timedelta(minutes=5)
     world.child_a.save()
-    response = as_user(world, "teacher_a").post(reverse("student_unlock", args=[world.child_a.pk]))
+    response = as_user(world, "teacher_a").post(
+        reverse("classroom:student_unlock", args=[world.child_a.pk])
+    )
     assert response.status_code == 302
     world.child_a.refresh_from_db()
     assert not world.child_a.is_locked and world.child_a.failed_signins == 0
@@ -225,17 +248,18 @@ def test_the_cards_show_a_locked_child_with_an_unlock_button(world):
     world.child_a.save()
     body = (
         as_user(world, "teacher_a")
-        .get(reverse("login_cards", args=[world.class_a.pk]))
+        .get(reverse("classroom:login_cards", args=[world.class_a.pk]))
         .content.decode()
     )
     assert "Locked until" in body
-    assert reverse("student_unlock", args=[world.child_a.pk]) in body
+    assert reverse("classroom:student_unlock", args=[world.child_a.pk]) in body
 
 
 def test_htmx_teacher_actions_answer_with_the_new_card(world):
     old = world.child_a.badge_token
     response = as_user(world, "teacher_a").post(
-        reverse("student_badge_revoke", args=[world.child_a.pk]), headers={"HX-Request": "true"}
+        reverse("classroom:student_badge_revoke", args=[world.child_a.pk]),
+        headers={"HX-Request": "true"},
     )
     assert response.status_code == 200
     body = response.content.decode()
@@ -246,13 +270,13 @@ def test_htmx_teacher_actions_answer_with_the_new_card(world):
 
 def test_next_goes_back_to_a_page_of_this_site_only(world):
     client = as_user(world, "teacher_a")
-    url = reverse("student_unlock", args=[world.child_a.pk])
+    url = reverse("classroom:student_unlock", args=[world.child_a.pk])
     assert client.post(url, {"next": "/teacher/"})["Location"] == "/teacher/"
     response = client.post(url, {"next": "https://evil.example/"})
-    assert response["Location"] == reverse("login_cards", args=[world.class_a.pk])
+    assert response["Location"] == reverse("classroom:login_cards", args=[world.class_a.pk])
 
 
-@pytest.mark.parametrize("page", ["class_detail", "login_cards"])
+@pytest.mark.parametrize("page", ["classroom:class_detail", "classroom:login_cards"])
 def test_locked_until_is_in_the_schools_time(world, page):
     """A school in another time zone than the server's reads its own clock."""
     from zoneinfo import ZoneInfo

@@ -76,7 +76,7 @@ def test_a_heatmap_of_every_state_fits_and_reads(page, live_server):
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
     page.set_viewport_size({"width": 1366, "height": 768})
-    page.goto(live_server.url + reverse("child_report", args=[ada.pk]))
+    page.goto(live_server.url + reverse("classroom:child_report", args=[ada.pk]))
     expected = {
         (7, 8): ("heat-right_so_far", "✓", "1/1", "~2.5s"),
         (6, 7): ("heat-wrong_so_far", "✗", "0/1", ""),

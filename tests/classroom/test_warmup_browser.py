@@ -52,7 +52,7 @@ def current_sum(page) -> tuple[int, int]:
 
 
 def press_play(page, live_server):
-    page.goto(live_server.url + reverse("child_home"))
+    page.goto(live_server.url + reverse("classroom:child_home"))
     page.get_by_role("button", name="Play Potion duel").click()
     page.wait_for_url(re.compile(r"/me/warm-up/\d+/$"))
     page.get_by_text("Time left").wait_for()
@@ -94,7 +94,7 @@ def test_a_warm_up_by_touch_then_the_game(browser, live_server, session_of_the_c
             ]
         )
         wall = wall_context.new_page()
-        wall.goto(live_server.url + reverse("session_wall", args=[classroom.pk]))
+        wall.goto(live_server.url + reverse("classroom:session_wall", args=[classroom.pk]))
         wall.locator(".wall-warming", has_text="Warming up (1): Ada").wait_for()
         assert wall.get_by_role("button", name="Skip the warm-up").is_visible()
         wall.screenshot(path="/tmp/warmup_wall.png")

@@ -59,7 +59,7 @@ def test_thirty_copies_of_one_answer_store_one_attempt(postgres, transactional_d
 @pytest.mark.services
 def test_thirty_taps_on_warm_up_at_home_make_one_round(postgres, transactional_db, ada):
     clients = [child_client(ada) for _ in range(THREADS)]
-    results = race([lambda c=c: c.post(reverse("warm_up_home")) for c in clients])
+    results = race([lambda c=c: c.post(reverse("classroom:warm_up_home")) for c in clients])
     assert not [r for r in results if isinstance(r, Exception)], results
     assert {r.status_code for r in results} == {302}
     rounds = WarmUp.objects.filter(student=ada)

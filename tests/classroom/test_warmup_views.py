@@ -65,10 +65,10 @@ def sum_of(response) -> tuple[int, int]:
 
 def start_from_play(people, student):
     client = child_client(student)
-    response = client.post(reverse("child_play", args=[people.session.pk]))
+    response = client.post(reverse("classroom:child_play", args=[people.session.pk]))
     warm_up = WarmUp.objects.get(student=student)
     assert response.status_code == 302
-    assert response["Location"] == reverse("warm_up_round", args=[warm_up.pk])
+    assert response["Location"] == reverse("classroom:warm_up_round", args=[warm_up.pk])
     return client, warm_up
 
 
@@ -131,8 +131,8 @@ def test_only_the_child_who_owns_the_round_sees_it(people):
     response = ben.post(bens.get_absolute_url(), {"token": token, "answer": "4"})
     assert response.status_code == 404 and "somebody else" in response.text
     teacher = people.teacher_client.get(warm_up.get_absolute_url())
-    assert teacher.status_code == 302 and teacher["Location"] == reverse("join")
-    assert Client().get(warm_up.get_absolute_url())["Location"] == reverse("join")
+    assert teacher.status_code == 302 and teacher["Location"] == reverse("classroom:join")
+    assert Client().get(warm_up.get_absolute_url())["Location"] == reverse("classroom:join")
     assert not Attempt.objects.exists()
 
 
@@ -153,8 +153,8 @@ def test_when_the_time_is_up_the_round_ends_and_the_child_goes_on_to_the_game(pe
     assert late.status_code == 409 and "You got 1 fact right!" in late.text
     assert Attempt.objects.count() == 1
     # On to the game: the waiting room, no second warm-up.
-    go = client.post(reverse("child_play", args=[people.session.pk]))
-    assert go["Location"] == reverse("waiting_room", args=[people.session.pk])
+    go = client.post(reverse("classroom:child_play", args=[people.session.pk]))
+    assert go["Location"] == reverse("classroom:waiting_room", args=[people.session.pk])
     assert WaitingEntry.objects.filter(student=people.ada).exists()
     assert WarmUp.objects.count() == 1
 
@@ -168,13 +168,13 @@ def test_an_accuracy_first_round_has_no_clock(people):
 
 def test_a_child_can_warm_up_at_home(people):
     client = child_client(people.ada)
-    home = client.get(reverse("child_home"))
-    assert "Warm up" in home.text and reverse("warm_up_home") in home.text
-    response = client.post(reverse("warm_up_home"))
+    home = client.get(reverse("classroom:child_home"))
+    assert "Warm up" in home.text and reverse("classroom:warm_up_home") in home.text
+    response = client.post(reverse("classroom:warm_up_home"))
     warm_up = WarmUp.objects.get(student=people.ada)
     assert response["Location"] == warm_up.get_absolute_url()
     # a second tap while it runs carries the same round on
-    assert client.post(reverse("warm_up_home"))["Location"] == warm_up.get_absolute_url()
+    assert client.post(reverse("classroom:warm_up_home"))["Location"] == warm_up.get_absolute_url()
     assert WarmUp.objects.filter(student=people.ada).count() == 1
     assert warm_up.home and warm_up.assignment is None
     page = client.get(warm_up.get_absolute_url())
@@ -186,26 +186,26 @@ def test_a_child_can_warm_up_at_home(people):
     end = client.get(warm_up.get_absolute_url())
     assert "Back home" in end.text and "Warm up again" in end.text
     assert "Go to the game" not in end.text
-    assert client.get(reverse("warm_up_home")).status_code == 405
+    assert client.get(reverse("classroom:warm_up_home")).status_code == 405
     # once it is over, "Warm up again" starts a new round
-    assert client.post(reverse("warm_up_home"))["Location"] != warm_up.get_absolute_url()
+    assert client.post(reverse("classroom:warm_up_home"))["Location"] != warm_up.get_absolute_url()
     assert WarmUp.objects.filter(student=people.ada).count() == 2
 
 
 def test_the_wall_shows_who_is_warming_up_and_the_teacher_can_skip_it(people):
     client, warm_up = start_from_play(people, people.ada)
     page = client.get(warm_up.get_absolute_url())
-    wall_url = reverse("session_wall", args=[people.classroom.pk])
+    wall_url = reverse("classroom:session_wall", args=[people.classroom.pk])
     wall = people.teacher_client.get(wall_url)
     assert "Warming up (1):" in wall.text and "<bdi>Ada</bdi>" in wall.text.split("Warming up")[1]
     assert "Skip the warm-up" in wall.text
-    board = reverse("wall_board", args=[people.classroom.pk])
+    board = reverse("classroom:wall_board", args=[people.classroom.pk])
     version = re.search(r'data-version="(\w+)"', wall.text).group(1)
     assert people.teacher_client.get(f"{board}?v={version}", headers=HX).status_code == 204
     # Another teacher cannot skip this class's warm-up.
     other = Client()
     other.force_login(people.other_teacher)
-    skip = reverse("wall_warm_up_skip", args=[people.classroom.pk])
+    skip = reverse("classroom:wall_warm_up_skip", args=[people.classroom.pk])
     assert other.post(skip).status_code == 404
     assert not Assignment.objects.get(pk=people.session.pk).warm_up_skipped
     response = people.teacher_client.post(skip, headers=HX)
@@ -219,15 +219,17 @@ def test_the_wall_shows_who_is_warming_up_and_the_teacher_can_skip_it(people):
     answer = client.post(
         warm_up.get_absolute_url(), {"token": token_of(page), "answer": "4"}, headers=HX
     )
-    assert answer["HX-Redirect"] == reverse("waiting_room", args=[people.session.pk])
+    assert answer["HX-Redirect"] == reverse("classroom:waiting_room", args=[people.session.pk])
     assert not Attempt.objects.exists()
     ben = child_client(people.ben)
-    to_game = ben.post(reverse("child_play", args=[people.session.pk]))["Location"]
+    to_game = ben.post(reverse("classroom:child_play", args=[people.session.pk]))["Location"]
     match = Match.objects.get(assignments=people.session)  # Ben paired with Ada at once
     assert to_game == match.get_absolute_url()
     assert not WarmUp.objects.filter(student=people.ben).exists()
     # Back on: the next child to press Play warms up first.
-    on = people.teacher_client.post(reverse("wall_warm_up_on", args=[people.classroom.pk]))
+    on = people.teacher_client.post(
+        reverse("classroom:wall_warm_up_on", args=[people.classroom.pk])
+    )
     assert on.status_code == 302
     assert not Assignment.objects.get(pk=people.session.pk).warm_up_skipped
     cat = Student.objects.create(classroom=people.classroom, name="Cat")
@@ -237,13 +239,13 @@ def test_the_wall_shows_who_is_warming_up_and_the_teacher_can_skip_it(people):
 def test_no_warm_up_when_the_session_has_none(people):
     Assignment.objects.filter(pk=people.session.pk).update(warm_up_minutes=0)
     client = child_client(people.ada)
-    response = client.post(reverse("child_play", args=[people.session.pk]))
-    assert response["Location"] == reverse("waiting_room", args=[people.session.pk])
+    response = client.post(reverse("classroom:child_play", args=[people.session.pk]))
+    assert response["Location"] == reverse("classroom:waiting_room", args=[people.session.pk])
     assert not WarmUp.objects.exists()
 
 
 def test_the_session_form_sets_the_warm_up_length(people):
-    url = reverse("assignment_new", args=[people.classroom.pk])
+    url = reverse("classroom:assignment_new", args=[people.classroom.pk])
     page = people.teacher_client.get(url)
     assert 'name="warm_up_minutes"' in page.text and "2 minutes" in page.text
     data = {
@@ -271,11 +273,11 @@ def test_reports_show_warm_up_answers(people):
     page = client.get(warm_up.get_absolute_url())
     a, b = sum_of(page)
     client.post(warm_up.get_absolute_url(), {"token": token_of(page), "answer": str(a * b + 1)})
-    fact = people.teacher_client.get(reverse("child_fact", args=[people.ada.pk, a, b]))
+    fact = people.teacher_client.get(reverse("classroom:child_fact", args=[people.ada.pk, a, b]))
     assert fact.status_code == 200 and "warm-up" in fact.text
-    export = people.teacher_client.get(reverse("child_export_json", args=[people.ada.pk]))
+    export = people.teacher_client.get(reverse("classroom:child_export_json", args=[people.ada.pk]))
     assert export.status_code == 200
     (row,) = json.loads(export.content.decode("utf-8-sig"))["attempts"]
     assert (row["match"], row["context"], row["answer"]) == ("warm-up", "warm-up", a * b + 1)
-    csv = people.teacher_client.get(reverse("child_export_csv", args=[people.ada.pk]))
+    csv = people.teacher_client.get(reverse("classroom:child_export_csv", args=[people.ada.pk]))
     assert csv.status_code == 200 and "warm-up" in csv.content.decode("utf-8-sig")

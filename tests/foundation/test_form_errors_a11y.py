@@ -53,7 +53,7 @@ def test_game_session_form(world):
     client.force_login(world.teacher_a)
     data = {"title": "", "tier": "green", "opponents": "bot", "bot_level": "apprentice"}
     data |= {"target_kind": "games", "target_value": "0", "opens_at": "", "who": "groups"}
-    html = error_page(client, reverse("assignment_new", args=[world.class_a.pk]), data)
+    html = error_page(client, reverse("classroom:assignment_new", args=[world.class_a.pk]), data)
     described_ids_are_on_the_page(html)
 
 
@@ -61,13 +61,13 @@ def test_game_session_form(world):
 def test_invite_form(world):
     client = Client()
     client.force_login(world.admin_a)
-    html = error_page(client, reverse("invite_new"), {"role": "nope", "note": "x" * 300})
+    html = error_page(client, reverse("classroom:invite_new"), {"role": "nope", "note": "x" * 300})
     described_ids_are_on_the_page(html)
 
 
 @pytest.mark.django_db
 def test_sign_up_form():
-    html = error_page(Client(), reverse("signup"), {"email": "not an address"})
+    html = error_page(Client(), reverse("classroom:signup"), {"email": "not an address"})
     described_ids_are_on_the_page(html)
 
 

@@ -158,7 +158,7 @@ def test_the_room_card_isolates_every_name():
 # --- rosters, classes, schools, teachers --------------------------------------------------------
 def test_a_pasted_roster_is_normalised_and_lookalikes_are_refused(world):
     client = world.client("teacher_a")
-    url = reverse("roster_add", args=[world.class_a.pk])
+    url = reverse("classroom:roster_add", args=[world.class_a.pk])
     pasted = f"Zo{ZWSP}e\nMi{RLO}a\tOwls\nLe\u0301o"
     response = client.post(url, {"names": pasted})
     assert response.status_code == 302
@@ -175,7 +175,7 @@ def test_a_pasted_roster_is_normalised_and_lookalikes_are_refused(world):
 
 def test_renaming_a_child_to_a_lookalike_is_refused(world):
     client = world.client("teacher_a")
-    url = reverse("student_edit", args=[world.child_a2.pk])
+    url = reverse("classroom:student_edit", args=[world.child_a2.pk])
     response = client.post(url, {"name": f"A{ZWSP}DA"}, **HTMX)
     assert response.status_code == 422
     assert "Another child in this class is called" in response.content.decode()
@@ -185,10 +185,10 @@ def test_renaming_a_child_to_a_lookalike_is_refused(world):
 
 def test_a_class_name_is_stored_without_the_override(world):
     client = world.client("teacher_a")
-    response = client.post(reverse("class_new"), {"name": f"{RLO}4C{ZWSP}"})
+    response = client.post(reverse("classroom:class_new"), {"name": f"{RLO}4C{ZWSP}"})
     assert response.status_code == 302
     assert Classroom.objects.filter(teacher=world.teacher_a, name="4C").exists()
-    response = client.post(reverse("class_new"), {"name": f"3{ZWSP}a"}, **HTMX)
+    response = client.post(reverse("classroom:class_new"), {"name": f"3{ZWSP}a"}, **HTMX)
     assert response.status_code == 422  # "3A" is already one of this teacher's classes
 
 
@@ -208,7 +208,7 @@ def test_the_models_clean_names_on_every_way_in(world):
 @pytest.mark.django_db
 def test_sign_up_stores_school_and_teacher_names_without_overrides():
     response = Client().post(
-        reverse("signup"),
+        reverse("classroom:signup"),
         {
             "first_name": f"{RLO}Maya",
             "last_name": f"Oka{ZWSP}for",
@@ -227,10 +227,10 @@ def test_sign_up_stores_school_and_teacher_names_without_overrides():
 # --- pages show names isolated -------------------------------------------------------------------
 def test_the_class_page_and_the_wall_isolate_names(world):
     teacher = world.client("teacher_a")
-    body = teacher.get(reverse("class_detail", args=[world.class_a.pk])).content.decode()
+    body = teacher.get(reverse("classroom:class_detail", args=[world.class_a.pk])).content.decode()
     assert '<td class="name"><bdi>Ada</bdi></td>' in body
     assert "Class <bdi>3A</bdi>" in body
-    wall = teacher.get(reverse("session_wall", args=[world.class_a.pk])).content.decode()
+    wall = teacher.get(reverse("classroom:session_wall", args=[world.class_a.pk])).content.decode()
     assert "<bdi>Ada</bdi>'s turn" in wall
     assert '<span class="player-name"><bdi>Ada</bdi></span>' in wall
 
@@ -238,7 +238,7 @@ def test_the_class_page_and_the_wall_isolate_names(world):
 def test_messages_and_game_lines_isolate_names(world):
     teacher = world.client("teacher_a")
     response = teacher.post(
-        reverse("student_archive", args=[world.child_a2.pk]), follow=True
+        reverse("classroom:student_archive", args=[world.child_a2.pk]), follow=True
     ).content.decode()
     assert f"{isolate('Ali')} is archived" in response
     board = world.client("child_a").get(world.match_a.get_absolute_url()).content.decode()

@@ -81,6 +81,7 @@ def test_int_params_all_or_nothing():
         ("cards/", False),
         ("./cards", False),
         ("teacher_home", False),
+        ("classroom:teacher_home", False),
         ("//evil.example/", False),
         ("/\\evil.example/", False),
         ("\\\\evil.example", False),
@@ -118,9 +119,9 @@ def lock(student):
 
 ACTIONS = {
     # URL name: (what to do first, what the action saved)
-    "student_badge_revoke": (None, lambda old, new: old.badge_token != new.badge_token),
-    "student_pictures_new": (None, lambda old, new: old.pictures != new.pictures),
-    "student_unlock": (lock, lambda old, new: new.locked_until is None),
+    "classroom:student_badge_revoke": (None, lambda old, new: old.badge_token != new.badge_token),
+    "classroom:student_pictures_new": (None, lambda old, new: old.pictures != new.pictures),
+    "classroom:student_unlock": (lock, lambda old, new: new.locked_until is None),
 }
 
 
@@ -134,23 +135,23 @@ def test_teacher_action_with_a_bad_next_goes_to_the_cards(world, name, nxt):
     old = type(child).objects.get(pk=child.pk)
     response = world.client("teacher_a").post(reverse(name, args=[child.pk]), {"next": nxt})
     assert response.status_code == 302, response.status_code
-    assert response["Location"] == reverse("login_cards", args=[world.class_a.pk])
+    assert response["Location"] == reverse("classroom:login_cards", args=[world.class_a.pk])
     assert saved(old, type(child).objects.get(pk=child.pk))
 
 
 @pytest.mark.parametrize("name", sorted(ACTIONS))
 def test_teacher_action_with_a_local_next_goes_there(world, name):
-    nxt = reverse("login_cards", args=[world.class_a.pk]) + f"?student={world.child_a.pk}"
+    nxt = reverse("classroom:login_cards", args=[world.class_a.pk]) + f"?student={world.child_a.pk}"
     response = world.client("teacher_a").post(reverse(name, args=[world.child_a.pk]), {"next": nxt})
     assert response.status_code == 302
     assert response["Location"] == nxt
 
 
 def test_end_sign_ins_with_a_bad_next(world):
-    url = reverse("class_signins_end", args=[world.class_a.pk])
+    url = reverse("classroom:class_signins_end", args=[world.class_a.pk])
     response = world.client("teacher_a").post(url, {"next": "cards"})
     assert response.status_code == 302
-    assert response["Location"] == reverse("login_cards", args=[world.class_a.pk])
+    assert response["Location"] == reverse("classroom:login_cards", args=[world.class_a.pk])
 
 
 def rehash_teacher_a(world):
@@ -169,12 +170,12 @@ def test_login_with_a_bad_next_lands_at_home(world, nxt):
         {"username": "teacher_a", "password": world.password, "next": nxt},
     )
     assert response.status_code == 302
-    assert response["Location"] == reverse("teacher_home")
+    assert response["Location"] == reverse("classroom:teacher_home")
 
 
 def test_login_with_a_local_next_goes_there(world):
     rehash_teacher_a(world)
-    nxt = reverse("login_cards", args=[world.class_a.pk])
+    nxt = reverse("classroom:login_cards", args=[world.class_a.pk])
     response = world.client("anonymous").post(
         reverse("login"),
         {"username": "teacher_a", "password": world.password, "next": nxt},
@@ -184,7 +185,8 @@ def test_login_with_a_local_next_goes_there(world):
 
 
 @pytest.mark.parametrize(
-    ("nxt", "lands"), [("cards", "home"), ("//evil.example/", "home"), ("/join/", None)]
+    ("nxt", "lands"),
+    [("cards", "classroom:home"), ("//evil.example/", "classroom:home"), ("/join/", None)],
 )
 def test_logout_next(world, nxt, lands):
     response = world.client("teacher_a").post(reverse("logout"), {"next": nxt})

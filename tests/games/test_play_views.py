@@ -468,7 +468,7 @@ def test_a_finished_practice_game_offers_play_again_and_a_watcher_no_button(make
     [
         (True, "guest", False, ("games:new_family", "Play again")),
         (True, "student", False, ("games:new_family", "Play again")),  # home play: goes on
-        (False, "student", False, ("child_home", "Back to my page")),
+        (False, "student", False, ("classroom:child_home", "Back to my page")),
         (False, "guest", False, ("games:new", "Play again")),
         (False, "student", True, None),
         (True, "guest", True, None),

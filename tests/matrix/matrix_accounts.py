@@ -22,22 +22,26 @@ def roles(no_user, grown_ups):
 
 
 def invite_url(w):
-    return reverse("invite_accept", args=[w.invite_a.token])
+    return reverse("classroom:invite_accept", args=[w.invite_a.token])
 
 
 ENTRIES = [
     # Sign-up: a grown-up who is logged in already goes to their classes.
-    {"name": "signup", "url": lambda w: reverse("signup"), "expect": roles(200, 302)},
     {
-        "name": "signup",
+        "name": "classroom:signup",
+        "url": lambda w: reverse("classroom:signup"),
+        "expect": roles(200, 302),
+    },
+    {
+        "name": "classroom:signup",
         "method": "post",
-        "url": lambda w: reverse("signup"),
+        "url": lambda w: reverse("classroom:signup"),
         "expect": roles(422, 302),
     },
     # An invite shows the school to everyone; a member is told they have a school already.
-    {"name": "invite_accept", "url": invite_url, "expect": roles(200, 200)},
+    {"name": "classroom:invite_accept", "url": invite_url, "expect": roles(200, 200)},
     {
-        "name": "invite_accept",
+        "name": "classroom:invite_accept",
         "method": "post",
         "url": invite_url,
         # Visitors: the empty sign-up form is refused. Members: 409. The superuser has no
@@ -45,12 +49,16 @@ ENTRIES = [
         "expect": roles(422, 409) | {"superuser": 302},
     },
     {
-        "name": "invite_accept",
-        "url": lambda w: reverse("invite_accept", args=["no-such-token"]),
+        "name": "classroom:invite_accept",
+        "url": lambda w: reverse("classroom:invite_accept", args=["no-such-token"]),
         "expect": roles(404, 404),
     },
     # The teacher's home; the superuser (no school) gets a friendly page, not a 500.
-    {"name": "teacher_home", "url": lambda w: reverse("teacher_home"), "expect": roles(302, 200)},
+    {
+        "name": "classroom:teacher_home",
+        "url": lambda w: reverse("classroom:teacher_home"),
+        "expect": roles(302, 200),
+    },
     {
         "name": "password_change",
         "url": lambda w: reverse("password_change"),

@@ -29,10 +29,18 @@ def play_url(name, match="match_a"):
 
 
 ENTRIES = [
-    {"name": "home", "url": lambda w: reverse("home"), "expect": everyone(200)},
+    {"name": "classroom:home", "url": lambda w: reverse("classroom:home"), "expect": everyone(200)},
     # /healthz: 200 or 503 depending on the worker; never a 5xx other than 503, never 404.
-    {"name": "healthz", "url": lambda w: reverse("healthz"), "expect": everyone((200, 503))},
-    {"name": "healthz_web", "url": lambda w: reverse("healthz_web"), "expect": everyone(200)},
+    {
+        "name": "classroom:healthz",
+        "url": lambda w: reverse("classroom:healthz"),
+        "expect": everyone((200, 503)),
+    },
+    {
+        "name": "classroom:healthz_web",
+        "url": lambda w: reverse("classroom:healthz_web"),
+        "expect": everyone(200),
+    },
     {"name": "login", "url": lambda w: reverse("login"), "expect": everyone(200)},
     {
         "name": "logout",

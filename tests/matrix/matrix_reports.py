@@ -35,40 +35,76 @@ def job_url(w):
     from classroom.models import RecomputeJob
 
     job, _ = RecomputeJob.objects.get_or_create(classroom=w.class_a, defaults={"total": 3})
-    return reverse("recompute_progress", args=[job.pk])
+    return reverse("classroom:recompute_progress", args=[job.pk])
 
 
 ENTRIES = [
-    {"name": "child_report", "url": child("child_report"), "expect": owner(200)},
-    {"name": "child_fact", "url": child("child_fact", 7, 8), "expect": owner(200)},
-    {"name": "child_report_print", "url": child("child_report_print"), "expect": owner(200)},
-    {"name": "child_export_json", "url": child("child_export_json"), "expect": owner(200)},
-    {"name": "child_export_csv", "url": child("child_export_csv"), "expect": owner(200)},
-    {"name": "class_report", "url": klass("class_report"), "expect": owner(200)},
-    {"name": "class_fact", "url": klass("class_fact", 7, 8), "expect": owner(200)},
-    {"name": "class_export_csv", "url": klass("class_export_csv"), "expect": owner(200)},
-    {"name": "class_hardest", "url": klass("class_hardest"), "expect": owner(200)},
+    {
+        "name": "classroom:child_report",
+        "url": child("classroom:child_report"),
+        "expect": owner(200),
+    },
+    {
+        "name": "classroom:child_fact",
+        "url": child("classroom:child_fact", 7, 8),
+        "expect": owner(200),
+    },
+    {
+        "name": "classroom:child_report_print",
+        "url": child("classroom:child_report_print"),
+        "expect": owner(200),
+    },
+    {
+        "name": "classroom:child_export_json",
+        "url": child("classroom:child_export_json"),
+        "expect": owner(200),
+    },
+    {
+        "name": "classroom:child_export_csv",
+        "url": child("classroom:child_export_csv"),
+        "expect": owner(200),
+    },
+    {
+        "name": "classroom:class_report",
+        "url": klass("classroom:class_report"),
+        "expect": owner(200),
+    },
+    {
+        "name": "classroom:class_fact",
+        "url": klass("classroom:class_fact", 7, 8),
+        "expect": owner(200),
+    },
+    {
+        "name": "classroom:class_export_csv",
+        "url": klass("classroom:class_export_csv"),
+        "expect": owner(200),
+    },
+    {
+        "name": "classroom:class_hardest",
+        "url": klass("classroom:class_hardest"),
+        "expect": owner(200),
+    },
     {
         # A plain POST: the job is made and the teacher goes back to the report (302).
-        "name": "recompute_start",
+        "name": "classroom:recompute_start",
         "method": "post",
-        "url": klass("recompute_start"),
+        "url": klass("classroom:recompute_start"),
         "expect": owner(302),
     },
     {
         # A plain GET of the polled bar: back to the class report with the bar (302).
-        "name": "recompute_progress",
+        "name": "classroom:recompute_progress",
         "url": job_url,
         "expect": owner(302),
     },
     {
-        "name": "school_report",
-        "url": lambda w: reverse("school_report"),
+        "name": "classroom:school_report",
+        "url": lambda w: reverse("classroom:school_report"),
         "expect": {role: {"admin_a": 200, "admin_b": 200}.get(role, 404) for role in ALL} | LOGIN,
     },
     {
-        "name": "school_hardest",
-        "url": lambda w: reverse("school_hardest"),
+        "name": "classroom:school_hardest",
+        "url": lambda w: reverse("classroom:school_hardest"),
         "expect": {role: {"admin_a": 200, "admin_b": 200}.get(role, 404) for role in ALL} | LOGIN,
     },
 ]

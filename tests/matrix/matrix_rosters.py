@@ -40,30 +40,34 @@ members = {role: 200 for role in ALL} | dict.fromkeys(NO_USER, 302) | {"superuse
 
 ENTRIES = [
     # Any member of a school may make a class; the superuser has no school: 403.
-    {"name": "class_new", "url": lambda w: reverse("class_new"), "expect": members},
     {
-        "name": "class_new",
+        "name": "classroom:class_new",
+        "url": lambda w: reverse("classroom:class_new"),
+        "expect": members,
+    },
+    {
+        "name": "classroom:class_new",
         "method": "post",
-        "url": lambda w: reverse("class_new"),
+        "url": lambda w: reverse("classroom:class_new"),
         "expect": members | {r: 422 for r in ("teacher_a", "teacher_b", "admin_a", "admin_b")},
     },
-    get("class_detail", "class_a"),
-    get("class_edit", "class_a"),
-    post("class_edit", "class_a", 422),  # no name
-    post("class_archive", "class_a", 302),
-    post("class_restore", "class_a", 302),
-    post("class_code_new", "class_a", 302),
-    post("roster_add", "class_a", 422),  # nothing pasted
-    post("group_new", "class_a", 422),  # no name
-    get("group_edit", "group_a"),
-    post("group_edit", "group_a", 422),
-    post("group_delete", "group_a", 302),
-    get("student_edit", "child_a"),
-    post("student_edit", "child_a", 422),
-    get("student_move", "child_a"),
-    post("student_move", "child_a", 422),  # no class chosen
-    post("student_archive", "child_a", 302),
-    post("student_restore", "child_a", 302),
-    get("student_delete", "child_a"),
-    post("student_delete", "child_a", 302),
+    get("classroom:class_detail", "class_a"),
+    get("classroom:class_edit", "class_a"),
+    post("classroom:class_edit", "class_a", 422),  # no name
+    post("classroom:class_archive", "class_a", 302),
+    post("classroom:class_restore", "class_a", 302),
+    post("classroom:class_code_new", "class_a", 302),
+    post("classroom:roster_add", "class_a", 422),  # nothing pasted
+    post("classroom:group_new", "class_a", 422),  # no name
+    get("classroom:group_edit", "group_a"),
+    post("classroom:group_edit", "group_a", 422),
+    post("classroom:group_delete", "group_a", 302),
+    get("classroom:student_edit", "child_a"),
+    post("classroom:student_edit", "child_a", 422),
+    get("classroom:student_move", "child_a"),
+    post("classroom:student_move", "child_a", 422),  # no class chosen
+    post("classroom:student_archive", "child_a", 302),
+    post("classroom:student_restore", "child_a", 302),
+    get("classroom:student_delete", "child_a"),
+    post("classroom:student_delete", "child_a", 302),
 ]

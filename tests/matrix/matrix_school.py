@@ -24,47 +24,47 @@ def school_admins(**statuses):
 
 ENTRIES = [
     {
-        "name": "school_dashboard",
-        "url": lambda w: reverse("school_dashboard"),
+        "name": "classroom:school_dashboard",
+        "url": lambda w: reverse("classroom:school_dashboard"),
         "expect": school_admins(admin_a=200, admin_b=200),
     },
     {
-        "name": "invite_list",
-        "url": lambda w: reverse("invite_list"),
+        "name": "classroom:invite_list",
+        "url": lambda w: reverse("classroom:invite_list"),
         "expect": school_admins(admin_a=200, admin_b=200),
     },
     {
-        "name": "invite_new",
+        "name": "classroom:invite_new",
         "method": "post",
-        "url": lambda w: reverse("invite_new"),
+        "url": lambda w: reverse("classroom:invite_new"),
         "data": lambda w: {"role": "head-teacher"},  # not a role: 422, nothing made
         "expect": school_admins(admin_a=422, admin_b=422),
     },
     {
-        "name": "invite_new",
+        "name": "classroom:invite_new",
         "method": "post",
-        "url": lambda w: reverse("invite_new"),
+        "url": lambda w: reverse("classroom:invite_new"),
         "data": lambda w: {"role": "teacher", "note": "Ms Patel"},
         "expect": school_admins(admin_a=302, admin_b=302),
     },
     {
         # School A's invite: another school's admin gets 404.
-        "name": "invite_revoke",
+        "name": "classroom:invite_revoke",
         "method": "post",
-        "url": lambda w: reverse("invite_revoke", args=[w.invite_a.pk]),
+        "url": lambda w: reverse("classroom:invite_revoke", args=[w.invite_a.pk]),
         "expect": school_admins(admin_a=302),
     },
     {
-        "name": "school_year_end",
-        "url": lambda w: reverse("school_year_end"),
+        "name": "classroom:school_year_end",
+        "url": lambda w: reverse("classroom:school_year_end"),
         "expect": school_admins(admin_a=200, admin_b=200),
     },
     {
         # Without the confirmation box: 422 and nothing archived. School B has no class:
         # nothing to archive, back to the overview.
-        "name": "school_year_end",
+        "name": "classroom:school_year_end",
         "method": "post",
-        "url": lambda w: reverse("school_year_end"),
+        "url": lambda w: reverse("classroom:school_year_end"),
         "expect": school_admins(admin_a=422, admin_b=302),
     },
 ]

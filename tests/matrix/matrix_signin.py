@@ -34,120 +34,120 @@ def teacher_a_only(status):
 
 def pictures_url(child="child_a", classroom="class_a"):
     return lambda w: reverse(
-        "join_pictures", args=[getattr(w, classroom).code, getattr(w, child).pk]
+        "classroom:join_pictures", args=[getattr(w, classroom).code, getattr(w, child).pk]
     )
 
 
 ENTRIES = [
-    {"name": "join", "url": lambda w: reverse("join"), "expect": everyone(200)},
+    {"name": "classroom:join", "url": lambda w: reverse("classroom:join"), "expect": everyone(200)},
     {
-        "name": "join",
+        "name": "classroom:join",
         "method": "post",
-        "url": lambda w: reverse("join"),
+        "url": lambda w: reverse("classroom:join"),
         "data": lambda w: {"code": "nope"},
         "expect": everyone(422),
     },
     {
-        "name": "join",
+        "name": "classroom:join",
         "method": "post",
-        "url": lambda w: reverse("join"),
+        "url": lambda w: reverse("classroom:join"),
         "data": lambda w: {"code": w.class_a.code.lower()},
         "expect": everyone(302),
     },
     {
-        "name": "join_class",
-        "url": lambda w: reverse("join_class", args=[w.class_a.code]),
+        "name": "classroom:join_class",
+        "url": lambda w: reverse("classroom:join_class", args=[w.class_a.code]),
         "expect": everyone(200),
     },
     {
-        "name": "join_class",
-        "url": lambda w: reverse("join_class", args=["QQQQQQ"]),
+        "name": "classroom:join_class",
+        "url": lambda w: reverse("classroom:join_class", args=["QQQQQQ"]),
         "expect": everyone(404),
     },
-    {"name": "join_pictures", "url": pictures_url(), "expect": everyone(200)},
+    {"name": "classroom:join_pictures", "url": pictures_url(), "expect": everyone(200)},
     {
         # A child of class B under class A's code: not found, for everybody.
-        "name": "join_pictures",
+        "name": "classroom:join_pictures",
         "url": pictures_url("child_b", "class_a"),
         "expect": everyone(404),
     },
     {
-        "name": "join_pictures",
+        "name": "classroom:join_pictures",
         "method": "post",
         "url": pictures_url(),
         "data": lambda w: {"pictures": ["0"]},  # not three pictures
         "expect": everyone(422),
     },
     {
-        "name": "join_pictures",
+        "name": "classroom:join_pictures",
         "method": "post",
         "url": pictures_url("child_b", "class_a"),
         "data": lambda w: {"pictures": w.child_b.pictures.split(",")},
         "expect": everyone(404),
     },
     {
-        "name": "join_badge",
-        "url": lambda w: reverse("join_badge", args=[w.child_a.badge_token]),
+        "name": "classroom:join_badge",
+        "url": lambda w: reverse("classroom:join_badge", args=[w.child_a.badge_token]),
         "expect": everyone(200),
     },
     {
-        "name": "join_badge",
+        "name": "classroom:join_badge",
         "method": "post",
-        "url": lambda w: reverse("join_badge", args=["not-a-badge"]),
+        "url": lambda w: reverse("classroom:join_badge", args=["not-a-badge"]),
         "expect": everyone(404),
     },
     {
         # Signs the child out (children) or does nothing (everybody else); then the names.
-        "name": "child_switch",
+        "name": "classroom:child_switch",
         "method": "post",
-        "url": lambda w: reverse("child_switch"),
+        "url": lambda w: reverse("classroom:child_switch"),
         "expect": everyone(302),
     },
     {
-        "name": "child_switch",
-        "url": lambda w: reverse("child_switch"),
+        "name": "classroom:child_switch",
+        "url": lambda w: reverse("classroom:child_switch"),
         "expect": everyone(405),
     },
     {
-        "name": "login_cards",
-        "url": lambda w: reverse("login_cards", args=[w.class_a.pk]),
+        "name": "classroom:login_cards",
+        "url": lambda w: reverse("classroom:login_cards", args=[w.class_a.pk]),
         "expect": teacher_a_only(200),
     },
     {
-        "name": "student_badge_revoke",
+        "name": "classroom:student_badge_revoke",
         "method": "post",
-        "url": lambda w: reverse("student_badge_revoke", args=[w.child_a.pk]),
+        "url": lambda w: reverse("classroom:student_badge_revoke", args=[w.child_a.pk]),
         "expect": teacher_a_only(302),
     },
     {
-        "name": "student_pictures_new",
+        "name": "classroom:student_pictures_new",
         "method": "post",
-        "url": lambda w: reverse("student_pictures_new", args=[w.child_a.pk]),
+        "url": lambda w: reverse("classroom:student_pictures_new", args=[w.child_a.pk]),
         "expect": teacher_a_only(302),
     },
     {
-        "name": "student_unlock",
+        "name": "classroom:student_unlock",
         "method": "post",
-        "url": lambda w: reverse("student_unlock", args=[w.child_a.pk]),
+        "url": lambda w: reverse("classroom:student_unlock", args=[w.child_a.pk]),
         "expect": teacher_a_only(302),
     },
     {
-        "name": "class_signins_end",
+        "name": "classroom:class_signins_end",
         "method": "post",
-        "url": lambda w: reverse("class_signins_end", args=[w.class_a.pk]),
+        "url": lambda w: reverse("classroom:class_signins_end", args=[w.class_a.pk]),
         "expect": teacher_a_only(302),
     },
     {
-        "name": "class_signins_unlock",
+        "name": "classroom:class_signins_unlock",
         "method": "post",
-        "url": lambda w: reverse("class_signins_unlock", args=[w.class_a.pk]),
+        "url": lambda w: reverse("classroom:class_signins_unlock", args=[w.class_a.pk]),
         "expect": teacher_a_only(302),
     },
     {
         # Another teacher's child: not found even for a teacher of the same school.
-        "name": "student_unlock",
+        "name": "classroom:student_unlock",
         "method": "post",
-        "url": lambda w: reverse("student_unlock", args=[w.child_b.pk]),
+        "url": lambda w: reverse("classroom:student_unlock", args=[w.child_b.pk]),
         "expect": everyone(404) | dict.fromkeys(NO_USER, 302) | {"teacher_b": 302},
     },
 ]

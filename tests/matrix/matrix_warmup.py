@@ -29,32 +29,34 @@ def teacher_a_only(status):
 def round_of_child_a(w):
     from classroom.models import WarmUp
 
-    return reverse("warm_up_round", args=[WarmUp.objects.start(w.child_a, w.assignment_a).pk])
+    return reverse(
+        "classroom:warm_up_round", args=[WarmUp.objects.start(w.child_a, w.assignment_a).pk]
+    )
 
 
 ENTRIES = [
     {
-        "name": "warm_up_home",
+        "name": "classroom:warm_up_home",
         "method": "post",
-        "url": lambda w: reverse("warm_up_home"),
+        "url": lambda w: reverse("classroom:warm_up_home"),
         # A child: to the new round; anybody else: to the class-code page.
         "expect": everyone(302),
     },
     {
-        "name": "warm_up_round",
+        "name": "classroom:warm_up_round",
         "url": round_of_child_a,
         "expect": everyone(302) | {"child_a": 200, "child_b": 404},
     },
     {
-        "name": "wall_warm_up_skip",
+        "name": "classroom:wall_warm_up_skip",
         "method": "post",
-        "url": lambda w: reverse("wall_warm_up_skip", args=[w.class_a.pk]),
+        "url": lambda w: reverse("classroom:wall_warm_up_skip", args=[w.class_a.pk]),
         "expect": teacher_a_only(302),
     },
     {
-        "name": "wall_warm_up_on",
+        "name": "classroom:wall_warm_up_on",
         "method": "post",
-        "url": lambda w: reverse("wall_warm_up_on", args=[w.class_a.pk]),
+        "url": lambda w: reverse("classroom:wall_warm_up_on", args=[w.class_a.pk]),
         "expect": teacher_a_only(302),
     },
 ]

@@ -383,21 +383,21 @@ def number_variants(number: str):
 # will do). test_every_query_parameter_is_listed fails on a parameter the code reads that is
 # not listed here, so a new one is fuzzed.
 GET_PARAMS = {
-    "login": {"next": lambda w: reverse("teacher_home")},  # config.params.safe_next
+    "login": {"next": lambda w: reverse("classroom:teacher_home")},  # config.params.safe_next
     "games:poll": {"v": None},
     "games:replay": {"ply": lambda w: "1"},
-    "wall_board": {"v": None},
-    "assignment_new": {"again": lambda w: str(w.assignment_a.pk)},
-    "invite_list": {"new": lambda w: str(w.invite_a.pk)},
-    "login_cards": {"student": lambda w: str(w.child_a.pk), "show": lambda w: "code"},
-    "class_report": {"job": lambda w: "1", "range": lambda w: "4w"},
-    "class_fact": {"job": lambda w: "1", "range": lambda w: "4w"},
-    "class_hardest": {"job": lambda w: "1", "range": lambda w: "4w"},
-    "school_report": {"range": lambda w: "4w"},
-    "school_hardest": {"range": lambda w: "4w"},
-    "child_report": {"view": lambda w: "together"},
-    "child_fact": {"view": lambda w: "together"},
-    "child_report_print": {"view": lambda w: "together"},
+    "classroom:wall_board": {"v": None},
+    "classroom:assignment_new": {"again": lambda w: str(w.assignment_a.pk)},
+    "classroom:invite_list": {"new": lambda w: str(w.invite_a.pk)},
+    "classroom:login_cards": {"student": lambda w: str(w.child_a.pk), "show": lambda w: "code"},
+    "classroom:class_report": {"job": lambda w: "1", "range": lambda w: "4w"},
+    "classroom:class_fact": {"job": lambda w: "1", "range": lambda w: "4w"},
+    "classroom:class_hardest": {"job": lambda w: "1", "range": lambda w: "4w"},
+    "classroom:school_report": {"range": lambda w: "4w"},
+    "classroom:school_hardest": {"range": lambda w: "4w"},
+    "classroom:child_report": {"view": lambda w: "together"},
+    "classroom:child_fact": {"view": lambda w: "together"},
+    "classroom:child_report_print": {"view": lambda w: "together"},
 }
 ALL_GET_NAMES = sorted({name for params in GET_PARAMS.values() for name in params})
 # A page that reads no parameter is fuzzed with every name above, in fewer examples.
@@ -541,13 +541,28 @@ def test_get_parameters_survive_bad_input(world, name):
 # The answers of issue 18, kept as fixed examples: "²" passed str.isdigit() and then int()
 # (or the database lookup) raised: 500. And "٣" (int() reads it) found record 3.
 ISSUE_18_GETS = [
-    ("login_cards", "student", lambda w: reverse("login_cards", args=[w.class_a.pk]), 404),
-    ("assignment_new", "again", lambda w: reverse("assignment_new", args=[w.class_a.pk]), 404),
-    ("invite_list", "new", lambda w: reverse("invite_list"), 200),
-    ("class_report", "job", lambda w: reverse("class_report", args=[w.class_a.pk]), 200),
+    (
+        "classroom:login_cards",
+        "student",
+        lambda w: reverse("classroom:login_cards", args=[w.class_a.pk]),
+        404,
+    ),
+    (
+        "classroom:assignment_new",
+        "again",
+        lambda w: reverse("classroom:assignment_new", args=[w.class_a.pk]),
+        404,
+    ),
+    ("classroom:invite_list", "new", lambda w: reverse("classroom:invite_list"), 200),
+    (
+        "classroom:class_report",
+        "job",
+        lambda w: reverse("classroom:class_report", args=[w.class_a.pk]),
+        200,
+    ),
     ("games:replay", "ply", lambda w: reverse("games:replay", args=[w.match_b.public_id]), 200),
 ]
-ISSUE_18_ROLES = {"invite_list": "admin_a", "games:replay": "child_b"}
+ISSUE_18_ROLES = {"classroom:invite_list": "admin_a", "games:replay": "child_b"}
 
 
 @pytest.mark.parametrize(
@@ -562,12 +577,12 @@ def test_issue_18_numbers_in_query(world, name, param, url, status):
         assert response.status_code == status, (name, param, value, response.status_code)
 
 
-@pytest.mark.parametrize("name", ["login_cards", "assignment_new"])
+@pytest.mark.parametrize("name", ["classroom:login_cards", "classroom:assignment_new"])
 def test_issue_18_unicode_digits_are_not_an_id(world, name):
     """The real id written in Arabic-Indic or fullwidth digits is not found (int() read it)."""
     param, pk = {
-        "login_cards": ("student", world.child_a.pk),
-        "assignment_new": ("again", world.assignment_a.pk),
+        "classroom:login_cards": ("student", world.child_a.pk),
+        "classroom:assignment_new": ("again", world.assignment_a.pk),
     }[name]
     url = reverse(name, args=[world.class_a.pk])
     client = world.client("teacher_a")
@@ -578,7 +593,7 @@ def test_issue_18_unicode_digits_are_not_an_id(world, name):
 
 
 def test_issue_18_pictures_superscript(world):
-    url = reverse("join_pictures", args=[world.class_a.code, world.child_a.pk])
+    url = reverse("classroom:join_pictures", args=[world.class_a.code, world.child_a.pk])
     for pictures in (["²", "1", "2"], ["٠", "1", "2"], ["½"]):
         with transaction.atomic():
             before = fingerprint()

@@ -28,9 +28,9 @@ def test_class_codes_are_not_throttled_by_address(world, monkeypatch):
     monkeypatch.setattr(throttle, "WRONG_CODE_LIMIT", 100)
     client = Client()
     for n in range(150):
-        assert client.post(reverse("join"), {"code": f"A{n:05d}"}).status_code == 422
-    assert client.post(reverse("join"), {"code": world.class_a.code}).status_code == 302
-    assert client.get(reverse("join_class", args=[world.class_a.code])).status_code == 200
+        assert client.post(reverse("classroom:join"), {"code": f"A{n:05d}"}).status_code == 422
+    assert client.post(reverse("classroom:join"), {"code": world.class_a.code}).status_code == 302
+    assert client.get(reverse("classroom:join_class", args=[world.class_a.code])).status_code == 200
 
 
 @pytest.mark.django_db

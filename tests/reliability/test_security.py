@@ -17,9 +17,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from classroom.forms import LOGIN_FAILURE_LIMIT
 from classroom.models import Student
 from classroom.models.signin import LOCKOUT_AFTER
-from classroom.views.accounts import LOGIN_FAILURE_LIMIT
 
 from .conftest import body, visible_text
 from .test_bad_input import TARGETS, choose_role
@@ -117,21 +117,23 @@ def test_teacher_login_changes_the_session_key_and_logout_ends_it(world):
     assert after and after != before
     old = Client()
     old.cookies["sessionid"] = before
-    assert old.get(reverse("teacher_home")).status_code == 302  # the planted key is nobody
-    assert client.get(reverse("teacher_home")).status_code == 200
+    assert (
+        old.get(reverse("classroom:teacher_home")).status_code == 302
+    )  # the planted key is nobody
+    assert client.get(reverse("classroom:teacher_home")).status_code == 200
     assert client.post(reverse("logout")).status_code == 302
-    assert client.get(reverse("teacher_home")).status_code == 302  # to log in
+    assert client.get(reverse("classroom:teacher_home")).status_code == 302  # to log in
     # the old cookie is dead too
     replay = Client()
     replay.cookies["sessionid"] = after
-    assert replay.get(reverse("teacher_home")).status_code == 302
+    assert replay.get(reverse("classroom:teacher_home")).status_code == 302
 
 
 def test_a_teacher_logging_in_after_a_child_on_one_device_does_not_keep_the_child(world):
     set_password(world.teacher_a, world.password)
     child = Student.objects.get(pk=world.child_a.pk)
     client = Client()
-    url = reverse("join_pictures", args=[child.classroom.code, child.pk])
+    url = reverse("classroom:join_pictures", args=[child.classroom.code, child.pk])
     assert client.post(url, {"pictures": child.pictures.split(",")}).status_code == 302
     assert client.session.get("student_id") == child.pk
     child_key = client.session["player_key"]
@@ -141,30 +143,30 @@ def test_a_teacher_logging_in_after_a_child_on_one_device_does_not_keep_the_chil
     assert response.status_code == 302, visible_text(body(response))
     assert "student_id" not in client.session
     assert client.session.get("player_key") != child_key
-    assert client.get(reverse("teacher_home")).status_code == 200
-    assert client.get(reverse("child_home")).status_code == 302  # not the child any more
+    assert client.get(reverse("classroom:teacher_home")).status_code == 200
+    assert client.get(reverse("classroom:child_home")).status_code == 302  # not the child any more
 
 
 def test_child_signin_changes_the_session_key_and_sign_out_ends_it(world):
     child = Student.objects.get(pk=world.child_a.pk)
     client = Client()
-    client.get(reverse("join_pictures", args=[child.classroom.code, child.pk]))
+    client.get(reverse("classroom:join_pictures", args=[child.classroom.code, child.pk]))
     session = client.session
     session["planted"] = "by an attacker"
     session.save()
     client.cookies["sessionid"] = session.session_key
     before = session.session_key
-    url = reverse("join_pictures", args=[child.classroom.code, child.pk])
+    url = reverse("classroom:join_pictures", args=[child.classroom.code, child.pk])
     response = client.post(url, {"pictures": child.pictures.split(",")})
     assert response.status_code == 302, visible_text(body(response))
     after = client.cookies["sessionid"].value
     assert after != before and "planted" not in client.session
-    assert client.get(reverse("child_home")).status_code == 200
-    client.post(reverse("child_switch"))
-    assert client.get(reverse("child_home")).status_code == 302
+    assert client.get(reverse("classroom:child_home")).status_code == 200
+    client.post(reverse("classroom:child_switch"))
+    assert client.get(reverse("classroom:child_home")).status_code == 302
     replay = Client()
     replay.cookies["sessionid"] = after
-    assert replay.get(reverse("child_home")).status_code == 302
+    assert replay.get(reverse("classroom:child_home")).status_code == 302
 
 
 # --- lockouts ----------------------------------------------------------------------------------
@@ -198,7 +200,7 @@ def test_teacher_login_locks_out_after_repeated_failures(world):
 
 def test_child_picture_signin_locks_out_after_repeated_failures(world):
     child = Student.objects.get(pk=world.child_a2.pk)
-    url = reverse("join_pictures", args=[child.classroom.code, child.pk])
+    url = reverse("classroom:join_pictures", args=[child.classroom.code, child.pk])
     right = child.pictures.split(",")
     wrong = [str(i) for i in range(9) if str(i) not in right][:3]
     # One tablet each (a device alone is slowed first: test_signin_limits.py).
