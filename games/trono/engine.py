@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from games.engine.base import IllegalAction, gettext_noop
+from games.engine.base import IllegalAction, Phrase, Word, describe_with, gettext_noop
 
 SLUG = "trono"
 NAME = "Il Trono di Mortadella"
@@ -53,18 +53,18 @@ SIN_LIMIT = 7  # "No more than 7 tokens of each symbol may be held"
 ROUND_CAP = 30  # every player has at most 30 turns (ruling): then the game ends with no winner
 
 FACE_NAMES = {
-    "people": "People",
-    "tower": "Tower",
-    "book": "Book",
-    "mortadella": "Mortadella",
-    "wine": "Wine",
-    "rat": "Rat",
+    "people": gettext_noop("People"),
+    "tower": gettext_noop("Tower"),
+    "book": gettext_noop("Book"),
+    "mortadella": gettext_noop("Mortadella"),
+    "wine": gettext_noop("Wine"),
+    "rat": gettext_noop("Rat"),
 }
 
 # A condition is a list of (symbol, op, n): op "min" means at least n ("n+"), "exact" exactly n.
 ROLES: dict[str, dict[str, Any]] = {
     "prince": {
-        "name": "Prince of Tortellini",
+        "name": gettext_noop("Prince of Tortellini"),
         "need": [
             ("people", "min", 2),
             ("tower", "min", 2),
@@ -73,28 +73,28 @@ ROLES: dict[str, dict[str, Any]] = {
         ],
     },
     "rector": {
-        "name": "Magnificent Rector",
+        "name": gettext_noop("Magnificent Rector"),
         "need": [("people", "min", 4), ("tower", "min", 2), ("book", "min", 5)],
     },
     "lord": {
-        "name": "Lord of Silk",
+        "name": gettext_noop("Lord of Silk"),
         "need": [("people", "min", 4), ("tower", "min", 6), ("mortadella", "exact", 0)],
     },
     "mercenary": {
-        "name": "Mercenary Captain",
+        "name": gettext_noop("Mercenary Captain"),
         "need": [("people", "min", 5), ("book", "exact", 0), ("mortadella", "min", 4)],
     },
     # Not in the rulebook's table: ruled and balanced with simulate (docs/rules).
     "cardinal": {
-        "name": "Cardinal",
+        "name": gettext_noop("Cardinal"),
         "need": [("people", "min", 4), ("tower", "min", 3), ("mortadella", "min", 3)],
     },
     "innkeeper": {
-        "name": "Master of the Innkeepers",
+        "name": gettext_noop("Master of the Innkeepers"),
         "need": [("people", "min", 2), ("tower", "min", 2), ("mortadella", "min", 3)],
     },
     # The Brigand: at least 8 of one of People, Book, Mortadella and 0 of the other two.
-    "brigand": {"name": "Brigand", "need": []},
+    "brigand": {"name": gettext_noop("Brigand"), "need": []},
 }
 BRIGAND_SYMS = ("people", "book", "mortadella")
 BASE_ROLES = ("prince", "rector", "lord", "mercenary", "cardinal")
@@ -229,7 +229,8 @@ def group_effects(dice: list[str]) -> list[str]:
 # --------------------------------------------------------------------------------------------
 # Setup
 # --------------------------------------------------------------------------------------------
-def setup(players: int, seed: int, options: dict | None = None) -> State:
+def _check_setup(players: int, seed: int, options: dict | None) -> dict[str, str]:
+    """The table options, every one set (ValueError for a bad player count, seed or option)."""
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError("players must be an integer")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -246,16 +247,23 @@ def setup(players: int, seed: int, options: dict | None = None) -> State:
         if value not in spec["choices"]:
             raise ValueError(f"bad value for option {name}")
         opts[name] = value
+    return opts
+
+
+def _deal_roles(players: int, seed: int) -> tuple[list[str], list[str]]:
+    """Everybody's secret role, and the role cards left over."""
     deck = roles_for(players)
     rng = random.Random(f"{seed}:roles")
     if players == 7:
         rng.shuffle(deck)
-        roles = deck
-        rest: list[str] = []
-    else:
-        rng.shuffle(deck)
-        roles, rest = deck[:players], deck[players:]
-    # The start roll: everybody rolls five dice, highest Mortadella + Wine starts; ties roll again.
+        return deck, []
+    rng.shuffle(deck)
+    return deck[:players], deck[players:]
+
+
+def _start_roll(players: int, seed: int) -> tuple[list[list[dict]], int]:
+    """The start roll: everybody rolls five dice, highest Mortadella + Wine starts; ties roll
+    again. (Every round of rolls, the first player.)"""
     start_rng = random.Random(f"{seed}:start")
     start_rolls: list[list[dict]] = []
     contenders = list(range(players))
@@ -268,7 +276,11 @@ def setup(players: int, seed: int, options: dict | None = None) -> State:
         score = {r["seat"]: sum(d in ("mortadella", "wine") for d in r["dice"]) for r in rnd}
         top = max(score.values())
         contenders = [p for p in contenders if score[p] == top]
-    first = contenders[0]
+    return start_rolls, contenders[0]
+
+
+def _starting_tokens(players: int) -> tuple[list[list[int]], list[int]]:
+    """Everybody's tokens at the start (6 and 7 players start with some), and the reserve."""
     tokens = [[0, 0, 0, 0] for _ in range(players)]
     reserve = [RESERVE] * 4
     if players == 6:
@@ -281,6 +293,14 @@ def setup(players: int, seed: int, options: dict | None = None) -> State:
         for t in tokens:
             t[P] += 2
         reserve[P] -= 14
+    return tokens, reserve
+
+
+def setup(players: int, seed: int, options: dict | None = None) -> State:
+    opts = _check_setup(players, seed, options)
+    roles, rest = _deal_roles(players, seed)
+    start_rolls, first = _start_roll(players, seed)
+    tokens, reserve = _starting_tokens(players)
     s: State = {
         "game": SLUG,
         "seed": seed,
@@ -1028,80 +1048,99 @@ def load(d: dict) -> State:
 
 
 # --------------------------------------------------------------------------------------------
-# Log lines (plain English; the play screen translates its own)
+# Event texts, written once (games/engine/base.py): the same templates give ``describe`` (plain
+# English) and the board's log (translated, games.presenters.event_lines). Only public events
+# are told: a role is named only in a guess, which says it aloud.
 # --------------------------------------------------------------------------------------------
-def _who(seat: Any) -> str:
-    return f"Player {seat + 1}" if isinstance(seat, int) else "Someone"
-
-
-EFFECT_NAMES = {
-    "people": "1 People",
-    "people2": "2 People",
-    "tower": "1 Tower",
-    "book": "1 Book",
-    "mortadella": "1 Mortadella",
-    "wine": "Drunkenness (1 Wine)",
-    "wine2": "Inebriation (2 Wines)",
-    "rat": "Plague (1 Rat)",
-    "rat2": "Black Death (2 Rats)",
+EVENT_TEXTS = {
+    "rolled": gettext_noop("%(who)s rolled %(dice)s."),
+    "kept": gettext_noop("%(who)s kept the two dice passed on."),
+    "refused": gettext_noop("%(who)s refused the two dice passed on."),
+    "chose": gettext_noop("%(who)s chose %(dice)s."),
+    "gained": gettext_noop("%(who)s took %(n)s %(sym)s."),
+    "stole": gettext_noop("%(who)s stole %(n)s %(sym)s from %(target)s."),
+    "discarded": gettext_noop("%(who)s gave back %(n)s %(sym)s."),
+    "skip_token": gettext_noop("%(who)s takes the Skip Turn token."),
+    "skipped": gettext_noop("%(who)s misses this turn."),
+    "cancelled": gettext_noop("%(who)s gave back %(n)s Mortadella to cancel it."),
+    "nothing": gettext_noop("%(who)s found nothing to steal."),
+    "porchetta": gettext_noop("Porchetta Festival! Everybody takes a token."),
+    "earthquake": gettext_noop("Earthquake! Everybody gives back all Towers and Books."),
+    "carnival": gettext_noop("Carnival! %(who)s steals instead of taking from the reserve."),
+    "lombard": gettext_noop("%(who)s used the Lombard Company token to re-roll."),
+    "guess": gettext_noop("%(who)s guessed that %(target)s is the %(role)s: %(res)s"),
+    "new_role": gettext_noop("%(who)s draws a new role card and starts again."),
+    "eliminated": gettext_noop("%(who)s is out of the game."),
+    "game_over": gettext_noop("%(who)s takes the throne!"),
+    "game_over_nobody": gettext_noop("The game is over: nobody took the throne."),
 }
+GUESS_RESULTS = {True: gettext_noop("right!"), False: gettext_noop("wrong!")}
+# Translators: one more item of a list in a log line ("Ana rolled People, Rat, Wine.").
+LIST_TEXT = gettext_noop("%(first)s, %(rest)s")
+# The events told by their player's name alone.
+_WHO_ONLY = (
+    "kept",
+    "refused",
+    "skip_token",
+    "skipped",
+    "nothing",
+    "carnival",
+    "lombard",
+    "new_role",
+    "eliminated",
+)
 
 
-def describe(event: Event) -> str:
+def face_word(face: str) -> Word:
+    return Word(FACE_NAMES.get(face, face))
+
+
+def _listing(items: list) -> Any:
+    """Items (Words) one after another: "a, b, c"."""
+    if not items:
+        return ""
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        out = Phrase(LIST_TEXT, {"first": item, "rest": out})
+    return out
+
+
+def event_fields(event: Event, who) -> tuple[str, dict] | None:
+    """Which of ``EVENT_TEXTS`` the event takes, and its fields (None: the log leaves it out,
+    like a turn's start or a take of nothing); ``who(seat)`` names a seat."""
     kind = event.get("kind")
-    who = _who(event.get("seat"))
-    if kind == "turn":
-        return f"It is {who}'s turn."
-    if kind == "skipped":
-        return f"{who} misses this turn (Skip Turn token)."
-    if kind == "rolled":
-        return f"{who} rolled {', '.join(FACE_NAMES[d] for d in event['dice'])}."
-    if kind == "kept":
-        return f"{who} kept the two dice passed on."
-    if kind == "refused":
-        return f"{who} refused the two dice passed on."
-    if kind == "chose":
-        return f"{who} chose {', '.join(FACE_NAMES[d] for d in event['dice'])}."
-    if kind == "effect":
-        return f"{who} used {EFFECT_NAMES.get(event['effect'], event['effect'])}."
-    if kind == "gained":
-        return f"{who} took {event['n']} {FACE_NAMES[event['symbol']]}."
-    if kind == "stole":
-        return (
-            f"{who} stole {event['n']} {FACE_NAMES[event['symbol']]} from {_who(event['target'])}."
-        )
-    if kind == "discarded":
-        return f"{who} gave back {event['n']} {FACE_NAMES[event['symbol']]}."
-    if kind == "skip_token":
-        return f"{who} takes the Skip Turn token."
+    if kind in _WHO_ONLY:
+        return kind, {"who": who(event.get("seat"))}
+    if kind in ("porchetta", "earthquake"):
+        return kind, {}
+    if kind in ("rolled", "chose"):
+        dice = _listing([face_word(d) for d in event["dice"]])
+        return kind, {"who": who(event.get("seat")), "dice": dice}
+    # A take or a give-back of nothing is left out; a theft of nothing is told.
+    if (kind in ("gained", "discarded") and event.get("n")) or kind == "stole":
+        fields = {"who": who(event.get("seat")), "n": event["n"], "sym": face_word(event["symbol"])}
+        if kind == "stole":
+            fields["target"] = who(event.get("target"))
+        return kind, fields
     if kind == "cancelled":
-        return f"{who} gave back {event['cost']} Mortadella to cancel it."
-    if kind == "accepted":
-        return f"{who} did not cancel it."
-    if kind == "nothing":
-        return f"{who} found nothing to steal."
-    if kind == "porchetta":
-        return "Porchetta Festival! Everybody takes a token."
-    if kind == "earthquake":
-        return "Earthquake! Everybody gives back all Towers and Books."
-    if kind == "carnival":
-        return f"Carnival! {who} steals instead of taking from the reserve."
-    if kind == "lombard":
-        return f"{who} used the Lombard Company token to re-roll."
+        return kind, {"who": who(event.get("seat")), "n": event["cost"]}
     if kind == "guess":
-        result = "right" if event["right"] else "wrong"
-        role = ROLES[event["role"]]["name"]
-        return f"{who} guessed that {_who(event['target'])} is the {role}: {result}!"
-    if kind == "new_role":
-        return f"{who} draws a new role card and starts again."
-    if kind == "eliminated":
-        return f"{who} is out of the game."
+        return kind, {
+            "who": who(event.get("seat")),
+            "target": who(event.get("target")),
+            "role": Word(ROLES[event["role"]]["name"]),
+            "res": Word(GUESS_RESULTS[bool(event["right"])]),
+        }
     if kind == "game_over":
         winners = event.get("winners") or []
         if not winners:
-            return "The game is over: nobody took the throne."
-        return f"{_who(winners[0])} takes the throne of Mortadella!"
-    return str(kind)
+            return "game_over_nobody", {}
+        return kind, {"who": who(winners[0])}
+    return None
+
+
+def describe(event: Event) -> str:
+    return describe_with(EVENT_TEXTS, event_fields, event)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
+from games.presenters import event_lines
 from games.registry import Game
 
 from . import engine, presenter
@@ -9,7 +10,7 @@ ON_OFF = {"on": _("On"), "off": _("Off")}
 GAME = Game(
     rules=engine,
     board=presenter.trono_context,
-    event_line=presenter.tr_event_line,
+    event_line=event_lines(engine),
     age=8,
     minutes=30,
     summary=_("Roll the dice, collect tokens and keep your secret role to take the throne."),

@@ -130,98 +130,12 @@ def trono_context(view, ctx) -> dict:
         module = match.engine
         legal = module.legal_actions(module.load(match.state), me)
     types = {a["type"] for a in legal}
-    tokens = view["tokens"]
-    revealed = view["revealed"]
     rolling = phase in ("choose", "lombard")
-    players = []
-    for number in range(view["players"]):
-        role = revealed[number]
-        players.append(
-            {
-                "number": number,
-                "name": names.get(number, ""),
-                "tokens": [{**tr_die(s), "count": tokens[number][s]} for s in TOKEN_SYMS],
-                "is_me": number == me,
-                # Nobody is "to play" before the table is full (a family room waiting) or after.
-                "acting": number in view["to_act"] and match.status == "active",
-                "current": number == view["current"] and phase != "over",
-                "skip": view["skip"][number],
-                "out": view["out"][number],
-                "lombard": view["lombard"] == number,
-                "role": tr_role_name(role) if role else "",
-                "winner": bool(view["outcome"] and number in view["outcome"]["winners"]),
-            }
-        )
-    my_role = None
-    if view.get("my_role"):
-        r = view["my_role"]
-        mine = tokens[me]
-        my_role = {
-            "key": r["key"],
-            "card": r["card"],
-            "name": tr_role_name(r["key"]),
-            "condition": tr_condition(r["key"], r["need"]),
-            "progress": [
-                {
-                    **tr_die(sym),
-                    "have": mine[sym],
-                    "want": (_("at least %(n)s") if op == "min" else _("exactly %(n)s")) % {"n": n},
-                    "ok": mine[sym] >= n if op == "min" else mine[sym] == n,
-                }
-                for sym, op, n in r["need"]
-            ],
-            "removed": [tr_role_name(k) for k in view.get("my_removed") or []],
-        }
-    # The effects still to resolve, with the choices of each (in the order they are listed).
-    steal = view["steal"]
-    kinds = {e["id"]: e["kind"] for e in view["effects"]}
-    effects = []
-    for e in view["effects"]:
-        options = []
-        if my_turn and phase == "resolve":
-            for a in legal:
-                if a.get("effect") == e["id"]:
-                    options.append(
-                        {
-                            "label": tr_option_label(a, kinds[e["id"]], names, tokens, steal),
-                            "fields": _fields(a),
-                        }
-                    )
-        effects.append(
-            {
-                "id": e["id"],
-                "kind": e["kind"],
-                "name": tr_effect_name(e["kind"]),
-                "sign": TR_SIGNS.get(e["kind"].rstrip("2"), ""),
-                "options": options,
-            }
-        )
-    guesses = [a for a in legal if a["type"] == "guess"]
-    guess_targets = sorted({a["target"] for a in guesses})
-    guess_roles = []
-    for a in guesses:
-        if a["role"] not in guess_roles:
-            guess_roles.append(a["role"])
-    pending = view["pending"]
-    cancel = None
-    if pending and pending["kind"] == "cancel":
-        cancel = {
-            "target": names.get(pending["target"], ""),
-            "by": names.get(view["current"], ""),
-            "effect": pending["effect"],
-            "cost": pending["cost"],
-        }
-    plague_waiting = []
-    if pending and pending["kind"] == "plague":
-        plague_waiting = [names.get(p, "") for p in pending["queue"]]
-    start = []
-    if view["start_rolls"]:
-        for r in view["start_rolls"][-1]:
-            start.append({"name": names.get(r["seat"], ""), "dice": [tr_die(d) for d in r["dice"]]})
+    guess_targets, guess_roles = tr_guesses(legal)
     return {
         "me": me,
-        "players": players,
-        "my_role": my_role,
+        "players": tr_players(view, names, me, match.status == "active"),
+        "my_role": tr_my_role(view, me),
         "reserve": [{**tr_die(s), "count": view["reserve"][s]} for s in TOKEN_SYMS],
         "passed": [tr_die(d) for d in view["passed"]],
         "kept": [tr_die(d) for d in view["kept"]] if rolling else [],
@@ -236,19 +150,127 @@ def trono_context(view, ctx) -> dict:
         "lombard_question": phase == "lombard" and my_turn,
         "choosing": phase == "choose" and my_turn,
         "picking": phase == "pick_start" and my_turn,
-        "effects": effects,
+        "effects": tr_effects(view, legal if my_turn and phase == "resolve" else [], names),
         "guess_targets": [{"number": t, "name": names.get(t, "")} for t in guess_targets],
         "guess_roles": [{"key": r, "name": tr_role_name(r)} for r in guess_roles],
-        "cancel": cancel,
-        "plague_waiting": plague_waiting,
-        "start": start,
+        **tr_pending(view, names),
+        "start": [
+            {"name": names.get(r["seat"], ""), "dice": [tr_die(d) for d in r["dice"]]}
+            for r in (view["start_rolls"][-1] if view["start_rolls"] else [])
+        ],
         "first_name": names.get(view["first"], ""),
         "lombard_holder": names.get(view["lombard"], "") if view["lombard"] is not None else "",
         "current_name": names.get(view["current"], ""),
         "step": tr_next_step(view, ctx, my_turn),
-        "log": match.recent_lines(tr_event_line, names, 10),
+        "log": match.recent_lines(match.spec.event_line, names, 10),
         "result": tr_result_text(view, names, me),
     }
+
+
+def tr_players(view, names, me, active) -> list[dict]:
+    """Every seat's tokens and marks; a role only once it is revealed (the Brigand's, or all
+    of them at the end)."""
+    tokens, revealed, phase = view["tokens"], view["revealed"], view["phase"]
+    players = []
+    for number in range(view["players"]):
+        role = revealed[number]
+        players.append(
+            {
+                "number": number,
+                "name": names.get(number, ""),
+                "tokens": [{**tr_die(s), "count": tokens[number][s]} for s in TOKEN_SYMS],
+                "is_me": number == me,
+                # Nobody is "to play" before the table is full (a family room waiting) or after.
+                "acting": number in view["to_act"] and active,
+                "current": number == view["current"] and phase != "over",
+                "skip": view["skip"][number],
+                "out": view["out"][number],
+                "lombard": view["lombard"] == number,
+                "role": tr_role_name(role) if role else "",
+                "winner": bool(view["outcome"] and number in view["outcome"]["winners"]),
+            }
+        )
+    return players
+
+
+def tr_my_role(view, me) -> dict | None:
+    """The viewing seat's own secret role and how far it is from its victory condition."""
+    if not view.get("my_role"):
+        return None
+    r = view["my_role"]
+    mine = view["tokens"][me]
+    return {
+        "key": r["key"],
+        "card": r["card"],
+        "name": tr_role_name(r["key"]),
+        "condition": tr_condition(r["key"], r["need"]),
+        "progress": [
+            {
+                **tr_die(sym),
+                "have": mine[sym],
+                "want": (_("at least %(n)s") if op == "min" else _("exactly %(n)s")) % {"n": n},
+                "ok": mine[sym] >= n if op == "min" else mine[sym] == n,
+            }
+            for sym, op, n in r["need"]
+        ],
+        "removed": [tr_role_name(k) for k in view.get("my_removed") or []],
+    }
+
+
+def tr_effects(view, legal, names) -> list[dict]:
+    """The effects still to resolve, with the choices of each among ``legal`` (in the order
+    they are listed)."""
+    tokens, steal = view["tokens"], view["steal"]
+    kinds = {e["id"]: e["kind"] for e in view["effects"]}
+    effects = []
+    for e in view["effects"]:
+        options = [
+            {
+                "label": tr_option_label(a, kinds[e["id"]], names, tokens, steal),
+                "fields": _fields(a),
+            }
+            for a in legal
+            if a.get("effect") == e["id"]
+        ]
+        effects.append(
+            {
+                "id": e["id"],
+                "kind": e["kind"],
+                "name": tr_effect_name(e["kind"]),
+                "sign": TR_SIGNS.get(e["kind"].rstrip("2"), ""),
+                "options": options,
+            }
+        )
+    return effects
+
+
+def tr_guesses(legal) -> tuple[list[int], list[str]]:
+    """The seats a guess may name (in seat order) and the roles it may name (in the order of
+    the legal actions)."""
+    guesses = [a for a in legal if a["type"] == "guess"]
+    roles: list[str] = []
+    for a in guesses:
+        if a["role"] not in roles:
+            roles.append(a["role"])
+    return sorted({a["target"] for a in guesses}), roles
+
+
+def tr_pending(view, names) -> dict:
+    """A question waiting for another player: a cancel offer, or who still gives back to the
+    Plague."""
+    pending = view["pending"]
+    cancel = None
+    if pending and pending["kind"] == "cancel":
+        cancel = {
+            "target": names.get(pending["target"], ""),
+            "by": names.get(view["current"], ""),
+            "effect": pending["effect"],
+            "cost": pending["cost"],
+        }
+    plague_waiting = []
+    if pending and pending["kind"] == "plague":
+        plague_waiting = [names.get(p, "") for p in pending["queue"]]
+    return {"cancel": cancel, "plague_waiting": plague_waiting}
 
 
 def tr_next_step(view, ctx, my_turn) -> str:
@@ -308,79 +330,3 @@ def tr_result_text(view, names, me) -> str:
     return _("%(name)s takes the throne of Mortadella and wins!") % {
         "name": names.get(winners[0], "")
     }
-
-
-def tr_event_line(event, names) -> str | None:
-    """A log line for everybody, from public events only (never a secret role)."""
-    kind = event.get("kind")
-    who = names.get(event.get("seat"), "")
-    if kind == "rolled":
-        return _("%(who)s rolled %(dice)s.") % {
-            "who": who,
-            "dice": ", ".join(tr_face_name(d) for d in event["dice"]),
-        }
-    if kind == "kept":
-        return _("%(who)s kept the two dice passed on.") % {"who": who}
-    if kind == "refused":
-        return _("%(who)s refused the two dice passed on.") % {"who": who}
-    if kind == "chose":
-        return _("%(who)s chose %(dice)s.") % {
-            "who": who,
-            "dice": ", ".join(tr_face_name(d) for d in event["dice"]),
-        }
-    if kind == "gained" and event.get("n"):
-        return _("%(who)s took %(n)s %(sym)s.") % {
-            "who": who,
-            "n": event["n"],
-            "sym": tr_face_name(event["symbol"]),
-        }
-    if kind == "stole":
-        return _("%(who)s stole %(n)s %(sym)s from %(target)s.") % {
-            "who": who,
-            "n": event["n"],
-            "sym": tr_face_name(event["symbol"]),
-            "target": names.get(event.get("target"), ""),
-        }
-    if kind == "discarded" and event.get("n"):
-        return _("%(who)s gave back %(n)s %(sym)s.") % {
-            "who": who,
-            "n": event["n"],
-            "sym": tr_face_name(event["symbol"]),
-        }
-    if kind == "skip_token":
-        return _("%(who)s takes the Skip Turn token.") % {"who": who}
-    if kind == "skipped":
-        return _("%(who)s misses this turn.") % {"who": who}
-    if kind == "cancelled":
-        return _("%(who)s gave back %(n)s Mortadella to cancel it.") % {
-            "who": who,
-            "n": event["cost"],
-        }
-    if kind == "nothing":
-        return _("%(who)s found nothing to steal.") % {"who": who}
-    if kind == "porchetta":
-        return _("Porchetta Festival! Everybody takes a token.")
-    if kind == "earthquake":
-        return _("Earthquake! Everybody gives back all Towers and Books.")
-    if kind == "carnival":
-        return _("Carnival! %(who)s steals instead of taking from the reserve.") % {"who": who}
-    if kind == "lombard":
-        return _("%(who)s used the Lombard Company token to re-roll.") % {"who": who}
-    if kind == "guess":
-        text = _("%(who)s guessed that %(target)s is the %(role)s: %(res)s") % {
-            "who": who,
-            "target": names.get(event.get("target"), ""),
-            "role": tr_role_name(event["role"]),
-            "res": _("right!") if event["right"] else _("wrong!"),
-        }
-        return text
-    if kind == "new_role":
-        return _("%(who)s draws a new role card and starts again.") % {"who": who}
-    if kind == "eliminated":
-        return _("%(who)s is out of the game.") % {"who": who}
-    if kind == "game_over":
-        winners = event.get("winners") or []
-        if not winners:
-            return _("The game is over: nobody took the throne.")
-        return _("%(who)s takes the throne!") % {"who": names.get(winners[0], "")}
-    return None

@@ -266,8 +266,8 @@ def test_pass_and_play_hides_every_role_until_the_next_person_taps():
 def test_a_guess_reads_as_one_sentence_for_every_role(role):
     """The log's guess line: "Ana guessed that Ben is the Cardinal: right!" (never "the The")."""
     from games.trono import engine as trono
-    from games.trono.presenter import tr_event_line
 
+    tr_event_line = registry.get("trono").event_line
     event = {"kind": "guess", "seat": 0, "target": 1, "role": role, "right": True}
     line = tr_event_line(event, {0: "Ana", 1: "Ben"})
     assert line.startswith("Ana guessed that Ben is the ") and line.endswith(": right!")
