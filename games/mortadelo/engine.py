@@ -15,7 +15,14 @@ import copy
 import random
 from typing import Any
 
-from games.engine.base import IllegalAction, gettext_noop
+from games.engine.base import (
+    IllegalAction,
+    Phrase,
+    Word,
+    describe_with,
+    gettext_noop,
+    ngettext_noop,
+)
 
 from .cards import (
     ATTACKS,
@@ -793,12 +800,8 @@ def load(d: dict) -> State:
 
 
 # --------------------------------------------------------------------------------------------
-# Log lines
+# Event texts
 # --------------------------------------------------------------------------------------------
-def _who(seat: Any) -> str:
-    return f"Player {seat + 1}" if isinstance(seat, int) else "Someone"
-
-
 def effects_text(effects: list) -> str:
     """The effects of a card in words (for the log and the screen)."""
     parts = []
@@ -816,67 +819,120 @@ def effects_text(effects: list) -> str:
     return ", ".join(parts) or "no effect"
 
 
-def describe(event: Event) -> str:
+# Event texts, written once (games/engine/base.py): the same templates give ``describe`` (plain
+# English) and the board's log (translated, games.presenters.event_lines). A duel card chosen
+# face down is never named before both flip over ("reveal").
+EVENT_TEXTS = {
+    "picked": gettext_noop("%(who)s is %(character)s."),
+    "challenged": gettext_noop("%(who)s challenges %(target)s to a duel!"),
+    "chose": gettext_noop("%(who)s chose a card, face down."),
+    "reveal": gettext_noop("Both cards flip over: %(parts)s."),
+    "tortazo": ngettext_noop(
+        "Tortazo! %(target)s gets %(n)s wound (%(total)s in all).",
+        "Tortazo! %(target)s gets %(n)s wounds (%(total)s in all).",
+    ),
+    "eliminated": gettext_noop("%(who)s has 6 wounds and goes into the cloning machine!"),
+    "recovered_none": gettext_noop("%(who)s has no wound to recover."),
+    "recovered": ngettext_noop("%(who)s recovers %(n)s wound.", "%(who)s recovers %(n)s wounds."),
+    "upgrade": gettext_noop("%(who)s takes the Mamporro Plus %(card)s."),
+    "combo": gettext_noop("%(who)s plays another card: %(card)s (%(effects)s)."),
+    "no_combo": gettext_noop("%(who)s plays no other card."),
+    "special": gettext_noop("%(who)s uses the secret blow %(blow)s!"),
+    "meddle": gettext_noop("%(who)s meddles from the cloning machine: %(blow)s on %(target)s!"),
+    "new_duel": gettext_noop("Both played another card: %(who)s and %(target)s duel again!"),
+    "skipped": gettext_noop("%(who)s is out, so that effect is skipped."),
+    "no_cards": gettext_noop("%(who)s has no cards left: no new duel."),
+    "reshuffled": gettext_noop("%(who)s shuffles the discard pile into a new deck."),
+    "double_ko": gettext_noop("Double KO!"),
+    "time_up": gettext_noop("Time is up for the multiverse: the fewest wounds win."),
+}
+# A flipped card in the "reveal" sentence: whether it succeeds.
+REVEAL_TEXTS = {
+    True: gettext_noop("%(who)s: %(card)s (%(kind)s) succeeds"),
+    False: gettext_noop("%(who)s: %(card)s (%(kind)s) fails"),
+}
+# A card's effect icon in words (the board's cards, and a card played in a combo).
+EFFECT_TEXTS = {
+    "tortazo": ngettext_noop("Tortazo %(stars)s (%(n)s wound)", "Tortazo %(stars)s (%(n)s wounds)"),
+    "upgrade": ngettext_noop(
+        "⬆ Upgrade: take %(n)s Mamporro Plus", "⬆ Upgrade: take %(n)s Mamporros Plus"
+    ),
+    "combo": gettext_noop("⇄ Play another card"),
+    "recover": ngettext_noop("♥ Recover %(n)s wound", "♥ Recover %(n)s wounds"),
+    "special": gettext_noop("ϟ Special Mamporro"),
+}
+# Translators: one more item of a list in a log line (a card's effects: "Tortazo ★ (1 wound),
+# ⇄ Play another card").
+LIST_TEXT = gettext_noop("%(first)s, %(rest)s")
+# Translators: one more card of a duel flipped over ("Ana: Jab (Punch attack) succeeds; Ben: …").
+PARTS_TEXT = gettext_noop("%(first)s; %(rest)s")
+# The events told by their player's name alone, and by the two duellists' names.
+_WHO_ONLY = ("chose", "eliminated", "no_combo", "skipped", "no_cards", "reshuffled")
+_WHO_AND_TARGET = ("challenged", "new_duel")
+
+
+def effect_phrase(name: str, amount: int) -> Phrase | str:
+    """One effect of a card (``[name, amount]``) as a text field (an unknown one: its name)."""
+    if name not in EFFECT_TEXTS:
+        return name
+    return Phrase(EFFECT_TEXTS[name], {"n": amount, "stars": "★" * amount})
+
+
+def _listing(items: list, text: str = LIST_TEXT) -> Any:
+    """Items (Words, Phrases) one after another: "a, b, c" (``text`` joins two)."""
+    if not items:
+        return ""
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        out = Phrase(text, {"first": item, "rest": out})
+    return out
+
+
+def _card_part(c: dict, who) -> Phrase:
+    card = c["card"]
+    kind = Word(KIND_NAMES.get(card["kind"], card["kind"]))
+    return Phrase(
+        REVEAL_TEXTS[bool(c["success"])],
+        {"who": who(c["seat"]), "card": Word(card["name"]), "kind": kind},
+    )
+
+
+def event_fields(event: Event, who) -> tuple[str, dict] | None:
+    """Which of ``EVENT_TEXTS`` the event takes, and its fields (None: the log leaves it out,
+    like a turn's start, a duel again after a combo, a Tortazo that wounds nobody or the end,
+    which the board's result tells); ``who(seat)`` names a seat."""
     kind = event.get("kind")
-    who = _who(event.get("seat"))
-    target = _who(event.get("target"))
+    seat, target = event.get("seat"), event.get("target")
+    if kind in ("double_ko", "time_up"):
+        return kind, {}
+    if kind in _WHO_ONLY or (kind == "recovered" and not event["wounds"]):
+        return ("recovered_none" if kind == "recovered" else kind), {"who": who(seat)}
+    if (kind == "challenged" and event.get("round", 1) == 1) or kind == "new_duel":
+        return kind, {"who": who(seat), "target": who(target)}
     if kind == "picked":
-        return f"{who} is {CHARACTERS[event['character']]['name']}."
-    if kind == "turn":
-        return f"Turn {event['turn']}: {who} plays."
-    if kind == "challenged":
-        return f"{who} challenges {target} to a duel!"
-    if kind == "chose":
-        return f"{who} chose a card, face down."
+        return kind, {"who": who(seat), "character": Word(CHARACTERS[event["character"]]["name"])}
     if kind == "reveal":
-        parts = []
-        for c in event["cards"]:
-            verdict = "succeeds" if c["success"] else "fails"
-            kind_name = KIND_NAMES[c["card"]["kind"]]
-            parts.append(f"{_who(c['seat'])}: {c['card']['name']} ({kind_name}) {verdict}")
-        return "Both cards flip over: " + "; ".join(parts) + "."
-    if kind == "tortazo":
-        return f"Tortazo! {target} gets {event['wounds']} wound(s)."
-    if kind == "eliminated":
-        return f"{who} has 6 wounds and is out of the duel!"
+        return kind, {"parts": _listing([_card_part(c, who) for c in event["cards"]], PARTS_TEXT)}
+    if kind == "tortazo" and event.get("wounds", 0):
+        fields = {"target": who(target), "n": event["wounds"], "total": event.get("total", 0)}
+        return kind, fields
     if kind == "recovered":
-        return f"{who} recovers {event['wounds']} wound(s)."
-    if kind == "upgrade":
-        return f"{who} takes the Mamporro Plus {event['card']['name']}."
-    if kind == "combo":
-        return f"{who} plays another card: {event['card']['name']}."
-    if kind == "no_combo":
-        return f"{who} plays no other card."
-    if kind == "special":
-        return f"{who} uses the secret blow {CHARACTERS[event['character']]['blow']}!"
-    if kind == "meddle":
-        return f"{who} meddles from the cloning machine with {target}."
-    if kind == "new_duel":
-        return f"Both played another card: {who} and {target} duel again!"
-    if kind == "drew":
-        return f"{who} draws back up to 5 cards."
-    if kind == "reshuffled":
-        return f"{who} shuffles the discard pile into a new deck."
-    if kind == "skipped":
-        return f"{who} is out, so that effect is skipped."
-    if kind == "no_plus":
-        return "There are no Mamporros Plus left to take."
-    if kind == "market_refilled":
-        return "A new Mamporro Plus is turned face up."
-    if kind == "no_cards":
-        return f"{who} has no cards left, so there is no new duel."
-    if kind == "double_ko":
-        return "Double KO!"
-    if kind == "time_up":
-        return "Time is up for the multiverse: the fewest wounds win."
-    if kind == "game_over":
-        winners = event.get("winners") or []
-        if not winners:
-            if event.get("reason") == "collapse":
-                return "The multiverse collapses! Nobody wins."
-            return "It's a tie! Nobody wins."
-        return " and ".join(_who(w) for w in winners) + " saved the multiverse!"
-    return str(kind)
+        return kind, {"who": who(seat), "n": event["wounds"]}
+    if kind in ("upgrade", "combo"):
+        fields = {"who": who(seat), "card": Word(event["card"]["name"])}
+        if kind == "combo":
+            fields["effects"] = _listing([effect_phrase(n, a) for n, a in event["card"]["effects"]])
+        return kind, fields
+    if kind in ("special", "meddle"):
+        fields = {"who": who(seat), "blow": Word(CHARACTERS[event["character"]]["blow"])}
+        if kind == "meddle":
+            fields["target"] = who(target)
+        return kind, fields
+    return None
+
+
+def describe(event: Event) -> str:
+    return describe_with(EVENT_TEXTS, event_fields, event)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 from django.utils.translation import gettext_lazy as _
 
+from games.presenters import event_lines
 from games.registry import Game
 
 from . import engine, presenter
@@ -7,7 +8,7 @@ from . import engine, presenter
 GAME = Game(
     rules=engine,
     board=presenter.mortadelo_context,
-    event_line=presenter.mm_event_line,
+    event_line=event_lines(engine),
     age=7,
     minutes=20,
     summary=_("Secret card duels across the multiverse: be the last Mortadelo standing."),

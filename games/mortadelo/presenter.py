@@ -8,7 +8,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.names import isolate
+from games.engine.base import Phrase, render_event
 from games.mortadelo.cards import CHARACTERS
+from games.mortadelo.engine import effect_phrase
 
 # Each card kind has a sign and a name as well as a colour (colour is never the only cue):
 # attacks are filled shapes, defences the same shapes hollow, Total Defence a "no" sign.
@@ -129,21 +131,8 @@ def mm_blow_name(key: str) -> str:
 
 
 def mm_effect_text(name: str, amount: int) -> str:
-    if name == "tortazo":
-        return ngettext(
-            "Tortazo %(stars)s (%(n)s wound)", "Tortazo %(stars)s (%(n)s wounds)", amount
-        ) % {"stars": "★" * amount, "n": amount}
-    if name == "upgrade":
-        return ngettext(
-            "⬆ Upgrade: take %(n)s Mamporro Plus", "⬆ Upgrade: take %(n)s Mamporros Plus", amount
-        ) % {"n": amount}
-    if name == "combo":
-        return _("⇄ Play another card")
-    if name == "recover":
-        return ngettext("♥ Recover %(n)s wound", "♥ Recover %(n)s wounds", amount) % {"n": amount}
-    if name == "special":
-        return _("ϟ Special Mamporro")
-    return name
+    phrase = effect_phrase(name, amount)
+    return render_event(*phrase, _, ngettext) if isinstance(phrase, Phrase) else phrase
 
 
 def mm_effects_text(effects) -> str:
@@ -201,65 +190,10 @@ def mortadelo_context(view, ctx) -> dict:
         mm_card(c, hand_action != "" and c["id"] in card_actions) for c in view.get("hand") or []
     ]
     duel = view["duel"]
-    task = view["task"]
     chars = view["characters"]
-    players = []
-    for number in range(view["players"]):
-        status = ""
-        if duel is not None and phase == "duel" and number in duel["seats"]:
-            status = "chosen" if number in duel["chosen"] else "choosing"
-        wounds = view["wound_counts"][number]
-        colour = view["colours"][number]
-        players.append(
-            {
-                "number": number,
-                "name": names.get(number, ""),
-                "character": mm_character(chars[number]["key"] if chars[number] else None),
-                "colour": colour,
-                "colour_name": mm_colour_name(colour),
-                "colour_sign": MM_COLOUR_SIGNS.get(colour, ""),
-                "wounds": wounds,
-                "wound_marks": range(wounds),
-                "hand": view["hand_counts"][number],
-                "deck": view["deck_counts"][number],
-                "discard": len(view["discards"][number]),
-                "discard_top": mm_card(view["discards"][number][-1])
-                if view["discards"][number]
-                else None,
-                "out": view["out"][number] is not None,
-                "is_me": number == me,
-                # Nobody is "to play" before the table is full (a family room waiting) or after.
-                "acting": number in view["to_act"] and match.status == "active",
-                "current": number == view["current"] and phase != "pick",
-                "duelling": duel is not None and number in duel["seats"],
-                "status": status,
-            }
-        )
     waiting_for = []
     if duel is not None and phase == "duel":
         waiting_for = [names.get(p, "") for p in duel["seats"] if p not in duel["chosen"]]
-    last = None
-    if view["last_duel"]:
-        ld = view["last_duel"]
-        last = {
-            "cards": [
-                {
-                    "name": names.get(c["seat"], ""),
-                    "card": mm_card(c["card"]),
-                    "success": c["success"],
-                }
-                for c in ld["cards"]
-            ],
-        }
-    market = [mm_card(c, "upgrade" in types) for c in view["market"]]
-    free = []
-    if phase == "pick":
-        free = [mm_character(k) for k in view["free_characters"]]
-    targets = [
-        {"number": a["target"], "name": names.get(a["target"], "")}
-        for a in legal
-        if a["type"] in ("challenge", "meddle")
-    ]
     focus = ""
     if my_turn:
         if hand_action:
@@ -276,11 +210,17 @@ def mortadelo_context(view, ctx) -> dict:
         "can_meddle": "meddle" in types,
         "can_upgrade": "upgrade" in types,
         "can_skip_combo": "no_combo" in types,
-        "free_characters": free,
-        "targets": targets,
-        "players": players,
+        "free_characters": [mm_character(k) for k in view["free_characters"]]
+        if phase == "pick"
+        else [],
+        "targets": [
+            {"number": a["target"], "name": names.get(a["target"], "")}
+            for a in legal
+            if a["type"] in ("challenge", "meddle")
+        ],
+        "players": mm_players(view, names, me, match.status == "active"),
         "my_character": mm_character(chars[me]["key"]) if me is not None and chars[me] else None,
-        "market": market,
+        "market": [mm_card(c, "upgrade" in types) for c in view["market"]],
         "plus_deck_count": view["plus_deck_count"],
         "duel_names": [names.get(p, "") for p in duel["seats"]] if duel else [],
         "waiting_for": mm_join(waiting_for),
@@ -288,16 +228,66 @@ def mortadelo_context(view, ctx) -> dict:
         "table": [
             {"name": names.get(t["seat"], ""), "card": mm_card(t["card"])} for t in view["table"]
         ],
-        "last_duel": last,
-        "task": task,
+        "last_duel": mm_last_duel(view, names),
+        "task": view["task"],
         "step": mm_next_step(view, ctx, my_turn, waiting_for),
-        "log": match.recent_lines(mm_event_line, names, 10),
+        "log": match.recent_lines(match.spec.event_line, names, 10),
         "result": mm_result_text(view, names, me),
         "ranking": mm_ranking(view, names),
         "turn_text": _("Turn %(n)s of at most %(cap)s")
         % {"n": view["turn"], "cap": view["turn_cap"]}
         if phase != "pick"
         else "",
+    }
+
+
+def mm_players(view, names, me, active) -> list[dict]:
+    """Every seat's Mortadelo, wounds, card counts and whether it has chosen its duel card
+    (never which card)."""
+    phase, duel, chars = view["phase"], view["duel"], view["characters"]
+    players = []
+    for number in range(view["players"]):
+        status = ""
+        if duel is not None and phase == "duel" and number in duel["seats"]:
+            status = "chosen" if number in duel["chosen"] else "choosing"
+        wounds = view["wound_counts"][number]
+        colour = view["colours"][number]
+        discards = view["discards"][number]
+        players.append(
+            {
+                "number": number,
+                "name": names.get(number, ""),
+                "character": mm_character(chars[number]["key"] if chars[number] else None),
+                "colour": colour,
+                "colour_name": mm_colour_name(colour),
+                "colour_sign": MM_COLOUR_SIGNS.get(colour, ""),
+                "wounds": wounds,
+                "wound_marks": range(wounds),
+                "hand": view["hand_counts"][number],
+                "deck": view["deck_counts"][number],
+                "discard": len(discards),
+                "discard_top": mm_card(discards[-1]) if discards else None,
+                "out": view["out"][number] is not None,
+                "is_me": number == me,
+                # Nobody is "to play" before the table is full (a family room waiting) or after.
+                "acting": number in view["to_act"] and active,
+                "current": number == view["current"] and phase != "pick",
+                "duelling": duel is not None and number in duel["seats"],
+                "status": status,
+            }
+        )
+    return players
+
+
+def mm_last_duel(view, names) -> dict | None:
+    """The two cards of the last duel, once both have flipped over."""
+    if not view["last_duel"]:
+        return None
+    return {
+        "cards": [
+            {"name": names.get(c["seat"], ""), "card": mm_card(c["card"]), "success": c["success"]}
+            for c in view["last_duel"]["cards"]
+        ],
     }
 
 
@@ -393,92 +383,3 @@ def mm_ranking(view, names) -> list[dict]:
         {"place": i + 1, "names": mm_join(names.get(p, "") for p in group)}
         for i, group in enumerate(outcome.get("ranking") or [])
     ]
-
-
-def mm_event_line(event, names) -> str | None:
-    """A log line for everybody, from public events only: a secret duel choice is never named
-    before the reveal."""
-    kind = event.get("kind")
-    who = names.get(event.get("seat"), "")
-    target = names.get(event.get("target"), "")
-    if kind == "picked":
-        return _("%(who)s is %(character)s.") % {
-            "who": who,
-            "character": mm_character_name(event["character"]),
-        }
-    if kind == "challenged":
-        if event.get("round", 1) > 1:
-            return None
-        return _("%(who)s challenges %(target)s to a duel!") % {"who": who, "target": target}
-    if kind == "chose":
-        return _("%(who)s chose a card, face down.") % {"who": who}
-    if kind == "reveal":
-        parts = []
-        for c in event["cards"]:
-            card = mm_card(c["card"])
-            if c["success"]:
-                part = _("%(who)s: %(card)s (%(kind)s) succeeds")
-            else:
-                part = _("%(who)s: %(card)s (%(kind)s) fails")
-            parts.append(
-                part
-                % {"who": names.get(c["seat"], ""), "card": card["name"], "kind": card["kind_name"]}
-            )
-        return _("Both cards flip over: %(parts)s.") % {"parts": "; ".join(parts)}
-    if kind == "tortazo":
-        if event.get("wounds", 0) == 0:
-            return None
-        return ngettext(
-            "Tortazo! %(target)s gets %(n)s wound (%(total)s in all).",
-            "Tortazo! %(target)s gets %(n)s wounds (%(total)s in all).",
-            event["wounds"],
-        ) % {"target": target, "n": event["wounds"], "total": event.get("total", 0)}
-    if kind == "eliminated":
-        return _("%(who)s has 6 wounds and goes into the cloning machine!") % {"who": who}
-    if kind == "recovered":
-        if not event["wounds"]:
-            return _("%(who)s has no wound to recover.") % {"who": who}
-        return ngettext(
-            "%(who)s recovers %(n)s wound.", "%(who)s recovers %(n)s wounds.", event["wounds"]
-        ) % {"who": who, "n": event["wounds"]}
-    if kind == "upgrade":
-        return _("%(who)s takes the Mamporro Plus %(card)s.") % {
-            "who": who,
-            "card": mm_card_name(event["card"]["name"]),
-        }
-    if kind == "combo":
-        card = mm_card(event["card"])
-        return _("%(who)s plays another card: %(card)s (%(effects)s).") % {
-            "who": who,
-            "card": card["name"],
-            "effects": ", ".join(card["effects"]),
-        }
-    if kind == "no_combo":
-        return _("%(who)s plays no other card.") % {"who": who}
-    if kind == "special":
-        return _("%(who)s uses the secret blow %(blow)s!") % {
-            "who": who,
-            "blow": mm_blow_name(event["character"]),
-        }
-    if kind == "meddle":
-        return _("%(who)s meddles from the cloning machine: %(blow)s on %(target)s!") % {
-            "who": who,
-            "blow": mm_blow_name(event["character"]),
-            "target": target,
-        }
-    if kind == "new_duel":
-        return _("Both played another card: %(who)s and %(target)s duel again!") % {
-            "who": who,
-            "target": target,
-        }
-    if kind == "skipped":
-        return _("%(who)s is out, so that effect is skipped.") % {"who": who}
-    if kind == "no_cards":
-        return _("%(who)s has no cards left: no new duel.") % {"who": who}
-    if kind == "reshuffled":
-        return _("%(who)s shuffles the discard pile into a new deck.") % {"who": who}
-    if kind == "double_ko":
-        return _("Double KO!")
-    if kind == "time_up":
-        return _("Time is up for the multiverse: the fewest wounds win.")
-    return None

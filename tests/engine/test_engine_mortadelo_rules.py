@@ -710,7 +710,8 @@ def test_double_ko_after_a_double_ko_collapses_the_multiverse():
     s["duels"] = 5
     s, ev = duel(s, B(0, JAB), B(1, STOMP))
     assert s["result"]["winners"] == [] and s["result"]["reason"] == "collapse"
-    assert "collapses" in mm.describe(ev[-1])
+    # The end itself is not a log line (the board's result tells the collapse).
+    assert "Double KO!" in [mm.describe(e) for e in ev] and mm.describe(ev[-1]) == ""
 
 
 def test_ruling_turn_cap_the_fewest_wounds_win():
@@ -774,6 +775,9 @@ def test_load_rejects_a_state_that_does_not_add_up():
         mm.load({"game": "muertoons"})
 
 
+LEFT_OUT = {"turn", "drew", "no_plus", "market_refilled", "game_over", "challenged", "tortazo"}
+
+
 def test_every_event_has_a_sentence():
     rng = random.Random(2)
     for seed in range(20):
@@ -783,7 +787,10 @@ def test_every_event_has_a_sentence():
             s, ev = mm.apply(s, seat, rng.choice(mm.legal_actions(s, seat)))
             for e in ev:
                 text = mm.describe(e)
-                assert text and text != e["kind"], e
+                # The board's log leaves out a turn's start, the draws, the market, the end, a
+                # duel again after a combo and a Tortazo that wounds nobody: describe too.
+                assert text or e["kind"] in LEFT_OUT, e
+                assert text != e["kind"], e
 
 
 # ------------------------------------------------------------------------------------------

@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 
 from config.names import isolate
+from games import registry
 from games.models import Match, Move, Seat
 from games.mortadelo import engine as MM
-from games.mortadelo.presenter import mm_event_line
 
 from .conftest import guest_client
 
@@ -293,6 +293,7 @@ def test_a_whole_game_never_shows_another_seats_hand_or_choice():
 
 
 def test_every_event_line_is_public_and_in_words():
+    mm_event_line = registry.get("mortadelo").event_line
     names = {0: "Ana", 1: "Ben"}
     line = mm_event_line({"kind": "chose", "seat": 0}, names)
     assert line == "Ana chose a card, face down."
