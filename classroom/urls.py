@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from classroom.views import accounts, child, core, reports, rosters, school, sessions, warmup
+from classroom.views import (
+    accounts,
+    child,
+    core,
+    exports,
+    reports,
+    rosters,
+    school,
+    sessions,
+    warmup,
+)
 
 app_name = "classroom"
 urlpatterns = [
@@ -95,14 +105,14 @@ urlpatterns = [
         name="child_report_print",
     ),
     path(
-        "teacher/children/<int:pk>/export.json", reports.child_export_json, name="child_export_json"
+        "teacher/children/<int:pk>/export.json", exports.child_export_json, name="child_export_json"
     ),
-    path("teacher/children/<int:pk>/export.csv", reports.child_export_csv, name="child_export_csv"),
+    path("teacher/children/<int:pk>/export.csv", exports.child_export_csv, name="child_export_csv"),
     path("teacher/classes/<int:pk>/report/", reports.class_report, name="class_report"),
     path("teacher/classes/<int:pk>/report/<int:a>x<int:b>/", reports.class_fact, name="class_fact"),
     path(
         "teacher/classes/<int:pk>/report/facts.csv",
-        reports.class_export_csv,
+        exports.class_export_csv,
         name="class_export_csv",
     ),
     path("teacher/classes/<int:pk>/recompute/", reports.recompute_start, name="recompute_start"),

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from classroom import charts
 from classroom.models import Attempt, School, Student, WarmUp, hardest
-from classroom.views import reports
+from classroom.views import report_context
 
 HX = {"HX-Request": "true"}
 
@@ -298,7 +298,7 @@ def test_the_class_list_costs_the_same_queries_for_more_children(world):
     # The list itself: ranking, typical answers, who struggles, their names, median times.
     request = RequestFactory().get(url, {"range": "all"})
     with CaptureQueriesContext(connection) as queries:
-        ctx = reports.class_hardest_context(request, world.class_a)
+        ctx = report_context.class_hardest_context(request, world.class_a)
     assert len(ctx["rows"]) == 7 and len(queries) == 5
 
 
@@ -430,7 +430,7 @@ def test_last_practised_is_a_local_date_and_how_long_ago(world):
     when = school.day_start(today - timedelta(days=3)) + timedelta(seconds=1)
     assert when.astimezone(UTC).date() == today - timedelta(days=4)
     answer(ada, 8, 6, 48, when=when)
-    detail = reports.fact_history(Student.objects.get(pk=ada.pk), 6, 8)
+    detail = report_context.fact_history(Student.objects.get(pk=ada.pk), 6, 8)
     assert detail["last_practised"] == when
     assert detail["last_practised_ago"] == "3\xa0days ago"
     html = world.client("teacher_a").get(reverse("classroom:child_fact", args=[ada.pk, 6, 8])).text
@@ -445,7 +445,7 @@ def test_the_fact_trend_bars_are_whole_numbers_scaled_to_the_busiest_week():
     today = datetime(2026, 12, 3).date()
     monday = charts.week_of(today)
     weeks = charts.weekly([(monday, 4, 1), (monday - timedelta(weeks=2), 2, 2)], today)
-    chart = reports.fact_trend_chart(weeks)
+    chart = report_context.fact_trend_chart(weeks)
     bars = chart["weeks"]
     assert len(bars) == 12 and chart["weeks_with_data"] == 2
     assert (chart["total"], chart["right"]) == (6, 3)

@@ -541,7 +541,7 @@ def test_the_class_csv_has_a_row_per_child_and_a_column_per_fact(world):
 
 
 def test_csv_cells_never_start_a_formula():
-    from classroom.views.reports import csv_safe
+    from classroom.views.exports import csv_safe
 
     assert csv_safe("=HYPERLINK(1)") == "'=HYPERLINK(1)"
     assert csv_safe("Ada") == "Ada" and csv_safe(3) == 3
