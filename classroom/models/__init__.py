@@ -1,10 +1,11 @@
 """Classroom models, one module per area. Fields live here; behaviour that belongs to one
 area lives in that area's mixin (e.g. picture sign-in in ``signin.py``)."""
 
-from .analytics import Attempt, ClassFactStat, DailyTrend, FactStat, RecomputeJob
+from .analytics import Attempt, ClassFactStat, DailyTrend, FactStat
 from .assignment import Assignment, AssignmentQuerySet, SessionMatch, WaitingEntry, session_of
 from .child_seat import ChildSeat, seat_key_of, student_pk_of
 from .health import WorkerHeartbeat
+from .recompute import RecomputeJob
 from .report_queries import ReportStudentQuerySet
 from .roster import (
     CODE_ALPHABET,

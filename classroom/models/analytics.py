@@ -4,20 +4,17 @@ Attempts are written with the move that made them (``Attempt.objects.record_move
 statistic is *rebuilt* from the attempts, never incremented, so running a rebuild twice gives
 the same rows (what makes the Celery tasks idempotent and safe to redeliver):
 ``FactStat.objects.rebuild_for(student_ids)``, ``ClassFactStat.objects.rebuild_for(class_ids)``,
-``DailyTrend.objects.rebuild_for_school(school, first_day, last_day)``, ``RecomputeJob.run()``.
+``DailyTrend.objects.rebuild_for_school(school, first_day, last_day)``, and a whole
+rebuild with progress, ``RecomputeJob.run()`` (recompute.py). The SQL they share is
+rebuild_sql.py and stats_sql.py.
 The judgement (mastery, kinds of error, focus facts) stays in the pure ``classroom.diagnosis``.
 """
 
-import statistics
-from datetime import UTC, datetime, timedelta
-from zoneinfo import ZoneInfo
+from datetime import timedelta
 
-from django.conf import settings
 from django.db import connections, models, transaction
-from django.db.backends.signals import connection_created
 from django.db.models import Case, Count, Q, When
 from django.db.models.functions import TruncDate
-from django.dispatch import receiver
 from django.utils import timezone
 
 from classroom import diagnosis
@@ -25,100 +22,8 @@ from games.models import Match
 
 from . import stats_sql
 from .child_seat import student_pk_of
+from .rebuild_sql import CHUNK, db_now, insert_select, lock_rows, no_jit, table_names
 from .stats_sql import error_column
-
-CHUNK = 500  # ids per INSERT … SELECT (SQLite allows 32,766 parameters)
-
-
-# --- SQL helpers ---------------------------------------------------------------------------
-
-
-class _SQLiteMedian:
-    """MEDIAN for SQLite (PostgreSQL has PERCENTILE_CONT): averages the two middle values."""
-
-    def __init__(self):
-        self.values = []
-
-    def step(self, value):
-        if value is not None:
-            self.values.append(value)
-
-    def finalize(self):
-        return statistics.median(self.values) if self.values else None
-
-
-def _sqlite_local_day(stamp, zone):
-    """LOCAL_DAY for SQLite (PostgreSQL has AT TIME ZONE): the day, in the time zone named
-    ``zone``, of a stored UTC time ("2026-03-09 20:00:00[.ffffff]"), as "YYYY-MM-DD"."""
-    if stamp is None:
-        return None
-    moment = datetime.fromisoformat(stamp)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(ZoneInfo(zone)).date().isoformat()
-
-
-@receiver(connection_created, dispatch_uid="classroom.analytics.sqlite_median")
-def _register_sqlite_median(sender, connection, **kwargs):
-    if connection.vendor == "sqlite":
-        connection.connection.create_aggregate("MEDIAN", 1, _SQLiteMedian)
-        connection.connection.create_function("LOCAL_DAY", 2, _sqlite_local_day, deterministic=True)
-
-
-def _tables() -> dict:
-    from classroom.models import Assignment, Classroom, SessionMatch, Student, WarmUp
-
-    models_ = {
-        "session_match": SessionMatch,
-        "attempt": Attempt,
-        "fact": FactStat,
-        "class": ClassFactStat,
-        "trend": DailyTrend,
-        "student": Student,
-        "classroom": Classroom,
-        "assignment": Assignment,
-        "match": Match,
-        "warmup": WarmUp,
-    }
-    return {name: model._meta.db_table for name, model in models_.items()}
-
-
-def _insert(queryset, sql: str, params) -> int:
-    """Run one ``INSERT … SELECT`` on the queryset's database; the number of rows written."""
-    with connections[queryset.db].cursor() as cursor:
-        cursor.execute(sql, params)
-        return max(cursor.rowcount, 0)
-
-
-def _no_jit(queryset):
-    """PostgreSQL compiles a statement this large to machine code first (JIT), which costs
-    more than it saves here (0.2–0.3 s of a 1,000-child rebuild): off for this transaction.
-    And a batch's sort (50,000 attempts of 50 children) fits in memory instead of spilling to
-    disk at the default 4 MB."""
-    connection = connections[queryset.db]
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL jit = off")
-            cursor.execute("SET LOCAL work_mem = '32MB'")
-
-
-def _now(queryset):
-    return connections[queryset.db].ops.adapt_datetimefield_value(timezone.now())
-
-
-def _lock(model, ids, *, share=False):
-    """Serialise rebuilds of the same rows (PostgreSQL row locks; SQLite's write lock is
-    taken by the IMMEDIATE transaction already). ``share``: rebuilds holding a share lock
-    run side by side; an exclusive one waits for them all, and they for it."""
-    queryset = model.objects.filter(pk__in=ids).order_by("pk").values_list("pk")
-    connection = connections[queryset.db]
-    if not share:
-        list(queryset.select_for_update())
-    elif connection.vendor == "postgresql" and ids:
-        sql, params = queryset.query.sql_with_params()
-        with connection.cursor() as cursor:
-            cursor.execute(f"{sql} FOR SHARE", params)
-
 
 # --- evidence ------------------------------------------------------------------------------
 
@@ -241,14 +146,14 @@ class FactStatQuerySet(models.QuerySet):
             # The statement's one-integer key for a child's fact would overflow (and SQLite
             # would silently turn it into a float): refuse rather than merge facts.
             raise ValueError(f"a child id of {student_ids[-1]} is beyond the statistics' key")
-        vendor, tables = connections[self.db].vendor, _tables()
+        vendor, tables = connections[self.db].vendor, table_names()
         fused = trends and vendor == "postgresql"
         written = 0
         with transaction.atomic(using=self.db):
             from classroom.models import Student
 
-            _no_jit(self)
-            _lock(Student, student_ids)
+            no_jit(self)
+            lock_rows(Student, student_ids)
             self.filter(student_id__in=student_ids).delete()
             # Each school's children with its time zone: a day of the 2-day rule (and a
             # trend day) is the school's local day.
@@ -262,7 +167,7 @@ class FactStatQuerySet(models.QuerySet):
                 for i in range(0, len(ids), CHUNK):
                     chunk = ids[i : i + CHUNK]
                     sql = stats_sql.fact_stats(vendor, tables, len(chunk), trends=fused)
-                    written += _insert(self, sql, [*chunk, *trend_params, zone, _now(self)])
+                    written += insert_select(self, sql, [*chunk, *trend_params, zone, db_now(self)])
             if trends and not fused:
                 DailyTrend.objects.rebuild_children(student_ids)
         return written
@@ -443,18 +348,18 @@ class ClassFactStatQuerySet(models.QuerySet):
         classroom_ids = sorted(set(classroom_ids))
         if not classroom_ids:
             return 0
-        vendor, tables = connections[self.db].vendor, _tables()
+        vendor, tables = connections[self.db].vendor, table_names()
         written = 0
         with transaction.atomic(using=self.db):
             from classroom.models import Classroom
 
-            _no_jit(self)
-            _lock(Classroom, classroom_ids)
+            no_jit(self)
+            lock_rows(Classroom, classroom_ids)
             self.filter(classroom_id__in=classroom_ids).delete()
             for i in range(0, len(classroom_ids), CHUNK):
                 chunk = classroom_ids[i : i + CHUNK]
                 sql = stats_sql.class_stats(vendor, tables, len(chunk))
-                written += _insert(self, sql, [*chunk, *chunk, _now(self)])
+                written += insert_select(self, sql, [*chunk, *chunk, db_now(self)])
         return written
 
 
@@ -523,8 +428,8 @@ class DailyTrendQuerySet(models.QuerySet):
             existing = existing.filter(day__gte=first, day__lte=last)
         written = 0
         with transaction.atomic(using=self.db):
-            _no_jit(self)
-            _lock(School, [school.pk])
+            no_jit(self)
+            lock_rows(School, [school.pk])
             existing.filter(
                 Q(
                     scope=DailyTrend.Scope.STUDENT,
@@ -541,7 +446,7 @@ class DailyTrendQuerySet(models.QuerySet):
         the batch's transaction, then each school's ``rebuild_rollups``)."""
         written = 0
         with transaction.atomic(using=self.db):
-            _no_jit(self)
+            no_jit(self)
             for school, ids in self.clear_children(student_ids):
                 attempts = Attempt.objects.filter(student_id__in=ids)
                 written += self._insert_children(school, attempts)
@@ -555,7 +460,7 @@ class DailyTrendQuerySet(models.QuerySet):
         from classroom.models import School
 
         groups = self.children_by_school(student_ids)
-        _lock(School, [school.pk for school, _ids in groups], share=True)
+        lock_rows(School, [school.pk for school, _ids in groups], share=True)
         self.filter(scope=DailyTrend.Scope.STUDENT, scope_id__in=student_ids).delete()
         return groups
 
@@ -579,8 +484,8 @@ class DailyTrendQuerySet(models.QuerySet):
         from classroom.models import School
 
         with transaction.atomic(using=self.db):
-            _no_jit(self)
-            _lock(School, [school.pk])
+            no_jit(self)
+            lock_rows(School, [school.pk])
             self.filter(self._rollup_rows(school)).delete()
             return self._insert_rollups(school, None, None)
 
@@ -603,9 +508,9 @@ class DailyTrendQuerySet(models.QuerySet):
             .order_by()
         )
         select, params = children.query.sql_with_params()
-        return _insert(
+        return insert_select(
             self,
-            f"INSERT INTO {_tables()['trend']} (scope, scope_id, day, attempts, correct) "  # noqa: S608
+            f"INSERT INTO {table_names()['trend']} (scope, scope_id, day, attempts, correct) "  # noqa: S608
             f"SELECT %s, q.student_id, q.day, q.n, q.n_right FROM ({select}) q",
             [DailyTrend.Scope.STUDENT.value, *params],
         )
@@ -614,7 +519,7 @@ class DailyTrendQuerySet(models.QuerySet):
         """INSERT the rows of the school's classes and of the school for the days
         ``first``..``last`` (every day when None) from its children's rows."""
         connection = connections[self.db]
-        vendor, tables, ops = connection.vendor, _tables(), connection.ops
+        vendor, tables, ops = connection.vendor, table_names(), connection.ops
         days, day_params = "", []
         if first is not None:
             days = "AND r.day >= %s AND r.day <= %s"
@@ -624,7 +529,7 @@ class DailyTrendQuerySet(models.QuerySet):
             (DailyTrend.Scope.CLASSROOM, "s.classroom_id"),
             (DailyTrend.Scope.SCHOOL, "c.school_id"),
         ):
-            written += _insert(
+            written += insert_select(
                 self,
                 stats_sql.trend_rollup(vendor, tables, scope.value, column, days),
                 [DailyTrend.Scope.STUDENT.value, school.pk, *day_params],
@@ -664,149 +569,3 @@ class DailyTrend(models.Model):
 
     def __str__(self):
         return f"{self.scope} {self.scope_id} {self.day}"
-
-
-class RecomputeJob(models.Model):
-    """A teacher's (or the command's) request to rebuild statistics, with live progress."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        DONE = "done"
-        FAILED = "failed"
-
-    classroom = models.ForeignKey(
-        "classroom.Classroom", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    total = models.PositiveIntegerField(default=0)
-    done = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        app_label = "classroom"
-        ordering = ["-created_at"]
-
-    def __str__(self):
-        return f"recompute {self.pk} ({self.status})"
-
-    # --- running ----------------------------------------------------------------------
-    def children(self):
-        """The children in scope, in a fixed order (a redelivered job resumes in it)."""
-        from classroom.models import Student
-
-        qs = Student.objects.order_by("pk")
-        return qs if self.classroom_id is None else qs.filter(classroom_id=self.classroom_id)
-
-    def run(self, progress=None) -> None:
-        """Rebuild every statistic in scope. Idempotent: a finished (done or failed) job does
-        nothing; a running one (its worker died) continues after the children it counted as
-        done. ``done`` never counts a child whose rows are not committed: on one connection
-        each batch is rebuilt and counted in the same transaction; on several (PostgreSQL,
-        ``settings.RECOMPUTE_CONNECTIONS``) it counts the batches committed so far in order
-        (a redelivered job redoes at most the batches that were in flight). ``progress(done,
-        total)`` is called as it goes."""
-        from classroom.models import Classroom, School
-
-        if self.status not in (self.Status.QUEUED, self.Status.RUNNING):
-            return
-        ids = list(self.children().values_list("pk", flat=True))
-        start = self.done if self.status == self.Status.RUNNING else 0
-        start = min(start, len(ids))
-        self.status, self.total, self.done = self.Status.RUNNING, len(ids), start
-        self.save(update_fields=["status", "total", "done"])
-        if progress:
-            progress(self.done, self.total)
-        classes = Classroom.objects.all()
-        if self.classroom_id is not None:
-            classes = classes.filter(pk=self.classroom_id)
-        step = max(1, min(100, len(ids) // 20))
-        batches = [ids[i : i + step] for i in range(start, len(ids), step)]
-        try:
-            class_ids = list(classes.values_list("pk", flat=True))
-            schools = list(School.objects.filter(classrooms__in=classes).distinct())
-            workers = self.connections()
-            if workers > 1:
-                self._run_on_connections(workers, batches, class_ids, schools, progress)
-            else:
-                for batch in batches:
-                    with transaction.atomic():
-                        self.rebuild_batch(batch)
-                        self.done += len(batch)
-                        RecomputeJob.objects.filter(pk=self.pk).update(done=self.done)
-                    if progress:
-                        progress(self.done, self.total)
-                ClassFactStat.objects.rebuild_for(class_ids)
-                for school in schools:
-                    DailyTrend.objects.rebuild_rollups(school)
-        except Exception:
-            self.finish(self.Status.FAILED)
-            raise
-        self.finish(self.Status.DONE)
-
-    @staticmethod
-    def rebuild_batch(student_ids) -> None:
-        """One batch of children: their facts and every day of their trends, together."""
-        FactStat.objects.rebuild_for(student_ids, trends=True)
-
-    @staticmethod
-    def connections() -> int:
-        """How many database connections a recompute uses: ``RECOMPUTE_CONNECTIONS`` on
-        PostgreSQL outside a transaction (other connections would not see its rows), else 1
-        (SQLite has one writer at a time)."""
-        connection = connections[FactStat.objects.db]
-        if connection.vendor != "postgresql" or connection.in_atomic_block:
-            return 1
-        return settings.RECOMPUTE_CONNECTIONS
-
-    def _run_on_connections(self, workers, batches, class_ids, schools, progress) -> None:
-        """The same rebuilds on ``workers`` threads, each with its own connection: the
-        children's batches first, then the classes' roll-ups split between the threads (they
-        read the children's rows) and the schools' trends. This thread keeps the count."""
-        from concurrent.futures import ThreadPoolExecutor, as_completed
-
-        def own_connection(rebuild, *args):
-            try:
-                return rebuild(*args)
-            finally:
-                connections.close_all()  # this thread's connections only
-
-        pool = ThreadPoolExecutor(workers, thread_name_prefix="recompute")
-        try:
-            facts = {
-                pool.submit(own_connection, self.rebuild_batch, batch): n
-                for n, batch in enumerate(batches)
-            }
-            finished, counted = set(), 0
-            for future in as_completed(facts):
-                future.result()
-                finished.add(facts[future])
-                while counted in finished:
-                    self.done += len(batches[counted])
-                    counted += 1
-                RecomputeJob.objects.filter(pk=self.pk).update(done=self.done)
-                if progress:
-                    progress(self.done, self.total)
-            rollups = [
-                pool.submit(
-                    own_connection, ClassFactStat.objects.rebuild_for, class_ids[k::workers]
-                )
-                for k in range(workers)
-                if class_ids[k::workers]
-            ]
-            rollups += [
-                pool.submit(own_connection, DailyTrend.objects.rebuild_rollups, school)
-                for school in schools
-            ]
-            for future in rollups:
-                future.result()
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-
-    def finish(self, status) -> None:
-        self.status, self.finished_at = status, timezone.now()
-        self.save(update_fields=["status", "finished_at"])

@@ -191,7 +191,7 @@ def hardest_facts(attempts, limit: int = TOP) -> list[HardFact]:
 
 class Median(models.Aggregate):
     """The median (the two middle values averaged): PERCENTILE_CONT on PostgreSQL, the
-    MEDIAN aggregate registered on SQLite connections (classroom.models.analytics)."""
+    MEDIAN aggregate registered on SQLite connections (classroom.models.rebuild_sql)."""
 
     function = "MEDIAN"
     name = "Median"

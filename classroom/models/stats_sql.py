@@ -47,7 +47,7 @@ POSTGRESQL = Dialect(
     greatest="GREATEST",
 )
 SQLITE = Dialect(
-    median="MEDIAN({0})",  # registered in classroom.models.analytics
+    median="MEDIAN({0})",  # registered in classroom.models.rebuild_sql
     to_int="CAST({0} AS INTEGER)",
     object_agg="json_group_object({0}, {1})",
     empty_object="'{}'",
@@ -175,7 +175,7 @@ def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> 
             )
         )
 
-    local_day = "LOCAL_DAY(created_at, %s)"  # registered in classroom.models.analytics
+    local_day = "LOCAL_DAY(created_at, %s)"  # registered in classroom.models.rebuild_sql
     if vendor == "postgresql":
         local_day = "(created_at AT TIME ZONE %s)::date"
     day_rows = ""
