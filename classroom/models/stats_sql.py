@@ -155,12 +155,6 @@ def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> 
     ids = ", ".join(["%s"] * students)
     recent, no_omission_in = diagnosis.RECENT, diagnosis.MASTERED_NO_OMISSION_IN
     retrieval = ", ".join(f"'{c}'" for c in sorted(diagnosis.RETRIEVAL_CONTEXTS))
-    orders = _order_columns(d, recent)
-    per_order = ",\n    ".join(
-        f"{sql.format(o=cond)} AS {name}_{tag}"
-        for tag, cond in (("f", "fwd = 1"), ("r", "fwd = 0"))
-        for name, sql in orders
-    )
 
     def pick(name):
         return f"CASE WHEN g.fwd = 1 THEN g.{name}_f ELSE g.{name}_r END"
@@ -168,24 +162,10 @@ def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> 
     kind_columns = ", ".join(error_column(kind) for kind in diagnosis.ERROR_KINDS)
     kind_values = ", ".join(pick(error_column(kind)) for kind in diagnosis.ERROR_KINDS)
 
-    def recent_median(condition):
-        return d.to_int.format(
-            d.median.format(
-                f"CASE WHEN prk <= {recent} AND correct AND {condition} THEN response_ms END"
-            )
-        )
-
     local_day = "LOCAL_DAY(created_at, %s)"  # registered in classroom.models.rebuild_sql
     if vendor == "postgresql":
         local_day = "(created_at AT TIME ZONE %s)::date"
-    day_rows = ""
-    if trends:
-        day_rows = f"""
-), day_rows AS (
-  INSERT INTO {t["trend"]} (scope, scope_id, day, attempts, correct)
-  SELECT %s, student_id, (created_at AT TIME ZONE %s)::date, COUNT(*),
-         COUNT(*) FILTER (WHERE correct)
-  FROM batch GROUP BY 2, 3"""
+    day_rows = _day_rows_sql(t) if trends else ""
     insert = f"""INSERT INTO {t["fact"]} (student_id, a, b, attempts, correct, omissions,
   median_ms, state, recent_attempts, recent_correct, recent_days, speed_ms, speed_from_game,
   {kind_columns}, wrong_answers, last_attempt_at, updated_at)"""
@@ -197,7 +177,7 @@ def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> 
         " + (g.pooled / 65536) %% 65536"
     )
     state = state_case("g.rn", "g.rc", "g.speed", "g.rom", "g.af_n", "g.days")
-    grouped = _grouped_sql(d, recent, no_omission_in, local_day, per_order, recent_median)
+    grouped = _grouped_sql(d, recent, no_omission_in, local_day)
     return f"""{head}
 WITH {_batch_sql(t, ids, retrieval, day_rows, d)}
 ), {_ranked_sql()}
@@ -253,9 +233,32 @@ def _ranked_sql() -> str:
   ) x"""
 
 
-def _grouped_sql(d, recent, no_omission_in, local_day, per_order, recent_median) -> str:
+def _day_rows_sql(t: dict) -> str:
+    """fact_stats' trend rows (PostgreSQL: a data-modifying CTE over the same batch)."""
+    return f"""
+), day_rows AS (
+  INSERT INTO {t["trend"]} (scope, scope_id, day, attempts, correct)
+  SELECT %s, student_id, (created_at AT TIME ZONE %s)::date, COUNT(*),
+         COUNT(*) FILTER (WHERE correct)
+  FROM batch GROUP BY 2, 3"""
+
+
+def _grouped_sql(d, recent, no_omission_in, local_day) -> str:
     """fact_stats' third step: one GROUP BY over the ranked rows (each order's counts side by
     side, the pooled ones together), and the speed the state goes by."""
+    per_order = ",\n    ".join(
+        f"{sql.format(o=cond)} AS {name}_{tag}"
+        for tag, cond in (("f", "fwd = 1"), ("r", "fwd = 0"))
+        for name, sql in _order_columns(d, recent)
+    )
+
+    def recent_median(condition):
+        return d.to_int.format(
+            d.median.format(
+                f"CASE WHEN prk <= {recent} AND correct AND {condition} THEN response_ms END"
+            )
+        )
+
     return f"""grouped AS (
   SELECT pooled,
     {per_order},
