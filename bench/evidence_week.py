@@ -281,6 +281,45 @@ def _every_answer_low(row) -> bool:
     return row.recent_attempts >= 15 and row.recent_correct * 5 < row.recent_attempts * 3
 
 
+def child_row(child, student, tally, row) -> dict:
+    """One child's line of the week's details: the truth beside what the reports say."""
+    focus = FactStat.objects.filter(student=student).focus_facts()
+    found = {pooled(a, b) for a, b in focus} & child.weak
+    states = fact_states(student)
+    mine = Attempt.objects.filter(student=student)
+    n, right = mine.count(), mine.filter(correct=True).count()
+    return {
+        "child": child.index,
+        "true_accuracy": round(child.true_accuracy, 3),
+        "true_weak": sorted(child.weak),
+        "decided": sum(1 for state in states.values() if state in DECIDED),
+        "states": dict(Counter(states.values())),
+        "facts_seen": len({pooled(a, b) for a, b in mine.values_list("a", "b")}),
+        "focus": [list(f) for f in focus],
+        "focus_hits": len(found),
+        "needs_help": bool(row.needs_help),
+        # the flag's reason, then what is shown beside it, then the old reasons
+        "signals": [
+            signal
+            for signal, on in (
+                ("low_accuracy", row.low_accuracy),
+                ("stuck", row.stuck),
+                ("weak_facts", row.weak_facts >= WEAK_FACTS),
+                ("every_answer_under_60", _every_answer_low(row)),
+            )
+            if on
+        ],
+        "first_try": [row.recent_first_right, row.recent_facts],
+        "every_answer": [row.recent_correct, row.recent_attempts],
+        "truly_needs_help": child.needs_help,
+        "attempts": n,
+        "observed_accuracy": round(ratio(right, n), 3),
+        "warm_ups": tally.warm_ups,
+        "games": tally.games,
+        "games_finished": tally.games_finished,
+    }
+
+
 def measure(children, room, students, tallies, now) -> tuple[dict, dict]:
     flags = {
         s.pk: s
@@ -295,47 +334,11 @@ def measure(children, room, students, tallies, now) -> tuple[dict, dict]:
     )
     per_child, hits, capacity, weak_total = [], 0, 0, 0
     for child, student, tally in zip(children, students, tallies, strict=True):
-        focus = FactStat.objects.filter(student=student).focus_facts()
-        found = {pooled(a, b) for a, b in focus} & child.weak
-        hits += len(found)
+        row = child_row(child, student, tally, flags[student.pk])
+        per_child.append(row)
+        hits += row["focus_hits"]
         capacity += min(len(child.weak), FOCUS_LIMIT)
         weak_total += len(child.weak)
-        states = fact_states(student)
-        row = flags[student.pk]
-        mine = Attempt.objects.filter(student=student)
-        n, right = mine.count(), mine.filter(correct=True).count()
-        per_child.append(
-            {
-                "child": child.index,
-                "true_accuracy": round(child.true_accuracy, 3),
-                "true_weak": sorted(child.weak),
-                "decided": sum(1 for state in states.values() if state in DECIDED),
-                "states": dict(Counter(states.values())),
-                "facts_seen": len({pooled(a, b) for a, b in mine.values_list("a", "b")}),
-                "focus": [list(f) for f in focus],
-                "focus_hits": len(found),
-                "needs_help": bool(row.needs_help),
-                # the flag's reason, then what is shown beside it, then the old reasons
-                "signals": [
-                    signal
-                    for signal, on in (
-                        ("low_accuracy", row.low_accuracy),
-                        ("stuck", row.stuck),
-                        ("weak_facts", row.weak_facts >= WEAK_FACTS),
-                        ("every_answer_under_60", _every_answer_low(row)),
-                    )
-                    if on
-                ],
-                "first_try": [row.recent_first_right, row.recent_facts],
-                "every_answer": [row.recent_correct, row.recent_attempts],
-                "truly_needs_help": child.needs_help,
-                "attempts": n,
-                "observed_accuracy": round(ratio(right, n), 3),
-                "warm_ups": tally.warm_ups,
-                "games": tally.games,
-                "games_finished": tally.games_finished,
-            }
-        )
     flagged = {c["child"] for c in per_child if c["needs_help"]}
     truth = {c["child"] for c in per_child if c["truly_needs_help"]}
     warm_up_s = sum(t.warm_up_s for t in tallies)
