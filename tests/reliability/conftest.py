@@ -24,6 +24,19 @@ def game_params():
     return sorted(registry.rules())
 
 
+def worker_game_params():
+    """The games a Celery worker process started by a test knows: those of the project's own
+    settings (config/settings.py). The suite installs its test-only game in this process
+    only (tests/conftest.py), so a worker would refuse that game's matches."""
+    from config import settings as project
+
+    return sorted(
+        slug
+        for slug, game in registry.games().items()
+        if game.rules.__name__.rpartition(".")[0] in project.INSTALLED_APPS
+    )
+
+
 def seat_client(key: str, **kwargs) -> Client:
     """A browser whose session owns the seats with this player key (how games.views
     identifies a guest's seat)."""

@@ -32,7 +32,7 @@ from classroom.models import Attempt, Classroom, FactStat, School, Student
 from games import registry
 from games.models import Match, Seat
 
-from .conftest import move_data
+from .conftest import move_data, worker_game_params
 
 BASE_DIR = Path(__file__).absolute().parent.parent.parent
 
@@ -261,7 +261,7 @@ def expected_bot_moves(match: Match, state, version: int, seat_levels: dict) -> 
 # --- (a) a worker killed in the middle of a bot turn ------------------------------------------
 @pytest.mark.slow
 @pytest.mark.services
-@pytest.mark.parametrize("slug", sorted(registry.rules()))
+@pytest.mark.parametrize("slug", worker_game_params())
 def test_a_bot_turn_survives_a_worker_killed_mid_task(slug, redis_url, transactional_db, tmp_path):
     from config.celery import app
     from games.tasks import play_bots, sweep_stalled_bots
