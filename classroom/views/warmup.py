@@ -16,10 +16,10 @@ from classroom.models.warmup import (
     WarmUpOver,
     WarmUpRefused,
 )
+from classroom.views.responses import finish
 from classroom.views.sessions import (
     after_wall_action,
     child_page,
-    done_redirect,
     go_to_game,
     my_class,
     teacher_page,
@@ -105,7 +105,7 @@ def warm_up_home(request, student):
         type(student).objects.select_for_update().filter(pk=student.pk).exists()
         warm_up = WarmUp.objects.running().filter(student=student, home=True).first()
         warm_up = warm_up or WarmUp.objects.start(student)
-    return done_redirect(request, warm_up.get_absolute_url())
+    return finish(request, warm_up.get_absolute_url())
 
 
 # --- the teacher's wall -----------------------------------------------------------------------
