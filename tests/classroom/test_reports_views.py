@@ -374,26 +374,15 @@ def test_median_time_of_timed_answers_and_none_for_accuracy_first_only(world, ad
 def test_the_trend_line_is_an_svg_without_style_and_with_a_table(world, ada_stats):
     today = world.class_a.school.local_today()
     monday = today - timedelta(days=today.weekday())
-    DailyTrend.objects.create(
-        scope="student", scope_id=ada_stats.pk, day=monday, attempts=8, correct=6
-    )
-    DailyTrend.objects.create(
-        scope="student",
-        scope_id=ada_stats.pk,
-        day=monday - timedelta(days=6),
-        attempts=2,
-        correct=1,
-    )
-    DailyTrend.objects.create(
-        scope="student",
-        scope_id=ada_stats.pk,
-        day=monday - timedelta(days=7),
-        attempts=10,
-        correct=5,
-    )
-    DailyTrend.objects.create(
-        scope="student", scope_id=world.child_a2.pk, day=monday, attempts=50, correct=50
-    )
+    for student, day, attempts, correct in [
+        (ada_stats, monday, 8, 6),
+        (ada_stats, monday - timedelta(days=6), 2, 1),
+        (ada_stats, monday - timedelta(days=7), 10, 5),
+        (world.child_a2, monday, 50, 50),
+    ]:
+        DailyTrend.objects.create(
+            scope="student", scope_id=student.pk, day=day, attempts=attempts, correct=correct
+        )
     html = (
         world.client("teacher_a").get(reverse("classroom:child_report", args=[ada_stats.pk])).text
     )
