@@ -552,36 +552,21 @@ def test_the_printable_report(world, ada_stats):
 
 @pytest.fixture
 def class_stats(world):
-    ClassFactStat.objects.create(
-        classroom=world.class_a,
-        a=7,
-        b=8,
-        attempts=20,
-        correct=10,
-        children=3,
-        struggling=1,
-        wrong_answers={"48": 4, "54": 1},
-    )
-    ClassFactStat.objects.create(
-        classroom=world.class_a,
-        a=2,
-        b=5,
-        attempts=9,
-        correct=9,
-        children=2,
-        struggling=0,
-        wrong_answers={},
-    )
-    ClassFactStat.objects.create(
-        classroom=world.class_a,
-        a=6,
-        b=9,
-        attempts=9,
-        correct=3,
-        children=2,
-        struggling=2,
-        wrong_answers={"15": 6},
-    )
+    for a, b, attempts, correct, children, struggling, wrong in [
+        (7, 8, 20, 10, 3, 1, {"48": 4, "54": 1}),
+        (2, 5, 9, 9, 2, 0, {}),
+        (6, 9, 9, 3, 2, 2, {"15": 6}),
+    ]:
+        ClassFactStat.objects.create(
+            classroom=world.class_a,
+            a=a,
+            b=b,
+            attempts=attempts,
+            correct=correct,
+            children=children,
+            struggling=struggling,
+            wrong_answers=wrong,
+        )
     ClassFactStat.objects.create(
         classroom=world.class_b, a=3, b=3, attempts=9, correct=3, children=1, struggling=1
     )
