@@ -25,6 +25,8 @@ from classroom.models import (
 )
 from games.models import Move
 
+from .conftest import attempt_fields
+
 OUTSIDERS = ("teacher_b", "admin_a", "admin_b", "superuser")
 CHILDREN = ("anonymous", "child_a", "child_b")
 
@@ -42,18 +44,8 @@ def attempt(student, match, a, b, answer, *, when, context="capture", ms=2000):
     move = Move.objects.create(
         match=match, ply=next(_ply), seat=0, action={"type": "test"}, created_at=when
     )
-    correct = answer == a * b
     return Attempt.objects.create(
-        student=student,
-        match=match,
-        move=move,
-        a=a,
-        b=b,
-        answer=answer,
-        correct=correct,
-        kind=charts.classify(a, b, answer),
-        context=context,
-        response_ms=ms,
+        **attempt_fields(student, a, b, answer, ms=ms, match=match, move=move, context=context),
         created_at=when,
     )
 
@@ -552,21 +544,13 @@ def test_the_printable_report(world, ada_stats):
 
 @pytest.fixture
 def class_stats(world):
-    for a, b, attempts, correct, children, struggling, wrong in [
+    fields = ("a", "b", "attempts", "correct", "children", "struggling", "wrong_answers")
+    for row in [
         (7, 8, 20, 10, 3, 1, {"48": 4, "54": 1}),
         (2, 5, 9, 9, 2, 0, {}),
         (6, 9, 9, 3, 2, 2, {"15": 6}),
     ]:
-        ClassFactStat.objects.create(
-            classroom=world.class_a,
-            a=a,
-            b=b,
-            attempts=attempts,
-            correct=correct,
-            children=children,
-            struggling=struggling,
-            wrong_answers=wrong,
-        )
+        ClassFactStat.objects.create(classroom=world.class_a, **dict(zip(fields, row, strict=True)))
     ClassFactStat.objects.create(
         classroom=world.class_b, a=3, b=3, attempts=9, correct=3, children=1, struggling=1
     )
