@@ -94,6 +94,17 @@ def worker_database_url() -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
+def stop_process(proc) -> None:
+    """Stop a process this test started: SIGTERM, then SIGKILL after 20 seconds."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 @pytest.fixture
 def celery_worker(transactional_db):
     """A real Celery worker in its own process, on this run's broker and test database.
@@ -127,12 +138,7 @@ def celery_worker(transactional_db):
             time.sleep(0.2)
         yield queue
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
         log.unlink(missing_ok=True)
 
 

@@ -30,7 +30,7 @@ from classroom.models import (
 from classroom.tasks import recompute_job
 from games.models import Match, Move, Seat
 
-from ..conftest import worker_database_url
+from ..conftest import stop_process, worker_database_url
 from .conftest import attempt_fields
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -134,16 +134,6 @@ def start_worker(queue, log: Path, **env):
     return proc
 
 
-def stop(proc):
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 def many_attempts(children, per_child=40):
     """Attempts for every child, spread over a fortnight (one match and move for all)."""
     seat = {"kind": Seat.Kind.STUDENT, "name": children[0].name, "owner_key": children[0].seat_key}
@@ -213,9 +203,9 @@ def test_a_recompute_survives_a_worker_killed_mid_task(redis_url, transactional_
             f"the redelivered job never finished: {job}\n{log.read_text()[-3000:]}"
         )
     finally:
-        stop(first)
+        stop_process(first)
         if second is not None:
-            stop(second)
+            stop_process(second)
     assert job.total == len(children) and job.done == job.total
     # Counted once: every attempt in exactly one child's fact row, and the same rows as a
     # clean rebuild from scratch.
