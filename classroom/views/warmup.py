@@ -124,15 +124,8 @@ def set_warm_up_skipped(classroom, skipped: bool) -> None:
 
 @teacher_page
 @require_POST
-def wall_warm_up_skip(request, pk):
+def wall_warm_up(request, pk, *, skipped: bool):
+    """The wall's "Skip the warm-up" (skipped) and "Warm-up on" buttons (classroom/urls.py)."""
     classroom = my_class(request, pk)
-    set_warm_up_skipped(classroom, True)
-    return after_wall_action(request, classroom)
-
-
-@teacher_page
-@require_POST
-def wall_warm_up_on(request, pk):
-    classroom = my_class(request, pk)
-    set_warm_up_skipped(classroom, False)
+    set_warm_up_skipped(classroom, skipped)
     return after_wall_action(request, classroom)
