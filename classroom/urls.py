@@ -82,11 +82,15 @@ urlpatterns = [
     path("me/warm-up/<int:pk>/", warmup.warm_up_round, name="warm_up_round"),
     path(
         "teacher/classes/<int:pk>/wall/warm-up/skip/",
-        warmup.wall_warm_up_skip,
+        warmup.wall_warm_up,
+        {"skipped": True},
         name="wall_warm_up_skip",
     ),
     path(
-        "teacher/classes/<int:pk>/wall/warm-up/on/", warmup.wall_warm_up_on, name="wall_warm_up_on"
+        "teacher/classes/<int:pk>/wall/warm-up/on/",
+        warmup.wall_warm_up,
+        {"skipped": False},
+        name="wall_warm_up_on",
     ),
     # The school admin: dashboard, invites, year end
     path("school/", school.school_dashboard, name="school_dashboard"),

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.conf import settings
 from django.test.utils import override_settings
+from expected import ALL
 
 # The test-only game, Pebbles (tests/plugins/pebbles/), is registered as every game is: by its
 # line in INSTALLED_APPS. The registry, and every test that loops over it, then has six games.
@@ -93,6 +94,17 @@ def worker_database_url() -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
+def stop_process(proc) -> None:
+    """Stop a process this test started: SIGTERM, then SIGKILL after 20 seconds."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 @pytest.fixture
 def celery_worker(transactional_db):
     """A real Celery worker in its own process, on this run's broker and test database.
@@ -126,12 +138,7 @@ def celery_worker(transactional_db):
             time.sleep(0.2)
         yield queue
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
         log.unlink(missing_ok=True)
 
 
@@ -202,16 +209,22 @@ def page(browser, live_server):
 
 # --- the world of the authorization matrix --------------------------------------------------
 
-ROLES = (
-    "anonymous",
-    "child_a",
-    "child_b",
-    "teacher_a",
-    "teacher_b",
-    "admin_a",
-    "admin_b",
-    "superuser",
-)
+ROLES = ALL  # tests/matrix/expected.py: every role, in this order
+
+
+def child_client(student, player_key="", **kwargs):
+    """A test client with `student` signed in, as the child sign-in leaves the session."""
+    from django.test import Client
+
+    client = Client(**kwargs)
+    session = client.session
+    session["student_id"] = student.pk
+    session["signin_generation"] = student.classroom.signin_generation
+    session["signin_key"] = student.signin_key
+    session["player_key"] = player_key or f"key-{student.pk}"
+    session.save()
+    client.cookies["sessionid"] = session.session_key
+    return client
 
 
 class World:
@@ -294,17 +307,10 @@ class World:
     def client(self, role: str):
         from django.test import Client
 
-        client = Client()
         if role in {"child_a", "child_b"}:
-            student = self.child_a if role == "child_a" else self.child_b
-            session = client.session
-            session["student_id"] = student.pk
-            session["signin_generation"] = student.classroom.signin_generation
-            session["signin_key"] = student.signin_key
-            session["player_key"] = f"key-{role}"
-            session.save()
-            client.cookies["sessionid"] = session.session_key
-        elif role != "anonymous":
+            return child_client(getattr(self, role), player_key=f"key-{role}")
+        client = Client()
+        if role != "anonymous":
             # The user as stored now: a test that changed the shared object in memory (a new
             # password, rolled back in the database) must not log the next tests' clients out.
             user = getattr(self, role)

@@ -261,19 +261,28 @@ class FactStatQuerySet(models.QuerySet):
         return sorted({(min(a, b), max(a, b)) for a, b in self.values_list("a", "b")})
 
 
-class FactStat(models.Model):
-    """A child's statistics for one fact as asked (a × b, order kept); rebuilt from attempts."""
+class FactFigures(models.Model):
+    """What a child's and a class's statistics of one fact both count."""
 
-    # No index of its own: the unique (student, a, b) constraint's index serves it.
-    student = models.ForeignKey(
-        "classroom.Student", on_delete=models.CASCADE, related_name="fact_stats", db_index=False
-    )
     a = models.PositiveSmallIntegerField()
     b = models.PositiveSmallIntegerField()
     attempts = models.PositiveIntegerField(default=0)
     correct = models.PositiveIntegerField(default=0)
     omissions = models.PositiveIntegerField(default=0)
     median_ms = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        app_label = "classroom"
+
+
+class FactStat(FactFigures):
+    """A child's statistics for one fact as asked (a × b, order kept); rebuilt from attempts."""
+
+    # No index of its own: the unique (student, a, b) constraint's index serves it.
+    student = models.ForeignKey(
+        "classroom.Student", on_delete=models.CASCADE, related_name="fact_stats", db_index=False
+    )
     # The state and the figures that decide it pool both orders (7 × 8 and 8 × 7 share
     # them; docs/analytics.md, "States"): the latest attempts of the fact either way round.
     state = models.CharField(max_length=12)  # classroom.diagnosis.STATES
@@ -363,19 +372,13 @@ class ClassFactStatQuerySet(models.QuerySet):
         return written
 
 
-class ClassFactStat(models.Model):
+class ClassFactStat(FactFigures):
     """A class's roll-up for one fact (commuted facts together: a ≤ b)."""
 
     # No index of its own: the unique (classroom, a, b) constraint's index serves it.
     classroom = models.ForeignKey(
         "classroom.Classroom", on_delete=models.CASCADE, related_name="fact_stats", db_index=False
     )
-    a = models.PositiveSmallIntegerField()
-    b = models.PositiveSmallIntegerField()
-    attempts = models.PositiveIntegerField(default=0)
-    correct = models.PositiveIntegerField(default=0)
-    omissions = models.PositiveIntegerField(default=0)
-    median_ms = models.PositiveIntegerField(null=True, blank=True)
     children = models.PositiveIntegerField(default=0)  # children with attempts
     struggling = models.PositiveIntegerField(default=0)  # children still learning it
     wrong_answers = models.JSONField(default=dict, blank=True)

@@ -17,7 +17,6 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.forms import (
     LOGIN_LOCKOUT_SECONDS,
@@ -28,6 +27,7 @@ from classroom.forms import (
 )
 from classroom.models import Classroom, Invite, Membership, RateLimit, School
 from classroom.views.access import teacher_page
+from classroom.views.responses import finish, render_page
 from config.names import isolate
 from config.params import LocalNextMixin
 from config.throttle import client_address
@@ -36,19 +36,6 @@ User = get_user_model()
 
 
 # --- helpers shared by the teacher's pages (accounts and rosters) ------------------------------
-def render_page(request, template, partial, context, status=200):
-    """The whole page, or for an htmx request only its ``partial`` block."""
-    name = f"{template}#{partial}" if request.htmx and partial else template
-    return render(request, name, context, status=status)
-
-
-def finish(request, url):
-    """After a successful POST: htmx navigates, a plain form redirects (POST/redirect/GET)."""
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return redirect(url)
-
-
 def membership_of(user):
     if not user.is_authenticated:
         return None

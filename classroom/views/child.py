@@ -11,12 +11,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.child_session import current_student, sign_in_student, sign_out_student
 from classroom.models import PICTURES, Classroom, SignInDevice, Student
 from classroom.models.signin import LOCKOUT_MINUTES, Verdict
 from classroom.views.access import teacher_page
+from classroom.views.responses import finish
 from config.params import int_param, safe_next
 from config.qr import qr_svg
 
@@ -50,13 +50,6 @@ def student_pictures(student):
     return [{"slug": slug, "word": picture_word(slug)} for slug in student.picture_slugs]
 
 
-def go(request, url):
-    """Navigate after a successful POST: htmx gets HX-Redirect, a plain form a redirect."""
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return redirect(url)
-
-
 def class_for_code(code: str):
     """The active class of a code from the URL (404 otherwise) and whether the URL used the
     canonical spelling."""
@@ -86,7 +79,7 @@ def join(request):
         code = request.POST.get("code", "")[:40]
         classroom = Classroom.find_for_signin(code)
         if classroom is not None:
-            return go(request, classroom.get_join_url())
+            return finish(request, classroom.get_join_url())
         error = _("We could not find that class. Check the code on the board.")
         status = 422
     ctx = {"code": code, "error": error, "student": current_student(request)}
@@ -151,7 +144,7 @@ def join_pictures(request, code, pk):
         answer = student.answer_pictures(chosen, SignInDevice.key_for(request))
         if answer.verdict is Verdict.SIGNED_IN:
             sign_in_student(request, student)
-            response = go(request, reverse("classroom:child_home"))
+            response = finish(request, reverse("classroom:child_home"))
             SignInDevice.remember(request, response)
             return response
         if answer.verdict is Verdict.LOCKED:
@@ -191,7 +184,7 @@ def join_badge(request, token):
     if request.method == "POST":
         student.register_success()
         sign_in_student(request, student)
-        return go(request, reverse("classroom:child_home"))
+        return finish(request, reverse("classroom:child_home"))
     return render(request, "classroom/signin/badge.html", {"badge_student": student})
 
 
@@ -200,10 +193,10 @@ def child_switch(request):
     """Sign this child out and show the names of the same class: the next child taps theirs."""
     student = current_student(request)
     if student is None:
-        return go(request, reverse("classroom:join"))
+        return finish(request, reverse("classroom:join"))
     code = student.classroom.code
     sign_out_student(request)
-    return go(request, reverse("classroom:join_class", args=[code]))
+    return finish(request, reverse("classroom:join_class", args=[code]))
 
 
 # --- the teacher's side ----------------------------------------------------------------------
@@ -211,7 +204,8 @@ def child_switch(request):
 
 def back_to_cards(request, classroom):
     """After a teacher action: the page that asked (a path of this site) or the login cards."""
-    return go(request, safe_next(request, reverse("classroom:login_cards", args=[classroom.pk])))
+    cards = reverse("classroom:login_cards", args=[classroom.pk])
+    return finish(request, safe_next(request, cards))
 
 
 def card_context(request, student):
@@ -266,6 +260,14 @@ def login_cards(request, pk):
     return render(request, "classroom/signin/cards.html", ctx)
 
 
+def card_changed(request, student, message):
+    """After a change to a child's card: for htmx the new card; else the message and the cards."""
+    if request.htmx:
+        return render_card(request, student)
+    messages.success(request, message)
+    return back_to_cards(request, student.classroom)
+
+
 def teacher_student(request, pk):
     return get_object_or_404(
         Student.objects.for_teacher(request.user).select_related("classroom", "classroom__school"),
@@ -278,14 +280,12 @@ def teacher_student(request, pk):
 def student_badge_revoke(request, pk):
     student = teacher_student(request, pk)
     student.new_badge()
-    if request.htmx:
-        return render_card(request, student)
-    messages.success(
+    return card_changed(
         request,
+        student,
         _("%(name)s has a new badge. The old card no longer works: print the new one.")
         % {"name": student.name},
     )
-    return back_to_cards(request, student.classroom)
 
 
 @teacher_page
@@ -293,13 +293,8 @@ def student_badge_revoke(request, pk):
 def student_pictures_new(request, pk):
     student = teacher_student(request, pk)
     student.new_pictures()
-    if request.htmx:
-        return render_card(request, student)
-    messages.success(
-        request,
-        _("%(name)s has three new pictures. Print the new card.") % {"name": student.name},
-    )
-    return back_to_cards(request, student.classroom)
+    message = _("%(name)s has three new pictures. Print the new card.") % {"name": student.name}
+    return card_changed(request, student, message)
 
 
 @teacher_page
@@ -307,10 +302,7 @@ def student_pictures_new(request, pk):
 def student_unlock(request, pk):
     student = teacher_student(request, pk)
     student.unlock()
-    if request.htmx:
-        return render_card(request, student)
-    messages.success(request, _("%(name)s can sign in again.") % {"name": student.name})
-    return back_to_cards(request, student.classroom)
+    return card_changed(request, student, _("%(name)s can sign in again.") % {"name": student.name})
 
 
 @teacher_page

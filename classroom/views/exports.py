@@ -99,17 +99,8 @@ def export_rows(student):
     attempts = (
         Attempt.objects.filter(student=student)
         .order_by("created_at", "pk")
-        .values_list(
-            "match__public_id",
-            "created_at",
-            "a",
-            "b",
-            "answer",
-            "correct",
-            "kind",
-            "context",
-            "response_ms",
-        )
+        # match and time are the match's public id and created_at; the rest are named alike.
+        .values_list("match__public_id", "created_at", *EXPORT_FIELDS[2:])
     )
     for match, created_at, a, b, answer, correct, kind, context, ms in attempts.iterator(
         chunk_size=2000

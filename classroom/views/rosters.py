@@ -17,7 +17,8 @@ from classroom.models.roster import ROSTER_MAX_ROWS
 from classroom.views.access import teacher_page
 from config.names import isolate, name_key
 
-from .accounts import finish, membership_of, not_in_a_school, render_page
+from .accounts import membership_of, not_in_a_school
+from .responses import done, finish, render_page
 
 DETAIL = "classroom/rosters/class_detail.html"
 CLASS_FORM = "classroom/rosters/class_form.html"
@@ -79,12 +80,12 @@ def class_new(request):
         classroom.school = membership.school
         classroom.teacher = request.user
         classroom.save()
-        messages.success(
+        return done(
             request,
+            class_url(classroom),
             gettext("Class %(name)s is ready: add the children.")
             % {"name": isolate(classroom.name)},
         )
-        return finish(request, class_url(classroom))
     return render(request, CLASS_FORM, context)
 
 
@@ -98,8 +99,7 @@ def class_edit(request, pk):
         if not form.is_valid():
             return render_page(request, CLASS_FORM, "form", context, status=422)
         form.save()
-        messages.success(request, gettext("Class renamed."))
-        return finish(request, class_url(classroom))
+        return done(request, class_url(classroom), gettext("Class renamed."))
     return render(request, CLASS_FORM, context)
 
 
@@ -115,12 +115,12 @@ def class_detail(request, pk):
 def class_archive(request, pk):
     classroom = my_class(request, pk)
     classroom.archive()
-    messages.success(
+    return done(
         request,
+        reverse("classroom:teacher_home"),
         gettext("%(name)s is archived: its children cannot sign in. You can restore it.")
         % {"name": isolate(classroom.name)},
     )
-    return finish(request, reverse("classroom:teacher_home"))
 
 
 @teacher_page
@@ -137,8 +137,11 @@ def class_restore(request, pk):
         )
         return finish(request, class_url(classroom))
     classroom.restore()
-    messages.success(request, gettext("%(name)s is back.") % {"name": isolate(classroom.name)})
-    return finish(request, class_url(classroom))
+    return done(
+        request,
+        class_url(classroom),
+        gettext("%(name)s is back.") % {"name": isolate(classroom.name)},
+    )
 
 
 @teacher_page
@@ -146,12 +149,12 @@ def class_restore(request, pk):
 def class_code_new(request, pk):
     classroom = my_class(request, pk)
     classroom.regenerate_code()
-    messages.success(
+    return done(
         request,
+        class_url(classroom) + "#class-code",
         gettext("New class code: %(code)s. The old code no longer works.")
         % {"code": classroom.code},
     )
-    return finish(request, class_url(classroom) + "#class-code")
 
 
 @teacher_page
@@ -171,8 +174,7 @@ def roster_add(request, pk):
         text += " " + gettext("New groups: %(names)s.") % {
             "names": ", ".join(isolate(g.name) for g in new_groups)
         }
-    messages.success(request, text)
-    return finish(request, class_url(classroom))
+    return done(request, class_url(classroom), text)
 
 
 # --- groups ------------------------------------------------------------------------------------
@@ -185,8 +187,11 @@ def group_new(request, pk):
         context = detail_context(classroom, group_form=form)
         return render_page(request, DETAIL, "group_form", context, status=422)
     group = form.save()
-    messages.success(request, gettext("Group %(name)s added.") % {"name": isolate(group.name)})
-    return finish(request, class_url(classroom) + "#groups")
+    return done(
+        request,
+        class_url(classroom) + "#groups",
+        gettext("Group %(name)s added.") % {"name": isolate(group.name)},
+    )
 
 
 @teacher_page
@@ -199,8 +204,7 @@ def group_edit(request, pk):
         if not form.is_valid():
             return render_page(request, GROUP_FORM, "form", context, status=422)
         form.save()
-        messages.success(request, gettext("Group renamed."))
-        return finish(request, class_url(group.classroom) + "#groups")
+        return done(request, class_url(group.classroom) + "#groups", gettext("Group renamed."))
     return render(request, GROUP_FORM, context)
 
 
@@ -210,12 +214,12 @@ def group_delete(request, pk):
     group = my_group(request, pk)
     classroom = group.classroom
     group.delete()  # its children stay in the class, without a group
-    messages.success(
+    return done(
         request,
+        class_url(classroom) + "#groups",
         gettext("Group %(name)s removed; its children are still in the class.")
         % {"name": isolate(group.name)},
     )
-    return finish(request, class_url(classroom) + "#groups")
 
 
 # --- children ----------------------------------------------------------------------------------
@@ -229,8 +233,7 @@ def student_edit(request, pk):
         if not form.is_valid():
             return render_page(request, STUDENT_FORM, "form", context, status=422)
         form.save()
-        messages.success(request, gettext("Saved."))
-        return finish(request, class_url(student.classroom))
+        return done(request, class_url(student.classroom), gettext("Saved."))
     return render(request, STUDENT_FORM, context)
 
 
@@ -246,12 +249,12 @@ def student_move(request, pk):
         old = student.classroom
         target = form.cleaned_data["classroom"]
         student.move_to(target)
-        messages.success(
+        return done(
             request,
+            class_url(old),
             gettext("%(name)s moved to %(class)s.")
             % {"name": isolate(student.name), "class": isolate(target.name)},
         )
-        return finish(request, class_url(old))
     return render(request, STUDENT_MOVE, context)
 
 
@@ -260,12 +263,12 @@ def student_move(request, pk):
 def student_archive(request, pk):
     student = my_student(request, pk)
     student.archive()
-    messages.success(
+    return done(
         request,
+        class_url(student.classroom),
         gettext("%(name)s is archived: they cannot sign in. You can restore them.")
         % {"name": isolate(student.name)},
     )
-    return finish(request, class_url(student.classroom))
 
 
 @teacher_page
@@ -273,8 +276,11 @@ def student_archive(request, pk):
 def student_restore(request, pk):
     student = my_student(request, pk)
     student.restore()
-    messages.success(request, gettext("%(name)s is back.") % {"name": isolate(student.name)})
-    return finish(request, class_url(student.classroom))
+    return done(
+        request,
+        class_url(student.classroom),
+        gettext("%(name)s is back.") % {"name": isolate(student.name)},
+    )
 
 
 @teacher_page
@@ -290,7 +296,8 @@ def student_delete(request, pk):
     name = student.name
     with transaction.atomic():
         student.delete_everything()
-    messages.success(
-        request, gettext("%(name)s and all their data are deleted.") % {"name": isolate(name)}
+    return done(
+        request,
+        class_url(classroom),
+        gettext("%(name)s and all their data are deleted.") % {"name": isolate(name)},
     )
-    return finish(request, class_url(classroom))

@@ -10,12 +10,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.forms import InviteForm
 from classroom.models import Invite, School
 from classroom.models.school import GAMES_CHART_DAYS
 from classroom.views.access import teacher_page
+from classroom.views.responses import finish, render_page
 from config.params import int_param
 
 
@@ -141,10 +141,7 @@ def render_invites(request, school, *, form=None, new_invite=None, notice="", st
         "new_invite": new_invite,
         "notice": notice,
     }
-    template = "classroom/school/invites.html"
-    if request.htmx:
-        template += "#invites"
-    return render(request, template, context, status=status)
+    return render_page(request, "classroom/school/invites.html", "invites", context, status)
 
 
 @teacher_page
@@ -204,10 +201,7 @@ def render_year_end(request, school, *, error="", notice="", status=200):
         "error": error,
         "notice": notice,
     }
-    template = "classroom/school/year_end.html"
-    if request.htmx:
-        template += "#confirm"
-    return render(request, template, context, status=status)
+    return render_page(request, "classroom/school/year_end.html", "confirm", context, status)
 
 
 @teacher_page
@@ -219,7 +213,7 @@ def school_year_end(request):
     active_ids = sorted(school.classrooms.active().values_list("pk", flat=True))
     if not active_ids:
         messages.info(request, _("There are no active classes to archive."))
-        return _navigate(request, reverse("classroom:school_dashboard"))
+        return finish(request, reverse("classroom:school_dashboard"))
     if request.POST.get("confirm") != "yes":
         return render_year_end(
             request,
@@ -245,10 +239,4 @@ def school_year_end(request):
         )
         % {"count": archived},
     )
-    return _navigate(request, reverse("classroom:school_dashboard"))
-
-
-def _navigate(request, url):
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return redirect(url)
+    return finish(request, reverse("classroom:school_dashboard"))

@@ -20,6 +20,7 @@ from classroom.forms import AssignmentForm
 from classroom.models import Assignment, Classroom, WaitingEntry, WarmUp, session_of
 from classroom.models.assignment import LIVE_MATCH_STATUSES
 from classroom.views.access import teacher_page
+from classroom.views.responses import finish, render_page
 from config.params import int_param
 from games.models import Match
 
@@ -50,13 +51,6 @@ def my_class(request, pk) -> Classroom:
     return get_object_or_404(
         Classroom.objects.for_teacher(request.user).select_related("school"), pk=pk
     )
-
-
-def done_redirect(request, url):
-    """After a successful POST: htmx navigates, a plain form redirects (POST/redirect/GET)."""
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return redirect(url)
 
 
 # --- teacher: assignments ---------------------------------------------------------------------
@@ -103,7 +97,7 @@ def assignment_form_page(request, classroom, assignment=None, initial=None):
             request,
             _("“%(title)s” is saved.") % {"title": saved.title},
         )
-        return done_redirect(request, reverse("classroom:assignment_list", args=[classroom.pk]))
+        return finish(request, reverse("classroom:assignment_list", args=[classroom.pk]))
     return render(request, "classroom/sessions/form.html", ctx)
 
 
@@ -138,9 +132,7 @@ def assignment_end(request, pk):
     assignment = get_object_or_404(Assignment.objects.for_teacher(request.user), pk=pk)
     Assignment.objects.filter(pk=assignment.pk).end()
     messages.success(request, _("“%(title)s” has ended.") % {"title": assignment.title})
-    return done_redirect(
-        request, reverse("classroom:assignment_list", args=[assignment.classroom_id])
-    )
+    return finish(request, reverse("classroom:assignment_list", args=[assignment.classroom_id]))
 
 
 # --- children: home, play, waiting room -------------------------------------------------------
@@ -183,7 +175,7 @@ def child_play(request, student, pk):
         # The potion warm-up first, once before each game (docs/classroom/warm-up.md).
         warm_up = WarmUp.objects.before_game(student, assignment)
         if warm_up is not None:
-            return done_redirect(request, warm_up.get_absolute_url())
+            return finish(request, warm_up.get_absolute_url())
     return go_to_game(request, student, assignment)
 
 
@@ -191,13 +183,13 @@ def go_to_game(request, student, assignment):
     """The child's game in this session: the one in progress, or the waiting room."""
     active = assignment.active_match_for(student)
     if active is not None:
-        return done_redirect(request, active.get_absolute_url())
+        return finish(request, active.get_absolute_url())
     WaitingEntry.objects.enter(assignment, student)
     assignment.pair_waiting()
     entry = WaitingEntry.objects.filter(assignment=assignment, student=student).first()
     if entry is not None and entry.match_id is not None:
-        return done_redirect(request, entry.match.get_absolute_url())
-    return done_redirect(request, reverse("classroom:waiting_room", args=[assignment.pk]))
+        return finish(request, entry.match.get_absolute_url())
+    return finish(request, reverse("classroom:waiting_room", args=[assignment.pk]))
 
 
 @never_cache
@@ -209,14 +201,14 @@ def waiting_room(request, student, pk):
     if request.method == "POST":  # Leave
         if entry is not None and entry.match_id is None:
             entry.delete()
-        return done_redirect(request, reverse("classroom:child_home"))
+        return finish(request, reverse("classroom:child_home"))
     if not assignment.is_open:
         WaitingEntry.objects.filter(assignment=assignment, student=student).delete()
         messages.info(request, _("This game session is over. Well played!"))
-        return done_redirect(request, reverse("classroom:child_home"))
+        return finish(request, reverse("classroom:child_home"))
     if entry is None:
         active = assignment.active_match_for(student)
-        return done_redirect(
+        return finish(
             request, active.get_absolute_url() if active else reverse("classroom:child_home")
         )
     if entry.match_id is None:
@@ -226,9 +218,9 @@ def waiting_room(request, student, pk):
     if entry.match_id is not None:
         match = entry.match
         if match is not None and not match.is_over:
-            return done_redirect(request, match.get_absolute_url())
+            return finish(request, match.get_absolute_url())
         entry.delete()
-        return done_redirect(request, reverse("classroom:child_home"))
+        return finish(request, reverse("classroom:child_home"))
     # Only children on the same tables can be paired with this one, so only they are named.
     others = [
         e.student.name
@@ -372,10 +364,7 @@ def wall_context(classroom) -> dict:
 def render_wall(request, classroom, *, status=200, error="", partial="board"):
     ctx = wall_context(classroom)
     ctx["error"] = error
-    template = "classroom/sessions/wall.html"
-    if request.htmx:
-        template += f"#{partial}"
-    return render(request, template, ctx, status=status)
+    return render_page(request, "classroom/sessions/wall.html", partial, ctx, status=status)
 
 
 @never_cache
@@ -459,4 +448,4 @@ def wall_end(request, pk):
         )
         classroom.end_signins()
     messages.success(request, _("The session has ended. Every child is signed out."))
-    return done_redirect(request, reverse("classroom:session_wall", args=[classroom.pk]))
+    return finish(request, reverse("classroom:session_wall", args=[classroom.pk]))

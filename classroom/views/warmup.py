@@ -16,10 +16,10 @@ from classroom.models.warmup import (
     WarmUpOver,
     WarmUpRefused,
 )
+from classroom.views.responses import finish
 from classroom.views.sessions import (
     after_wall_action,
     child_page,
-    done_redirect,
     go_to_game,
     my_class,
     teacher_page,
@@ -105,7 +105,7 @@ def warm_up_home(request, student):
         type(student).objects.select_for_update().filter(pk=student.pk).exists()
         warm_up = WarmUp.objects.running().filter(student=student, home=True).first()
         warm_up = warm_up or WarmUp.objects.start(student)
-    return done_redirect(request, warm_up.get_absolute_url())
+    return finish(request, warm_up.get_absolute_url())
 
 
 # --- the teacher's wall -----------------------------------------------------------------------
@@ -124,15 +124,8 @@ def set_warm_up_skipped(classroom, skipped: bool) -> None:
 
 @teacher_page
 @require_POST
-def wall_warm_up_skip(request, pk):
+def wall_warm_up(request, pk, *, skipped: bool):
+    """The wall's "Skip the warm-up" (skipped) and "Warm-up on" buttons (classroom/urls.py)."""
     classroom = my_class(request, pk)
-    set_warm_up_skipped(classroom, True)
-    return after_wall_action(request, classroom)
-
-
-@teacher_page
-@require_POST
-def wall_warm_up_on(request, pk):
-    classroom = my_class(request, pk)
-    set_warm_up_skipped(classroom, False)
+    set_warm_up_skipped(classroom, skipped)
     return after_wall_action(request, classroom)

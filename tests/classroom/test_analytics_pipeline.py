@@ -33,6 +33,8 @@ from classroom.tasks import (
 from games.models import Match, Move, Seat
 from games.multiplipotion import engine as mp
 
+from .conftest import attempt_fields
+
 pytestmark = pytest.mark.django_db
 
 # Purple cards (potion, monster): p01 (6, 12), p02 (7, 14), p03 (8, 16), p04 (9, 18),
@@ -104,16 +106,7 @@ class Evidence:
         match, move = self._match(student)
         context = context or (Attempt.Context.MISSED if answer is None else "capture")
         return Attempt.objects.create(
-            student=student,
-            match=match,
-            move=move,
-            a=a,
-            b=b,
-            answer=answer,
-            correct=answer == a * b,
-            kind=diagnosis.classify(a, b, answer),
-            context=context,
-            response_ms=None if answer is None else ms,
+            **attempt_fields(student, a, b, answer, ms=ms, match=match, move=move, context=context),
             created_at=at or datetime(2026, 3, 10, 9, 0, tzinfo=UTC),
         )
 

@@ -13,13 +13,10 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 
-from classroom import diagnosis
 from classroom.models import (
     Attempt,
     ClassFactStat,
@@ -32,6 +29,9 @@ from classroom.models import (
 )
 from classroom.tasks import recompute_job
 from games.models import Match, Move, Seat
+
+from ..conftest import stop_process, worker_database_url
+from .conftest import attempt_fields
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 VISIBILITY_TIMEOUT = 2  # seconds, for the worker that picks up the killed worker's task
@@ -116,14 +116,6 @@ def test_a_finished_game_updates_the_statistics_in_the_worker(celery_routes_to_w
 # --- a worker killed mid-task ----------------------------------------------------------------
 
 
-def worker_database_url() -> str:
-    name = connection.settings_dict["NAME"]
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{name}"
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    return urlunsplit(parts._replace(path=f"/{name}"))
-
-
 def start_worker(queue, log: Path, **env):
     env = {
         **os.environ,
@@ -142,16 +134,6 @@ def start_worker(queue, log: Path, **env):
     return proc
 
 
-def stop(proc):
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 def many_attempts(children, per_child=40):
     """Attempts for every child, spread over a fortnight (one match and move for all)."""
     seat = {"kind": Seat.Kind.STUDENT, "name": children[0].name, "owner_key": children[0].seat_key}
@@ -166,16 +148,16 @@ def many_attempts(children, per_child=40):
             answer = rng.choice([a * b, a * b, a * b, a * (b + 1), a + b, None])
             rows.append(
                 Attempt(
-                    student=child,
-                    match=match,
-                    move=move,
-                    a=a,
-                    b=b,
-                    answer=answer,
-                    correct=answer == a * b,
-                    kind=diagnosis.classify(a, b, answer),
-                    context="missed" if answer is None else "capture",
-                    response_ms=None if answer is None else rng.randint(800, 9000),
+                    **attempt_fields(
+                        child,
+                        a,
+                        b,
+                        answer,
+                        ms=None if answer is None else rng.randint(800, 9000),
+                        match=match,
+                        move=move,
+                        context="missed" if answer is None else "capture",
+                    ),
                     created_at=start + timedelta(minutes=rng.randint(0, 20000)),
                 )
             )
@@ -221,9 +203,9 @@ def test_a_recompute_survives_a_worker_killed_mid_task(redis_url, transactional_
             f"the redelivered job never finished: {job}\n{log.read_text()[-3000:]}"
         )
     finally:
-        stop(first)
+        stop_process(first)
         if second is not None:
-            stop(second)
+            stop_process(second)
     assert job.total == len(children) and job.done == job.total
     # Counted once: every attempt in exactly one child's fact row, and the same rows as a
     # clean rebuild from scratch.

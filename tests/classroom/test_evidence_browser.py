@@ -17,10 +17,9 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from browser_kit import FIND_CAPTURE, act, child_session, session_cookie
+from browser_kit import FIND_CAPTURE, act, child_session
 from django.contrib.auth import get_user_model
 from django.db.models import Max, Sum
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -29,9 +28,10 @@ from classroom.models import Assignment, Attempt, Classroom, FactStat, School, S
 from games.models import Match, MoveRejected
 from games.multiplipotion import engine as mp
 
+from .browser_pages import new_page, teacher_session
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-VIEWPORT = {"width": 1366, "height": 768}
 # The warm-up, as typed: True a right answer, False a wrong one (the product plus one).
 WARM_UP_ANSWERS = (True, False, True, True, False, True)
 NATURAL_TURNS = 6  # turns the child plays in the browser looking for a capture
@@ -47,23 +47,6 @@ READ_HEATMAP = """() => [...document.querySelectorAll('table.heatmap .heat-cell'
   words: c.querySelector('.visually-hidden').textContent,
   background: getComputedStyle(c).backgroundColor,
 }))"""
-
-
-def teacher_session(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
-
-
-def new_page(browser, live_server, session_key, *, touch=False):
-    context = browser.new_context(viewport=VIEWPORT, has_touch=touch)
-    context.add_cookies(session_cookie(live_server, session_key))
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    page.console_errors = []
-    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
-    return context, page
 
 
 def wait_until(condition, what: str, timeout: float = 30, log: Path | None = None):

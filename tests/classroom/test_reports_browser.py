@@ -3,10 +3,11 @@ sees its detail without a reload; no horizontal scroll, no console error, nothin
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
 
 from classroom.models import Classroom, FactStat, School, Student
+
+from .browser_pages import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,11 +28,7 @@ def test_tapping_a_cell_shows_the_fact_detail(page, live_server):
                             errors={"operand": 4}, wrong_answers={"48": 3, "63": 1},
                             **pooled)  # fmt: skip
     FactStat.objects.create(student=ada, a=8, b=7, attempts=4, correct=4, **pooled)
-    client = Client()
-    client.force_login(teacher)
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
+    log_in(page, live_server, teacher)
     url = live_server.url + reverse("classroom:child_report", args=[ada.pk])
     page.goto(url)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
@@ -69,11 +66,7 @@ def test_the_printed_report_fits_the_width_of_an_a4_page(page, live_server):
         FactStat.objects.create(student=ada, a=a, b=7, state="learning", attempts=9, correct=3,
                                 errors={"operand": 2, "table": 1, "operation": 1, "close": 1,
                                         "other": 1}, wrong_answers={"48": 3})  # fmt: skip
-    client = Client()
-    client.force_login(teacher)
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
+    log_in(page, live_server, teacher)
     # A4 is 210 mm; less the sheet's 12 mm margins, 186 mm = 703 CSS pixels at 96 per inch.
     page.set_viewport_size({"width": 703, "height": 1000})
     page.emulate_media(media="print")

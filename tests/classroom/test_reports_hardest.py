@@ -16,6 +16,8 @@ from classroom import charts
 from classroom.models import Attempt, School, Student, WarmUp, hardest
 from classroom.views import report_context
 
+from .conftest import attempt_fields
+
 HX = {"HX-Request": "true"}
 
 
@@ -24,16 +26,8 @@ def answer(student, a, b, given, *, when, context="capture", ms=2000, match=None
     if given is None:
         context, ms = "missed", None
     return Attempt.objects.create(
-        student=student,
-        match=match,
-        warm_up=warm_up,
-        a=a,
-        b=b,
-        answer=given,
-        correct=given == a * b,
-        kind=charts.classify(a, b, given),
+        **attempt_fields(student, a, b, given, ms=ms, match=match, warm_up=warm_up),
         context=context,
-        response_ms=ms,
         created_at=when,
     )
 

@@ -6,11 +6,12 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
 
 from classroom import charts
 from classroom.models import Attempt, ClassFactStat, Classroom, FactStat, School, Student
+
+from .browser_pages import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -40,11 +41,7 @@ def test_the_hardest_facts_open_to_show_who_struggles(page, live_server):
     answer(ada, 9, 9, 72, t - timedelta(weeks=2))  # only in "last 4 weeks"
     FactStat.objects.rebuild_for([ada.pk, ali.pk, zoe.pk])  # the heatmap, as after a game
     ClassFactStat.objects.rebuild_for([classroom.pk])
-    client = Client()
-    client.force_login(teacher)
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
+    log_in(page, live_server, teacher)
     url = live_server.url + reverse("classroom:class_report", args=[classroom.pk])
     page.goto(url)
     hardest = page.locator("#hardest")

@@ -25,6 +25,8 @@ from classroom.models import (
 )
 from games.models import Move
 
+from .conftest import attempt_fields
+
 OUTSIDERS = ("teacher_b", "admin_a", "admin_b", "superuser")
 CHILDREN = ("anonymous", "child_a", "child_b")
 
@@ -42,18 +44,8 @@ def attempt(student, match, a, b, answer, *, when, context="capture", ms=2000):
     move = Move.objects.create(
         match=match, ply=next(_ply), seat=0, action={"type": "test"}, created_at=when
     )
-    correct = answer == a * b
     return Attempt.objects.create(
-        student=student,
-        match=match,
-        move=move,
-        a=a,
-        b=b,
-        answer=answer,
-        correct=correct,
-        kind=charts.classify(a, b, answer),
-        context=context,
-        response_ms=ms,
+        **attempt_fields(student, a, b, answer, ms=ms, match=match, move=move, context=context),
         created_at=when,
     )
 
@@ -374,26 +366,15 @@ def test_median_time_of_timed_answers_and_none_for_accuracy_first_only(world, ad
 def test_the_trend_line_is_an_svg_without_style_and_with_a_table(world, ada_stats):
     today = world.class_a.school.local_today()
     monday = today - timedelta(days=today.weekday())
-    DailyTrend.objects.create(
-        scope="student", scope_id=ada_stats.pk, day=monday, attempts=8, correct=6
-    )
-    DailyTrend.objects.create(
-        scope="student",
-        scope_id=ada_stats.pk,
-        day=monday - timedelta(days=6),
-        attempts=2,
-        correct=1,
-    )
-    DailyTrend.objects.create(
-        scope="student",
-        scope_id=ada_stats.pk,
-        day=monday - timedelta(days=7),
-        attempts=10,
-        correct=5,
-    )
-    DailyTrend.objects.create(
-        scope="student", scope_id=world.child_a2.pk, day=monday, attempts=50, correct=50
-    )
+    for student, day, attempts, correct in [
+        (ada_stats, monday, 8, 6),
+        (ada_stats, monday - timedelta(days=6), 2, 1),
+        (ada_stats, monday - timedelta(days=7), 10, 5),
+        (world.child_a2, monday, 50, 50),
+    ]:
+        DailyTrend.objects.create(
+            scope="student", scope_id=student.pk, day=day, attempts=attempts, correct=correct
+        )
     html = (
         world.client("teacher_a").get(reverse("classroom:child_report", args=[ada_stats.pk])).text
     )
@@ -563,36 +544,13 @@ def test_the_printable_report(world, ada_stats):
 
 @pytest.fixture
 def class_stats(world):
-    ClassFactStat.objects.create(
-        classroom=world.class_a,
-        a=7,
-        b=8,
-        attempts=20,
-        correct=10,
-        children=3,
-        struggling=1,
-        wrong_answers={"48": 4, "54": 1},
-    )
-    ClassFactStat.objects.create(
-        classroom=world.class_a,
-        a=2,
-        b=5,
-        attempts=9,
-        correct=9,
-        children=2,
-        struggling=0,
-        wrong_answers={},
-    )
-    ClassFactStat.objects.create(
-        classroom=world.class_a,
-        a=6,
-        b=9,
-        attempts=9,
-        correct=3,
-        children=2,
-        struggling=2,
-        wrong_answers={"15": 6},
-    )
+    fields = ("a", "b", "attempts", "correct", "children", "struggling", "wrong_answers")
+    for row in [
+        (7, 8, 20, 10, 3, 1, {"48": 4, "54": 1}),
+        (2, 5, 9, 9, 2, 0, {}),
+        (6, 9, 9, 3, 2, 2, {"15": 6}),
+    ]:
+        ClassFactStat.objects.create(classroom=world.class_a, **dict(zip(fields, row, strict=True)))
     ClassFactStat.objects.create(
         classroom=world.class_b, a=3, b=3, attempts=9, correct=3, children=1, struggling=1
     )

@@ -4,33 +4,22 @@ shows their match without a reload; Pause all stops the children's moves."""
 from datetime import timedelta
 
 import pytest
-from browser_kit import child_session, session_cookie
+from browser_kit import child_session
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import Assignment, Classroom, School, Student
 from games.models import Match
 
+from . import browser_pages
+from .browser_pages import teacher_session
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-def teacher_session(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
-
-
 def new_page(browser, live_server, session_key):
-    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
-    context.add_cookies(session_cookie(live_server, session_key))
-    page = context.new_page()
-    page.set_default_timeout(25_000)
-    page.console_errors = []
-    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
-    return context, page
+    return browser_pages.new_page(browser, live_server, session_key, touch=True, timeout=25_000)
 
 
 def test_two_children_are_paired_and_the_wall_shows_their_game_live(browser, live_server):

@@ -12,19 +12,9 @@ from django.utils import timezone
 from classroom.models import Assignment, Student, WaitingEntry
 from games.models import Match, Seat
 
+from ..conftest import child_client
+
 OUTSIDERS = ("teacher_b", "admin_a", "admin_b", "superuser")
-
-
-def child_client(student, **kwargs) -> Client:
-    client = Client(**kwargs)
-    session = client.session
-    session["student_id"] = student.pk
-    session["signin_generation"] = student.classroom.signin_generation
-    session["signin_key"] = student.signin_key
-    session["player_key"] = f"key-{student.pk}"
-    session.save()
-    client.cookies["sessionid"] = session.session_key
-    return client
 
 
 def csrf_from(response) -> str:

@@ -8,13 +8,14 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from classroom import diagnosis
 from classroom.models import Attempt, Classroom, FactStat, School, Student
 from games.models import Match, Move, Seat
+
+from .browser_pages import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -70,11 +71,7 @@ def test_a_heatmap_of_every_state_fits_and_reads(page, live_server):
         (6, 8): "learning", (8, 9): "learning", (4, 7): "fluent", (2, 9): "mastered",
         (5, 5): "mastered",
     }  # fmt: skip
-    client = Client()
-    client.force_login(teacher)
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
+    log_in(page, live_server, teacher)
     page.set_viewport_size({"width": 1366, "height": 768})
     page.goto(live_server.url + reverse("classroom:child_report", args=[ada.pk]))
     expected = {

@@ -28,6 +28,8 @@ from classroom.models import (
 from classroom.models.stats_sql import _at_least, state_case
 from games.models import Match, Move, Seat
 
+from .conftest import attempt_fields
+
 pytestmark = pytest.mark.django_db
 
 START = datetime(2026, 3, 9, 20, 0, tzinfo=UTC)
@@ -106,16 +108,8 @@ def write(place, draws):
             game["move"] = moves[(kid.pk, slow)]
         rows.append(
             Attempt(
-                student=kid,
-                a=a,
-                b=b,
-                answer=answer,
-                correct=answer == a * b,
-                kind=diagnosis.classify(a, b, answer),
-                context=context,
-                response_ms=None if answer is None else ms,
+                **attempt_fields(kid, a, b, answer, ms=ms, context=context, **game),
                 created_at=START + timedelta(days=day, minutes=minute),
-                **game,
             )
         )
     Attempt.objects.bulk_create(rows)

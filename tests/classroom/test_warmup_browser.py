@@ -6,27 +6,19 @@ import re
 from datetime import timedelta
 
 import pytest
-from browser_kit import child_session
-from django.test import Client
+from browser_kit import child_session, session_cookie
 from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import Assignment, Attempt, Classroom, School, Student, WarmUp
 
+from .browser_pages import VIEWPORT, new_page, teacher_session
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def child_page(browser, live_server, student, *, touch):
-    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=touch)
-    context.add_cookies(
-        [{"name": "sessionid", "value": child_session(student), "url": live_server.url}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    page.console_errors = []
-    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
-    return context, page
+    return new_page(browser, live_server, child_session(student), touch=touch)
 
 
 @pytest.fixture
@@ -81,18 +73,8 @@ def test_a_warm_up_by_touch_then_the_game(browser, live_server, session_of_the_c
         press_play(page, live_server)
         warm_up = WarmUp.objects.get(student=ada)
         # The teacher's wall shows Ada warming up, in words.
-        teacher = Client()
-        teacher.force_login(classroom.teacher)
-        wall_context = browser.new_context(viewport={"width": 1366, "height": 768})
-        wall_context.add_cookies(
-            [
-                {
-                    "name": "sessionid",
-                    "value": teacher.cookies["sessionid"].value,
-                    "url": live_server.url,
-                }
-            ]
-        )
+        wall_context = browser.new_context(viewport=VIEWPORT)
+        wall_context.add_cookies(session_cookie(live_server, teacher_session(classroom.teacher)))
         wall = wall_context.new_page()
         wall.goto(live_server.url + reverse("classroom:session_wall", args=[classroom.pk]))
         wall.locator(".wall-warming", has_text="Warming up (1): Ada").wait_for()

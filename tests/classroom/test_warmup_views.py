@@ -14,20 +14,10 @@ from django.utils import timezone
 from classroom.models import Assignment, Attempt, Classroom, School, Student, WaitingEntry, WarmUp
 from games.models import Match
 
+from ..conftest import child_client
+
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
-
-
-def child_client(student) -> Client:
-    client = Client()
-    session = client.session
-    session["student_id"] = student.pk
-    session["signin_generation"] = student.classroom.signin_generation
-    session["signin_key"] = student.signin_key
-    session["player_key"] = f"key-{student.pk}"
-    session.save()
-    client.cookies["sessionid"] = session.session_key
-    return client
 
 
 @pytest.fixture

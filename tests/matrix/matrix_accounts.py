@@ -1,20 +1,10 @@
 """Sign-up, invite links, the teacher's home and Django's password views."""
 
 from django.urls import reverse
+from expected import ALL, NO_USER
 
-ALL = (
-    "anonymous",
-    "child_a",
-    "child_b",
-    "teacher_a",
-    "teacher_b",
-    "admin_a",
-    "admin_b",
-    "superuser",
-)
 GROWN_UPS = ("teacher_a", "teacher_b", "admin_a", "admin_b", "superuser")
 MEMBERS = ("teacher_a", "teacher_b", "admin_a", "admin_b")
-NO_USER = ("anonymous", "child_a", "child_b")  # a child's session has no user
 
 
 def roles(no_user, grown_ups):

@@ -1,21 +1,7 @@
 """Home, health, log-in and the play screens."""
 
 from django.urls import reverse
-
-ALL = (
-    "anonymous",
-    "child_a",
-    "child_b",
-    "teacher_a",
-    "teacher_b",
-    "admin_a",
-    "admin_b",
-    "superuser",
-)
-
-
-def everyone(status):
-    return dict.fromkeys(ALL, status)
+from expected import ALL, everyone
 
 
 def only(status, other, **roles):

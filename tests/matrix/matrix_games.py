@@ -7,21 +7,7 @@ host's own answers (200, 302, 409, 422) are tested in tests/games/test_rooms_vie
 """
 
 from django.urls import reverse
-
-ALL = (
-    "anonymous",
-    "child_a",
-    "child_b",
-    "teacher_a",
-    "teacher_b",
-    "admin_a",
-    "admin_b",
-    "superuser",
-)
-
-
-def everyone(status):
-    return dict.fromkeys(ALL, status)
+from expected import everyone
 
 
 def play_url(name, match="match_a"):

@@ -4,23 +4,8 @@ anyone else logged in gets 404; not logged in as a grown-up (children too): the 
 The school report: only a school admin, each seeing their own school."""
 
 from django.urls import reverse
-
-ALL = (
-    "anonymous",
-    "child_a",
-    "child_b",
-    "teacher_a",
-    "teacher_b",
-    "admin_a",
-    "admin_b",
-    "superuser",
-)
-LOGIN = {"anonymous": 302, "child_a": 302, "child_b": 302}
-
-
-def owner(status):
-    expect = dict.fromkeys(ALL, 404) | LOGIN | {"teacher_a": status}
-    return {role: expect[role] for role in ALL}
+from expected import ALL, LOGIN
+from expected import teacher_a_only as owner
 
 
 def child(name, *extra):

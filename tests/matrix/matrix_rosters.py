@@ -2,38 +2,13 @@
 no user, e.g. a child's session: 302 to the log-in page)."""
 
 from django.urls import reverse
-
-ALL = (
-    "anonymous",
-    "child_a",
-    "child_b",
-    "teacher_a",
-    "teacher_b",
-    "admin_a",
-    "admin_b",
-    "superuser",
-)
-NO_USER = ("anonymous", "child_a", "child_b")
-
-
-def owner_only(owner_status):
-    """teacher_a owns class A, group A and child A; other grown-ups get 404."""
-    expect = {role: 404 for role in ALL}
-    expect.update(dict.fromkeys(NO_USER, 302))
-    expect["teacher_a"] = owner_status
-    return expect
-
-
-def url(name, attr):
-    return lambda w: reverse(name, args=[getattr(w, attr).pk])
+from expected import ALL, NO_USER, pk_url
+from expected import teacher_a_only as owner_only
+from expected import teacher_a_post as post
 
 
 def get(name, attr, status=200):
-    return {"name": name, "url": url(name, attr), "expect": owner_only(status)}
-
-
-def post(name, attr, status):
-    return {"name": name, "method": "post", "url": url(name, attr), "expect": owner_only(status)}
+    return {"name": name, "url": pk_url(name, attr), "expect": owner_only(status)}
 
 
 members = {role: 200 for role in ALL} | dict.fromkeys(NO_USER, 302) | {"superuser": 403}

@@ -2,24 +2,12 @@
 anybody not logged in as a grown-up (children included) is sent to the log-in page."""
 
 from django.urls import reverse
-
-ALL = (
-    "anonymous",
-    "child_a",
-    "child_b",
-    "teacher_a",
-    "teacher_b",
-    "admin_a",
-    "admin_b",
-    "superuser",
-)
-LOGIN = {"anonymous": 302, "child_a": 302, "child_b": 302}
+from expected import LOGIN, everyone
 
 
 def school_admins(**statuses):
     """Not logged in: 302 to log in. Teachers and a superuser without a school: 404."""
-    expect = dict.fromkeys(ALL, 404) | LOGIN | statuses
-    return {role: expect[role] for role in ALL}
+    return everyone(404) | LOGIN | statuses
 
 
 ENTRIES = [

@@ -10,26 +10,7 @@ Teacher pages: anybody not logged in as a grown-up (children included) is sent t
 """
 
 from django.urls import reverse
-
-ALL = (
-    "anonymous",
-    "child_a",
-    "child_b",
-    "teacher_a",
-    "teacher_b",
-    "admin_a",
-    "admin_b",
-    "superuser",
-)
-NO_USER = ("anonymous", "child_a", "child_b")
-
-
-def everyone(status):
-    return dict.fromkeys(ALL, status)
-
-
-def teacher_a_only(status):
-    return everyone(404) | dict.fromkeys(NO_USER, 302) | {"teacher_a": status}
+from expected import NO_USER, everyone, teacher_a_only, teacher_a_post
 
 
 def pictures_url(child="child_a", classroom="class_a"):
@@ -113,36 +94,11 @@ ENTRIES = [
         "url": lambda w: reverse("classroom:login_cards", args=[w.class_a.pk]),
         "expect": teacher_a_only(200),
     },
-    {
-        "name": "classroom:student_badge_revoke",
-        "method": "post",
-        "url": lambda w: reverse("classroom:student_badge_revoke", args=[w.child_a.pk]),
-        "expect": teacher_a_only(302),
-    },
-    {
-        "name": "classroom:student_pictures_new",
-        "method": "post",
-        "url": lambda w: reverse("classroom:student_pictures_new", args=[w.child_a.pk]),
-        "expect": teacher_a_only(302),
-    },
-    {
-        "name": "classroom:student_unlock",
-        "method": "post",
-        "url": lambda w: reverse("classroom:student_unlock", args=[w.child_a.pk]),
-        "expect": teacher_a_only(302),
-    },
-    {
-        "name": "classroom:class_signins_end",
-        "method": "post",
-        "url": lambda w: reverse("classroom:class_signins_end", args=[w.class_a.pk]),
-        "expect": teacher_a_only(302),
-    },
-    {
-        "name": "classroom:class_signins_unlock",
-        "method": "post",
-        "url": lambda w: reverse("classroom:class_signins_unlock", args=[w.class_a.pk]),
-        "expect": teacher_a_only(302),
-    },
+    teacher_a_post("classroom:student_badge_revoke", "child_a", 302),
+    teacher_a_post("classroom:student_pictures_new", "child_a", 302),
+    teacher_a_post("classroom:student_unlock", "child_a", 302),
+    teacher_a_post("classroom:class_signins_end", "class_a", 302),
+    teacher_a_post("classroom:class_signins_unlock", "class_a", 302),
     {
         # Another teacher's child: not found even for a teacher of the same school.
         "name": "classroom:student_unlock",

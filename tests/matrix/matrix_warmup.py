@@ -5,25 +5,7 @@ another child's round is not found (404). The wall's buttons are teacher_a's cla
 """
 
 from django.urls import reverse
-
-ALL = (
-    "anonymous",
-    "child_a",
-    "child_b",
-    "teacher_a",
-    "teacher_b",
-    "admin_a",
-    "admin_b",
-    "superuser",
-)
-
-
-def everyone(status):
-    return dict.fromkeys(ALL, status)
-
-
-def teacher_a_only(status):
-    return everyone(404) | {"anonymous": 302, "child_a": 302, "child_b": 302, "teacher_a": status}
+from expected import everyone, teacher_a_post
 
 
 def round_of_child_a(w):
@@ -47,16 +29,6 @@ ENTRIES = [
         "url": round_of_child_a,
         "expect": everyone(302) | {"child_a": 200, "child_b": 404},
     },
-    {
-        "name": "classroom:wall_warm_up_skip",
-        "method": "post",
-        "url": lambda w: reverse("classroom:wall_warm_up_skip", args=[w.class_a.pk]),
-        "expect": teacher_a_only(302),
-    },
-    {
-        "name": "classroom:wall_warm_up_on",
-        "method": "post",
-        "url": lambda w: reverse("classroom:wall_warm_up_on", args=[w.class_a.pk]),
-        "expect": teacher_a_only(302),
-    },
+    teacher_a_post("classroom:wall_warm_up_skip", "class_a", 302),
+    teacher_a_post("classroom:wall_warm_up_on", "class_a", 302),
 ]

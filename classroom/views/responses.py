@@ -1,0 +1,25 @@
+"""The answers the classroom's views share: a page (for htmx, one partial of it) and the
+navigation after a successful POST."""
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django_htmx.http import HttpResponseClientRedirect
+
+
+def render_page(request, template, partial, context, status=200):
+    """The whole page, or for an htmx request only its ``partial`` block."""
+    name = f"{template}#{partial}" if request.htmx and partial else template
+    return render(request, name, context, status=status)
+
+
+def finish(request, url):
+    """After a successful POST: htmx navigates, a plain form redirects (POST/redirect/GET)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def done(request, url, message):
+    """A successful POST: its message for the next page, and on to ``url``."""
+    messages.success(request, message)
+    return finish(request, url)

@@ -1,0 +1,18 @@
+"""What the classroom's tests share."""
+
+from classroom import diagnosis
+
+
+def attempt_fields(student, a, b, answer, *, ms=2000, **fields) -> dict:
+    """The fields of an Attempt of ``student`` at a × b: right or not and the kind of answer
+    worked out from ``answer`` as the pipeline does; a missed one (None) has no time."""
+    return {
+        "student": student,
+        "a": a,
+        "b": b,
+        "answer": answer,
+        "correct": answer == a * b,
+        "kind": diagnosis.classify(a, b, answer),
+        "response_ms": None if answer is None else ms,
+        **fields,
+    }
