@@ -26,6 +26,7 @@ from games.engine.base import (
     describe_with,
     gettext_noop,
     listing,
+    load_checked,
     ngettext_noop,
 )
 
@@ -768,31 +769,31 @@ _KEYS = {
 }
 
 
-def load(d: dict) -> State:
-    if not isinstance(d, dict) or d.get("game") != SLUG:
-        raise ValueError("not a Mortadelo Multiverso state")
+def _read(d: dict) -> tuple[State, bool, list[str]]:
+    """A copy of a stored state, whether it holds together, and its cards."""
     if set(d) - {"first"} != _KEYS:
-        raise ValueError("bad Mortadelo Multiverso state")
+        return d, False, []
     s = copy.deepcopy(d)
-    try:
-        n = s["players"]
-        s.setdefault("first", 0)  # a game stored before the first player was drawn
-        ok = (
-            isinstance(s["first"], int)
-            and 0 <= s["first"] < n
-            and s["phase"] in PHASES
-            and MIN_PLAYERS <= n <= MAX_PLAYERS
-            and all(len(s[k]) == n for k in ("hands", "decks", "discards", "wounds", "out"))
-        )
-        every = sorted(cards(s))
-        for p in range(n):
-            mine = owned(s, p)
-            basic = sorted(c for c in mine if c in BASIC)
-            ok = ok and basic == sorted(c for c in BASIC if BASIC[c]["colour"] == COLOURS[p])
-    except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise ValueError("bad Mortadelo Multiverso state") from exc
-    if not ok:
-        raise ValueError("bad Mortadelo Multiverso state")
+    n = s["players"]
+    s.setdefault("first", 0)  # a game stored before the first player was drawn
+    ok = (
+        isinstance(s["first"], int)
+        and 0 <= s["first"] < n
+        and s["phase"] in PHASES
+        and MIN_PLAYERS <= n <= MAX_PLAYERS
+        and all(len(s[k]) == n for k in ("hands", "decks", "discards", "wounds", "out"))
+    )
+    every = sorted(cards(s))
+    for p in range(n):
+        mine = owned(s, p)
+        basic = sorted(c for c in mine if c in BASIC)
+        ok = ok and basic == sorted(c for c in BASIC if BASIC[c]["colour"] == COLOURS[p])
+    return s, ok, every
+
+
+def load(d: dict) -> State:
+    s, every = load_checked(d, SLUG, NAME, _read, (KeyError, TypeError, AttributeError, IndexError))
+    n = s["players"]
     expected = sorted(list(PLUS) + [c for c in BASIC if BASIC[c]["colour"] in COLOURS[:n]])
     if every != expected:
         raise ValueError("the cards of this Mortadelo Multiverso state do not add up")

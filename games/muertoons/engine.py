@@ -26,6 +26,7 @@ from games.engine.base import (
     describe_with,
     gettext_noop,
     listing,
+    load_checked,
 )
 
 SLUG = "muertoons"
@@ -662,22 +663,20 @@ def dump(state: State) -> dict:
     return d
 
 
+def _read(d: dict) -> tuple[State, bool, list[str]]:
+    """A copy of a stored state, whether it holds together, and its cards."""
+    s = dump(d)
+    ok = (
+        s["phase"] in PHASES
+        and MIN_PLAYERS <= s["players"] <= MAX_PLAYERS
+        and len(s["hands"]) == s["players"]
+        and bool(s["pile"])
+    )
+    return s, ok, sorted(cards(s))
+
+
 def load(d: dict) -> State:
-    if not isinstance(d, dict) or d.get("game") != SLUG:
-        raise ValueError("not a Muertoons state")
-    try:
-        s = dump(d)
-        ok = (
-            s["phase"] in PHASES
-            and MIN_PLAYERS <= s["players"] <= MAX_PLAYERS
-            and len(s["hands"]) == s["players"]
-            and bool(s["pile"])
-        )
-        deck = sorted(cards(s))
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise ValueError("bad Muertoons state") from exc
-    if not ok:
-        raise ValueError("bad Muertoons state")
+    s, deck = load_checked(d, SLUG, NAME, _read)
     if deck != sorted(ALL_IDS):
         raise ValueError("the cards of this Muertoons state do not add up")
     return s

@@ -19,6 +19,7 @@ from games.engine.base import (
     check_setup,
     describe_with,
     gettext_noop,
+    load_checked,
     ngettext_noop,
 )
 
@@ -532,12 +533,7 @@ def dump(state: State) -> dict:
 
 
 def load(d: dict) -> State:
-    if not isinstance(d, dict) or d.get("game") != SLUG:
-        raise ValueError("not a MultipliPotion state")
-    try:
-        s = dump(d)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise ValueError("bad MultipliPotion state") from exc
+    s, _ = load_checked(d, SLUG, NAME, lambda d: (dump(d), True, None))
     if s["phase"] not in PHASES or s["tier"] not in TIER_IDS:
         raise ValueError("bad MultipliPotion state")
     if sorted(cards(s)) != sorted(TIER_IDS[s["tier"]]):

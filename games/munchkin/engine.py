@@ -32,6 +32,7 @@ from games.engine.base import (
     describe_with,
     gettext_noop,
     listing,
+    load_checked,
     ngettext_noop,
 )
 
@@ -1667,22 +1668,20 @@ def dump(state: State) -> dict:
     return json.loads(json.dumps(state))
 
 
+def _read(d: dict) -> tuple[State, bool, list[str]]:
+    """A copy of a stored state, whether it holds together, and its cards."""
+    s = json.loads(json.dumps(d))
+    ok = (
+        s["phase"] in PHASES
+        and MIN_PLAYERS <= s["players"] <= MAX_PLAYERS
+        and len(s["hands"]) == s["players"]
+        and len(s["levels"]) == s["players"]
+    )
+    return s, ok, sorted(cards(s))
+
+
 def load(d: dict) -> State:
-    if not isinstance(d, dict) or d.get("game") != SLUG:
-        raise ValueError("not a Munchkin state")
-    try:
-        s = json.loads(json.dumps(d))
-        ok = (
-            s["phase"] in PHASES
-            and MIN_PLAYERS <= s["players"] <= MAX_PLAYERS
-            and len(s["hands"]) == s["players"]
-            and len(s["levels"]) == s["players"]
-        )
-        deck = sorted(cards(s))
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
-        raise ValueError("bad Munchkin state") from exc
-    if not ok:
-        raise ValueError("bad Munchkin state")
+    s, deck = load_checked(d, SLUG, NAME, _read, (KeyError, TypeError, AttributeError, ValueError))
     if deck != sorted(ALL_IDS):
         raise ValueError("the cards of this Munchkin state do not add up")
     return s

@@ -30,6 +30,7 @@ from games.engine.base import (
     describe_with,
     gettext_noop,
     listing,
+    load_checked,
 )
 
 SLUG = "trono"
@@ -1024,26 +1025,25 @@ def dump(state: State) -> dict:
     return _copy(state)
 
 
+def _read(d: dict) -> tuple[State, bool, list[int]]:
+    """A copy of a stored state, whether it holds together, and its tokens of each kind."""
+    s = _copy(d)
+    n = s["players"]
+    ok = (
+        s["phase"] in PHASES
+        and MIN_PLAYERS <= n <= MAX_PLAYERS
+        and len(s["tokens"]) == n
+        and len(s["roles"]) == n
+        and all(r in ROLES for r in s["roles"])
+        and all(len(t) == 4 and min(t) >= 0 for t in s["tokens"])
+        and min(s["reserve"]) >= 0
+    )
+    return s, ok, [s["reserve"][i] + sum(t[i] for t in s["tokens"]) for i in range(4)]
+
+
 def load(d: dict) -> State:
-    if not isinstance(d, dict) or d.get("game") != SLUG:
-        raise ValueError("not an Il Trono di Mortadella state")
-    try:
-        s = _copy(d)
-        n = s["players"]
-        ok = (
-            s["phase"] in PHASES
-            and MIN_PLAYERS <= n <= MAX_PLAYERS
-            and len(s["tokens"]) == n
-            and len(s["roles"]) == n
-            and all(r in ROLES for r in s["roles"])
-            and all(len(t) == 4 and min(t) >= 0 for t in s["tokens"])
-            and min(s["reserve"]) >= 0
-        )
-        totals = [s["reserve"][i] + sum(t[i] for t in s["tokens"]) for i in range(4)]
-    except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise ValueError("bad Il Trono di Mortadella state") from exc
-    if not ok:
-        raise ValueError("bad Il Trono di Mortadella state")
+    errors = (KeyError, TypeError, AttributeError, IndexError)
+    s, totals = load_checked(d, SLUG, NAME, _read, errors, article="an")
     if totals != [RESERVE] * 4:
         raise ValueError("the tokens of this state do not add up")
     return s
