@@ -82,6 +82,25 @@ def assert_no_secrets(rules, body, state, seat, what=""):
         assert not leaked, f"seat {seat} saw seat {other}'s {what}{leaked}"
 
 
+def family_form(**extra):
+    """The family-night form for Muertoons for three: Ana here, a person on another device and
+    a computer player; ``extra`` changes or adds fields."""
+    return {
+        "players": "3",
+        "seat1_kind": "here",
+        "seat1_name": "Ana",
+        "seat2_kind": "remote",
+        "seat3_kind": "computer",
+        "seat3_level": "heuristic",
+        **extra,
+    }
+
+
+def potion_form(**seats):
+    """The family-night form for a green MultipliPotion game for two, with these seat fields."""
+    return {"players": "2", "option_tier": "green", **seats}
+
+
 @pytest.fixture
 def make_match(db):
     def make(seats=("ana", "ben"), tier="green", seed=7, bots=()):
