@@ -12,27 +12,17 @@ from games import registry
 from games.models import Match, Move
 from games.mortadelo import engine as MM
 
-from .conftest import (
-    HTMX,
-    drive_matches,
-    guest_client,
-    match_state,
-    post_move,
-    seat_specs,
-    url,
-)
-from .conftest import (
-    assert_no_secrets as no_secrets,
-)
+from . import conftest as kit
+from .conftest import HTMX, guest_client, post_move, url
 
 
 def make_mm(keys=("ana", "ben", "cleo"), seed=3, bots=(), same_device=False):
-    specs = seat_specs(keys, bots, "odds", owner="ana" if same_device else None)
+    specs = kit.seat_specs(keys, bots, "odds", owner="ana" if same_device else None)
     return Match.create("mortadelo", specs, seed=seed)
 
 
 def state_of(match):
-    return match_state(MM, match)
+    return kit.match_state(MM, match)
 
 
 def play_as(match, seat, action):
@@ -47,12 +37,14 @@ def pick_all(match, chars=("pirate", "mummy", "king", "chef")):
 
 def assert_no_secrets(body, state, seat):
     """No other seat's hand or pending duel choice in this response."""
-    no_secrets(MM, body, state, seat)
+    kit.assert_no_secrets(MM, body, state, seat)
 
 
 def drive_until(predicate, keys=("ana", "ben", "cleo"), seeds=range(40)):
     """A match (over several seeds) played by the odds bot for every seat until predicate."""
-    return drive_matches(lambda seed: make_mm(keys, seed=seed), MM, "odds", predicate, seeds, 400)
+    return kit.drive_matches(
+        lambda seed: make_mm(keys, seed=seed), MM, "odds", predicate, seeds, 400
+    )
 
 
 # --- choosing a Mortadelo and an opponent -----------------------------------------------------

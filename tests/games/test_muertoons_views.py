@@ -9,46 +9,35 @@ from config.names import isolate
 from games import registry
 from games.models import Match, Move
 
-from .conftest import (
-    HTMX,
-    bot_step,
-    drive_matches,
-    guest_client,
-    match_state,
-    post_move,
-    seat_specs,
-    url,
-)
-from .conftest import (
-    assert_no_secrets as no_secrets,
-)
+from . import conftest as kit
+from .conftest import HTMX, guest_client, post_move, url
 
 MU = registry.get("muertoons").rules
 
 
 def make_mu(keys=("ana", "ben", "cleo"), seed=3, bots=()):
-    return Match.create("muertoons", seat_specs(keys, bots, "heuristic"), seed=seed)
+    return Match.create("muertoons", kit.seat_specs(keys, bots, "heuristic"), seed=seed)
 
 
 def state_of(match):
-    return match_state(MU, match)
+    return kit.match_state(MU, match)
 
 
 def step(match, rng):
     """One move by the heuristic computer player for the first seat that must act."""
-    bot_step(MU, match, rng, "heuristic")
+    kit.bot_step(MU, match, rng, "heuristic")
 
 
 def drive_until(predicate, keys=("ana", "ben", "cleo"), seeds=range(60)):
     """A match (over several seeds) played by computer choices until predicate(state)."""
-    return drive_matches(
+    return kit.drive_matches(
         lambda seed: make_mu(keys, seed=seed), MU, "heuristic", predicate, seeds, 400
     )
 
 
 def assert_no_secrets(body, state, seat):
     """No other seat's hand or pending contest choice in this response."""
-    no_secrets(MU, body, state, seat)
+    kit.assert_no_secrets(MU, body, state, seat)
 
 
 # --- the board ------------------------------------------------------------------------

@@ -11,41 +11,30 @@ from config.names import isolate
 from games.models import Match, Move
 from games.munchkin import engine as MK
 
-from .conftest import (
-    HTMX,
-    bot_step,
-    drive_matches,
-    guest_client,
-    match_state,
-    post_move,
-    seat_specs,
-    url,
-)
-from .conftest import (
-    assert_no_secrets as no_secrets,
-)
+from . import conftest as kit
+from .conftest import HTMX, guest_client, post_move, url
 
 
 def make_mk(keys=("ana", "ben", "cleo"), seed=3, bots=(), options=None):
     return Match.create(
-        "munchkin", seat_specs(keys, bots, "munchkin"), seed=seed, options=options or {}
+        "munchkin", kit.seat_specs(keys, bots, "munchkin"), seed=seed, options=options or {}
     )
 
 
 def state_of(match):
-    return match_state(MK, match)
+    return kit.match_state(MK, match)
 
 
 def step(match, rng):
-    bot_step(MK, match, rng, "munchkin")
+    kit.bot_step(MK, match, rng, "munchkin")
 
 
 def drive_until(predicate, seeds=range(40)):
-    return drive_matches(lambda seed: make_mk(seed=seed), MK, "munchkin", predicate, seeds, 600)
+    return kit.drive_matches(lambda seed: make_mk(seed=seed), MK, "munchkin", predicate, seeds, 600)
 
 
 def assert_no_secrets(body, state, seat):
-    no_secrets(MK, body, state, seat)
+    kit.assert_no_secrets(MK, body, state, seat)
 
 
 CLIENTS = {0: "ana", 1: "ben", 2: "cleo"}

@@ -8,46 +8,35 @@ import pytest
 from games import registry
 from games.models import Match, Seat
 
-from .conftest import (
-    HTMX,
-    bot_step,
-    drive_matches,
-    guest_client,
-    match_state,
-    post_move,
-    seat_specs,
-    url,
-)
-from .conftest import (
-    assert_no_secrets as no_secrets,
-)
+from . import conftest as kit
+from .conftest import HTMX, guest_client, post_move, url
 
 TR = registry.get("trono").rules
 
 
 def make_tr(keys=("ana", "ben", "cleo", "dan"), seed=3, bots=(), options=None):
     return Match.create(
-        "trono", seat_specs(keys, bots, "heuristic"), options=options or {}, seed=seed
+        "trono", kit.seat_specs(keys, bots, "heuristic"), options=options or {}, seed=seed
     )
 
 
 def state_of(match):
-    return match_state(TR, match)
+    return kit.match_state(TR, match)
 
 
 def step(match, rng):
-    bot_step(TR, match, rng, "heuristic")
+    kit.bot_step(TR, match, rng, "heuristic")
 
 
 def drive_until(predicate, keys=("ana", "ben", "cleo", "dan"), seeds=range(40), options=None):
     def make(seed):
         return make_tr(keys, seed=seed, options=options)
 
-    return drive_matches(make, TR, "heuristic", predicate, seeds, 600)
+    return kit.drive_matches(make, TR, "heuristic", predicate, seeds, 600)
 
 
 def assert_no_secrets(body, state, seat):
-    no_secrets(TR, body, state, seat, what="role ")
+    kit.assert_no_secrets(TR, body, state, seat, what="role ")
 
 
 def client_for(match, seat):
