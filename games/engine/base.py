@@ -1,5 +1,8 @@
 """Shared pieces of the game-engine protocol (no Django, no global randomness)."""
 
+from collections.abc import Callable
+from typing import Any
+
 
 class IllegalAction(Exception):
     """An action the rules do not allow.
@@ -85,3 +88,72 @@ def describe_with(texts: dict, event_fields, event: dict) -> str:
 
 def english_who(seat) -> str:
     return f"Player {seat + 1}" if isinstance(seat, int) else "Someone"
+
+
+# Translators: one more item of a list in a log line ("Rosita 3, Rosita 4", "Ana rolled People,
+# Rat, Wine.", "Ana takes Pet Rock, Ben takes Wand", a card's effects).
+LIST_TEXT = gettext_noop("%(first)s, %(rest)s")
+
+
+def listing(items: list, text: str = LIST_TEXT) -> Any:
+    """Items (names, Words, Phrases) one after another: "a, b, c" (``text`` joins two)."""
+    if not items:
+        return ""
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        out = Phrase(text, {"first": item, "rest": out})
+    return out
+
+
+# --- The protocol's checks, the same in every engine -----------------------------------------
+def check_setup(
+    players: Any, seed: Any, options: dict | None, min_players: int, max_players: int, name: str
+) -> dict:
+    """``setup``'s checks of its arguments (ValueError): players a whole number within
+    min..max, seed a whole number. Returns a copy of the options given (unchecked)."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError("players must be an integer")
+    if not min_players <= players <= max_players:
+        counts = f"{min_players} to {max_players}" if min_players < max_players else min_players
+        raise ValueError(f"{name} is a game for {counts} players")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError("seed must be an integer")
+    return dict(options or {})
+
+
+def check_known_options(options: dict, known: dict) -> None:
+    """ValueError for the options a game does not have."""
+    unknown = set(options) - set(known)
+    if unknown:
+        raise ValueError(f"unknown options: {sorted(unknown)}")
+
+
+def check_bot_call(legal: list, level: str, levels: Any) -> None:
+    """``bot_action``'s checks (ValueError): something to choose from, a level the game has."""
+    if not legal:
+        raise ValueError("no legal action")
+    if level not in levels:
+        raise ValueError(f"unknown level {level!r}")
+
+
+def load_checked(
+    d: Any,
+    slug: str,
+    name: str,
+    read: Callable[[dict], tuple[dict, bool, Any]],
+    errors: tuple[type[Exception], ...] = (KeyError, TypeError, AttributeError),
+    article: str = "a",
+) -> tuple[dict, Any]:
+    """``load``'s checks: a dict of this game (ValueError "not a … state"); ``read(d)`` gives
+    the state (a copy), whether it holds together and what the caller counts next (its
+    cards); one of ``errors`` while reading, or a state that does not hold together, is a
+    ValueError "bad … state"."""
+    if not isinstance(d, dict) or d.get("game") != slug:
+        raise ValueError(f"not {article} {name} state")
+    try:
+        s, ok, counted = read(d)
+    except errors as exc:
+        raise ValueError(f"bad {name} state") from exc
+    if not ok:
+        raise ValueError(f"bad {name} state")
+    return s, counted

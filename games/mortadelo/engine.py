@@ -15,12 +15,18 @@ import copy
 import random
 from typing import Any
 
+from games.engine.base import LIST_TEXT as LIST_TEXT  # re-exported: its tests read it
 from games.engine.base import (
     IllegalAction,
     Phrase,
     Word,
+    check_bot_call,
+    check_known_options,
+    check_setup,
     describe_with,
     gettext_noop,
+    listing,
+    load_checked,
     ngettext_noop,
 )
 
@@ -119,14 +125,9 @@ def card(cid: str) -> dict[str, Any]:
 # Setup
 # --------------------------------------------------------------------------------------------
 def setup(players: int, seed: int, options: dict | None = None) -> State:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError("players must be an integer")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError("Mortadelo Multiverso is a game for 2 to 6 players")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError("seed must be an integer")
-    if options:
-        raise ValueError(f"unknown options: {sorted(options)}")
+    check_known_options(
+        check_setup(players, seed, options, MIN_PLAYERS, MAX_PLAYERS, NAME), OPTIONS
+    )
     decks, hands = [], []
     for p in range(players):
         deck = [cid for cid, c in BASIC.items() if c["colour"] == COLOURS[p]]
@@ -768,31 +769,31 @@ _KEYS = {
 }
 
 
-def load(d: dict) -> State:
-    if not isinstance(d, dict) or d.get("game") != SLUG:
-        raise ValueError("not a Mortadelo Multiverso state")
+def _read(d: dict) -> tuple[State, bool, list[str]]:
+    """A copy of a stored state, whether it holds together, and its cards."""
     if set(d) - {"first"} != _KEYS:
-        raise ValueError("bad Mortadelo Multiverso state")
+        return d, False, []
     s = copy.deepcopy(d)
-    try:
-        n = s["players"]
-        s.setdefault("first", 0)  # a game stored before the first player was drawn
-        ok = (
-            isinstance(s["first"], int)
-            and 0 <= s["first"] < n
-            and s["phase"] in PHASES
-            and MIN_PLAYERS <= n <= MAX_PLAYERS
-            and all(len(s[k]) == n for k in ("hands", "decks", "discards", "wounds", "out"))
-        )
-        every = sorted(cards(s))
-        for p in range(n):
-            mine = owned(s, p)
-            basic = sorted(c for c in mine if c in BASIC)
-            ok = ok and basic == sorted(c for c in BASIC if BASIC[c]["colour"] == COLOURS[p])
-    except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise ValueError("bad Mortadelo Multiverso state") from exc
-    if not ok:
-        raise ValueError("bad Mortadelo Multiverso state")
+    n = s["players"]
+    s.setdefault("first", 0)  # a game stored before the first player was drawn
+    ok = (
+        isinstance(s["first"], int)
+        and 0 <= s["first"] < n
+        and s["phase"] in PHASES
+        and MIN_PLAYERS <= n <= MAX_PLAYERS
+        and all(len(s[k]) == n for k in ("hands", "decks", "discards", "wounds", "out"))
+    )
+    every = sorted(cards(s))
+    for p in range(n):
+        mine = owned(s, p)
+        basic = sorted(c for c in mine if c in BASIC)
+        ok = ok and basic == sorted(c for c in BASIC if BASIC[c]["colour"] == COLOURS[p])
+    return s, ok, every
+
+
+def load(d: dict) -> State:
+    s, every = load_checked(d, SLUG, NAME, _read, (KeyError, TypeError, AttributeError, IndexError))
+    n = s["players"]
     expected = sorted(list(PLUS) + [c for c in BASIC if BASIC[c]["colour"] in COLOURS[:n]])
     if every != expected:
         raise ValueError("the cards of this Mortadelo Multiverso state do not add up")
@@ -861,9 +862,6 @@ EFFECT_TEXTS = {
     "recover": ngettext_noop("♥ Recover %(n)s wound", "♥ Recover %(n)s wounds"),
     "special": gettext_noop("ϟ Special Mamporro"),
 }
-# Translators: one more item of a list in a log line (a card's effects: "Tortazo ★ (1 wound),
-# ⇄ Play another card").
-LIST_TEXT = gettext_noop("%(first)s, %(rest)s")
 # Translators: one more card of a duel flipped over ("Ana: Jab (Punch attack) succeeds; Ben: …").
 PARTS_TEXT = gettext_noop("%(first)s; %(rest)s")
 # The events told by their player's name alone, and by the two duellists' names.
@@ -876,16 +874,6 @@ def effect_phrase(name: str, amount: int) -> Phrase | str:
     if name not in EFFECT_TEXTS:
         return name
     return Phrase(EFFECT_TEXTS[name], {"n": amount, "stars": "★" * amount})
-
-
-def _listing(items: list, text: str = LIST_TEXT) -> Any:
-    """Items (Words, Phrases) one after another: "a, b, c" (``text`` joins two)."""
-    if not items:
-        return ""
-    out = items[-1]
-    for item in reversed(items[:-1]):
-        out = Phrase(text, {"first": item, "rest": out})
-    return out
 
 
 def _card_part(c: dict, who) -> Phrase:
@@ -912,7 +900,7 @@ def event_fields(event: Event, who) -> tuple[str, dict] | None:
     if kind == "picked":
         return kind, {"who": who(seat), "character": Word(CHARACTERS[event["character"]]["name"])}
     if kind == "reveal":
-        return kind, {"parts": _listing([_card_part(c, who) for c in event["cards"]], PARTS_TEXT)}
+        return kind, {"parts": listing([_card_part(c, who) for c in event["cards"]], PARTS_TEXT)}
     if kind == "tortazo" and event.get("wounds", 0):
         fields = {"target": who(target), "n": event["wounds"], "total": event.get("total", 0)}
         return kind, fields
@@ -921,7 +909,7 @@ def event_fields(event: Event, who) -> tuple[str, dict] | None:
     if kind in ("upgrade", "combo"):
         fields = {"who": who(seat), "card": Word(event["card"]["name"])}
         if kind == "combo":
-            fields["effects"] = _listing([effect_phrase(n, a) for n, a in event["card"]["effects"]])
+            fields["effects"] = listing([effect_phrase(n, a) for n, a in event["card"]["effects"]])
         return kind, fields
     if kind in ("special", "meddle"):
         fields = {"who": who(seat), "blow": Word(CHARACTERS[event["character"]]["blow"])}
@@ -995,16 +983,9 @@ def _choose_value(cid: str, me: int, opp: int, odds: dict, view: dict) -> float:
 
 
 def bot_action(
-    view: dict,
-    legal: list,
-    level: str,
-    rng: random.Random,
-    focus: Any = None,
+    view: dict, legal: list, level: str, rng: random.Random, focus: Any = None
 ) -> Action:
-    if not legal:
-        raise ValueError("no legal action")
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}")
+    check_bot_call(legal, level, LEVELS)
     if level == "random" or view["phase"] == "pick":
         return rng.choice(legal)
     me = view["seat"]

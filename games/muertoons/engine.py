@@ -15,7 +15,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine.base import IllegalAction, Phrase, Word, describe_with, gettext_noop
+from games.engine.base import LIST_TEXT as LIST_TEXT  # re-exported: its tests read it
+from games.engine.base import (
+    IllegalAction,
+    Phrase,
+    Word,
+    check_bot_call,
+    check_known_options,
+    check_setup,
+    describe_with,
+    gettext_noop,
+    listing,
+    load_checked,
+)
 
 SLUG = "muertoons"
 NAME = "Muertoons"
@@ -102,15 +114,9 @@ def _can_play(top: str, card: str) -> bool:
 # Setup
 # --------------------------------------------------------------------------------------------
 def setup(players: int, seed: int, options: dict | None = None) -> State:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError("players must be an integer")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError("Muertoons is a game for 3 to 5 players")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError("seed must be an integer")
-    options = dict(options or {})
-    if options:
-        raise ValueError(f"unknown options: {sorted(options)}")
+    check_known_options(
+        check_setup(players, seed, options, MIN_PLAYERS, MAX_PLAYERS, NAME), OPTIONS
+    )
     deck = [c for c in ALL_IDS if c != START]
     random.Random(f"{seed}:shuffle:0").shuffle(deck)
     # Dealt one at a time, starting with seat 0 (left of the dealer); Tio Rico's hand is dealt
@@ -657,22 +663,20 @@ def dump(state: State) -> dict:
     return d
 
 
+def _read(d: dict) -> tuple[State, bool, list[str]]:
+    """A copy of a stored state, whether it holds together, and its cards."""
+    s = dump(d)
+    ok = (
+        s["phase"] in PHASES
+        and MIN_PLAYERS <= s["players"] <= MAX_PLAYERS
+        and len(s["hands"]) == s["players"]
+        and bool(s["pile"])
+    )
+    return s, ok, sorted(cards(s))
+
+
 def load(d: dict) -> State:
-    if not isinstance(d, dict) or d.get("game") != SLUG:
-        raise ValueError("not a Muertoons state")
-    try:
-        s = dump(d)
-        ok = (
-            s["phase"] in PHASES
-            and MIN_PLAYERS <= s["players"] <= MAX_PLAYERS
-            and len(s["hands"]) == s["players"]
-            and bool(s["pile"])
-        )
-        deck = sorted(cards(s))
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise ValueError("bad Muertoons state") from exc
-    if not ok:
-        raise ValueError("bad Muertoons state")
+    s, deck = load_checked(d, SLUG, NAME, _read)
     if deck != sorted(ALL_IDS):
         raise ValueError("the cards of this Muertoons state do not add up")
     return s
@@ -693,8 +697,6 @@ GIRL_WORDS = {
     "spirit": gettext_noop("the Spirit"),
 }
 CARD_NAME = gettext_noop("%(girl)s %(n)s")
-# Translators: one more item of a list in a log line ("Rosita 3, Rosita 4").
-LIST_TEXT = gettext_noop("%(first)s, %(rest)s")
 # Translators: a player's card when the contest cards are turned over ("Ana: Rubi 8").
 CHOICE_TEXT = gettext_noop("%(name)s: %(card)s")
 
@@ -734,16 +736,6 @@ def card_name(card: dict) -> Phrase:
     if card["girl"] == "spirit":
         return Phrase(GIRL_WORDS["spirit"], {})
     return Phrase(CARD_NAME, {"girl": Word(GIRL_WORDS[card["girl"]]), "n": card["number"]})
-
-
-def listing(items: list) -> Any:
-    """Items (names, Words, Phrases) one after another: "a, b, c"."""
-    if not items:
-        return ""
-    out = items[-1]
-    for item in reversed(items[:-1]):
-        out = Phrase(LIST_TEXT, {"first": item, "rest": out})
-    return out
 
 
 def event_fields(event: Event, who) -> tuple[str, dict] | None:
@@ -841,16 +833,9 @@ def _unseen_rubis(view: dict) -> set[int]:
 
 
 def bot_action(
-    view: dict,
-    legal: list,
-    level: str,
-    rng: random.Random,
-    focus: Any = None,
+    view: dict, legal: list, level: str, rng: random.Random, focus: Any = None
 ) -> Action:
-    if not legal:
-        raise ValueError("no legal action")
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}")
+    check_bot_call(legal, level, LEVELS)
     if level == "random":
         return rng.choice(legal)
     phase = view["phase"]

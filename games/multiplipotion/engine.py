@@ -12,7 +12,16 @@ import random
 from itertools import combinations
 from typing import Any
 
-from games.engine.base import IllegalAction, describe_with, gettext_noop, ngettext_noop
+from games.engine.base import (
+    IllegalAction,
+    check_bot_call,
+    check_known_options,
+    check_setup,
+    describe_with,
+    gettext_noop,
+    load_checked,
+    ngettext_noop,
+)
 
 SLUG = "multiplipotion"
 NAME = "MultipliPotion"
@@ -91,16 +100,8 @@ MSG_MUST_CAPTURE = gettext_noop("You were caught! Capture a monster now.")
 # Setup
 # --------------------------------------------------------------------------------------------
 def setup(players: int, seed: int, options: dict | None = None) -> State:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError("players must be an integer")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError("MultipliPotion is a game for 2 players")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError("seed must be an integer")
-    options = dict(options or {})
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown options: {sorted(unknown)}")
+    options = check_setup(players, seed, options, MIN_PLAYERS, MAX_PLAYERS, NAME)
+    check_known_options(options, OPTIONS)
     tier = options.get("tier", OPTIONS["tier"]["default"])
     if tier not in OPTIONS["tier"]["choices"]:
         raise ValueError(f"tier must be one of {OPTIONS['tier']['choices']}")
@@ -532,12 +533,7 @@ def dump(state: State) -> dict:
 
 
 def load(d: dict) -> State:
-    if not isinstance(d, dict) or d.get("game") != SLUG:
-        raise ValueError("not a MultipliPotion state")
-    try:
-        s = dump(d)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise ValueError("bad MultipliPotion state") from exc
+    s, _ = load_checked(d, SLUG, NAME, lambda d: (dump(d), True, None))
     if s["phase"] not in PHASES or s["tier"] not in TIER_IDS:
         raise ValueError("bad MultipliPotion state")
     if sorted(cards(s)) != sorted(TIER_IDS[s["tier"]]):
@@ -637,10 +633,7 @@ def bot_action(
     rng: random.Random,
     focus: list[tuple[int, int]] | None = None,
 ) -> Action:
-    if not legal:
-        raise ValueError("no legal action")
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}")
+    check_bot_call(legal, level, LEVELS)
     pot, mon = _card_values(view)
     places, captures, challenges, ends = _sort_legal(legal, pot, mon)
     if level == "random":

@@ -22,12 +22,17 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from games.engine.base import LIST_TEXT as LIST_TEXT  # re-exported: its tests read it
 from games.engine.base import (
     IllegalAction,
     Phrase,
     Word,
+    check_bot_call,
+    check_setup,
     describe_with,
     gettext_noop,
+    listing,
+    load_checked,
     ngettext_noop,
 )
 
@@ -242,14 +247,9 @@ def _least_useful(s: State, p: int, cands: list[str]) -> str:
 # Setup
 # --------------------------------------------------------------------------------------------
 def setup(players: int, seed: int, options: dict | None = None) -> State:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError("players must be an integer")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError("Munchkin is a game for 3 to 6 players")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError("seed must be an integer")
+    given = check_setup(players, seed, options, MIN_PLAYERS, MAX_PLAYERS, NAME)
     opts = {name: spec["default"] for name, spec in OPTIONS.items()}
-    for name, value in dict(options or {}).items():
+    for name, value in given.items():
         if name not in OPTIONS:
             raise ValueError(f"unknown option {name!r}")
         if value not in OPTIONS[name]["choices"]:
@@ -1668,22 +1668,20 @@ def dump(state: State) -> dict:
     return json.loads(json.dumps(state))
 
 
+def _read(d: dict) -> tuple[State, bool, list[str]]:
+    """A copy of a stored state, whether it holds together, and its cards."""
+    s = json.loads(json.dumps(d))
+    ok = (
+        s["phase"] in PHASES
+        and MIN_PLAYERS <= s["players"] <= MAX_PLAYERS
+        and len(s["hands"]) == s["players"]
+        and len(s["levels"]) == s["players"]
+    )
+    return s, ok, sorted(cards(s))
+
+
 def load(d: dict) -> State:
-    if not isinstance(d, dict) or d.get("game") != SLUG:
-        raise ValueError("not a Munchkin state")
-    try:
-        s = json.loads(json.dumps(d))
-        ok = (
-            s["phase"] in PHASES
-            and MIN_PLAYERS <= s["players"] <= MAX_PLAYERS
-            and len(s["hands"]) == s["players"]
-            and len(s["levels"]) == s["players"]
-        )
-        deck = sorted(cards(s))
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
-        raise ValueError("bad Munchkin state") from exc
-    if not ok:
-        raise ValueError("bad Munchkin state")
+    s, deck = load_checked(d, SLUG, NAME, _read, (KeyError, TypeError, AttributeError, ValueError))
     if deck != sorted(ALL_IDS):
         raise ValueError("the cards of this Munchkin state do not add up")
     return s
@@ -1760,8 +1758,6 @@ SIDE_NAMES = {"players": gettext_noop("the players"), "monsters": gettext_noop("
 # Parts of the texts above (base.Phrase fields): who takes each face-up treasure, listed; what
 # a call for help offers (the combat panel says it too).
 TREASURE_TAKER = gettext_noop("%(who)s takes %(card)s")
-# Translators: one more item of a list in a log line ("Ana takes Pet Rock, Ben takes Wand").
-LIST_TEXT = gettext_noop("%(first)s, %(rest)s")
 BRIBE_ITEM = gettext_noop("the item %(item)s")
 BRIBE_NOTHING = gettext_noop("nothing")
 BRIBE_TREASURES = ngettext_noop("%(n)s treasure", "%(n)s treasures")
@@ -1789,16 +1785,6 @@ _WHO_TO = frozenset(("help_declined", "gave", "helps"))
 def _word(text: str | None) -> Word | str:
     """A card's name as a translated field ("" for none: gettext("") is a catalogue's header)."""
     return Word(text) if text else ""
-
-
-def _listing(items: list) -> Any:
-    """Items (names, Words, Phrases) one after another: "a, b, c"."""
-    if not items:
-        return ""
-    out = items[-1]
-    for item in reversed(items[:-1]):
-        out = Phrase(LIST_TEXT, {"first": item, "rest": out})
-    return out
 
 
 def bribe_phrase(treasures: int, item: str | None) -> Phrase:
@@ -1879,7 +1865,7 @@ def _fight_event_fields(event: Event, kind: Any, fields: dict, who: Callable):
             Phrase(TREASURE_TAKER, {"who": who(seat), "card": _word(name)})
             for seat, name in event["cards"]
         ]
-        return kind, {"cards": _listing(takers)}
+        return kind, {"cards": listing(takers)}
     if kind in ("not_chased", "bad_stuff"):
         return kind, {**fields, "monster": card}
     if kind == "rolled":
@@ -1897,16 +1883,9 @@ def describe(event: Event) -> str:
 # Bots: they see only their view and their legal actions.
 # --------------------------------------------------------------------------------------------
 def bot_action(
-    view: dict,
-    legal: list,
-    level: str,
-    rng: random.Random,
-    focus: Any = None,
+    view: dict, legal: list, level: str, rng: random.Random, focus: Any = None
 ) -> Action:
-    if not legal:
-        raise ValueError("no legal action")
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}")
+    check_bot_call(legal, level, LEVELS)
     if level == "random":
         return rng.choice(legal)
     return _Bot(view, legal, rng).choose()

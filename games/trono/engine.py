@@ -20,7 +20,18 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from games.engine.base import IllegalAction, Phrase, Word, describe_with, gettext_noop
+from games.engine.base import LIST_TEXT as LIST_TEXT  # re-exported: its tests read it
+from games.engine.base import (
+    IllegalAction,
+    Word,
+    check_bot_call,
+    check_known_options,
+    check_setup,
+    describe_with,
+    gettext_noop,
+    listing,
+    load_checked,
+)
 
 SLUG = "trono"
 NAME = "Il Trono di Mortadella"
@@ -231,16 +242,8 @@ def group_effects(dice: list[str]) -> list[str]:
 # --------------------------------------------------------------------------------------------
 def _check_setup(players: int, seed: int, options: dict | None) -> dict[str, str]:
     """The table options, every one set (ValueError for a bad player count, seed or option)."""
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ValueError("players must be an integer")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError("Il Trono di Mortadella is a game for 2 to 7 players")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError("seed must be an integer")
-    options = dict(options or {})
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown options: {sorted(unknown)}")
+    options = check_setup(players, seed, options, MIN_PLAYERS, MAX_PLAYERS, NAME)
+    check_known_options(options, OPTIONS)
     opts = {}
     for name, spec in OPTIONS.items():
         value = options.get(name, spec["default"])
@@ -1022,26 +1025,25 @@ def dump(state: State) -> dict:
     return _copy(state)
 
 
+def _read(d: dict) -> tuple[State, bool, list[int]]:
+    """A copy of a stored state, whether it holds together, and its tokens of each kind."""
+    s = _copy(d)
+    n = s["players"]
+    ok = (
+        s["phase"] in PHASES
+        and MIN_PLAYERS <= n <= MAX_PLAYERS
+        and len(s["tokens"]) == n
+        and len(s["roles"]) == n
+        and all(r in ROLES for r in s["roles"])
+        and all(len(t) == 4 and min(t) >= 0 for t in s["tokens"])
+        and min(s["reserve"]) >= 0
+    )
+    return s, ok, [s["reserve"][i] + sum(t[i] for t in s["tokens"]) for i in range(4)]
+
+
 def load(d: dict) -> State:
-    if not isinstance(d, dict) or d.get("game") != SLUG:
-        raise ValueError("not an Il Trono di Mortadella state")
-    try:
-        s = _copy(d)
-        n = s["players"]
-        ok = (
-            s["phase"] in PHASES
-            and MIN_PLAYERS <= n <= MAX_PLAYERS
-            and len(s["tokens"]) == n
-            and len(s["roles"]) == n
-            and all(r in ROLES for r in s["roles"])
-            and all(len(t) == 4 and min(t) >= 0 for t in s["tokens"])
-            and min(s["reserve"]) >= 0
-        )
-        totals = [s["reserve"][i] + sum(t[i] for t in s["tokens"]) for i in range(4)]
-    except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise ValueError("bad Il Trono di Mortadella state") from exc
-    if not ok:
-        raise ValueError("bad Il Trono di Mortadella state")
+    errors = (KeyError, TypeError, AttributeError, IndexError)
+    s, totals = load_checked(d, SLUG, NAME, _read, errors, article="an")
     if totals != [RESERVE] * 4:
         raise ValueError("the tokens of this state do not add up")
     return s
@@ -1075,8 +1077,6 @@ EVENT_TEXTS = {
     "game_over_nobody": gettext_noop("The game is over: nobody took the throne."),
 }
 GUESS_RESULTS = {True: gettext_noop("right!"), False: gettext_noop("wrong!")}
-# Translators: one more item of a list in a log line ("Ana rolled People, Rat, Wine.").
-LIST_TEXT = gettext_noop("%(first)s, %(rest)s")
 # The events told by their player's name alone.
 _WHO_ONLY = (
     "kept",
@@ -1095,16 +1095,6 @@ def face_word(face: str) -> Word:
     return Word(FACE_NAMES.get(face, face))
 
 
-def _listing(items: list) -> Any:
-    """Items (Words) one after another: "a, b, c"."""
-    if not items:
-        return ""
-    out = items[-1]
-    for item in reversed(items[:-1]):
-        out = Phrase(LIST_TEXT, {"first": item, "rest": out})
-    return out
-
-
 def event_fields(event: Event, who) -> tuple[str, dict] | None:
     """Which of ``EVENT_TEXTS`` the event takes, and its fields (None: the log leaves it out,
     like a turn's start or a take of nothing); ``who(seat)`` names a seat."""
@@ -1114,7 +1104,7 @@ def event_fields(event: Event, who) -> tuple[str, dict] | None:
     if kind in ("porchetta", "earthquake"):
         return kind, {}
     if kind in ("rolled", "chose"):
-        dice = _listing([face_word(d) for d in event["dice"]])
+        dice = listing([face_word(d) for d in event["dice"]])
         return kind, {"who": who(event.get("seat")), "dice": dice}
     # A take or a give-back of nothing is left out; a theft of nothing is told.
     if (kind in ("gained", "discarded") and event.get("n")) or kind == "stole":
@@ -1395,16 +1385,9 @@ def _hypothetical_actions(view: dict, kind: str, steal: bool) -> list[Action]:
 
 
 def bot_action(
-    view: dict,
-    legal: list,
-    level: str,
-    rng: random.Random,
-    focus: Any = None,
+    view: dict, legal: list, level: str, rng: random.Random, focus: Any = None
 ) -> Action:
-    if not legal:
-        raise ValueError("no legal action")
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}")
+    check_bot_call(legal, level, LEVELS)
     if level == "random":
         return rng.choice(legal)
     phase = view["phase"]

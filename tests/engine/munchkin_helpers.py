@@ -16,6 +16,11 @@ def card(name: str, n: int = 0) -> str:
     return ids(name)[n]
 
 
+def hand_of(*names: str) -> list[str]:
+    """The ids of the cards with these names, in this order."""
+    return [card(n) for n in names]
+
+
 def arrange(
     players=3,
     hands=None,

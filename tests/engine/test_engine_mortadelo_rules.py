@@ -676,10 +676,12 @@ def test_double_ko_with_2_players_is_a_tie_and_nobody_wins():
     assert "double_ko" in kinds(ev)
 
 
-def test_double_ko_with_3_or_more_the_player_eliminated_before_them_wins():
+def double_ko_of_the_last_two(out):
+    """Four Mortadelos; seats 2 and 3 already out (``out``: when each went out, by seat), and
+    seats 0 and 1, at 5 wounds, knock each other out in a duel (a Jab against a Stomp)."""
     s = picked(4)
-    s["out"][3] = 1  # out first
-    s["out"][2] = 2  # out just before the last two
+    s["out"][3] = out[3]
+    s["out"][2] = out[2]
     wound(s, 3, 6)
     wound(s, 2, 6)
     s, _ = act(s, 0, {"type": "challenge", "target": 1})
@@ -688,7 +690,12 @@ def test_double_ko_with_3_or_more_the_player_eliminated_before_them_wins():
     s = set_hand(s, 0, [JAB, JAB2])
     s = set_hand(s, 1, [STOMP, STOMP2])
     s["duels"] = 5
-    s, _ev = duel(s, B(0, JAB), B(1, STOMP))
+    return duel(s, B(0, JAB), B(1, STOMP))
+
+
+def test_double_ko_with_3_or_more_the_player_eliminated_before_them_wins():
+    # Seat 3 out first, seat 2 just before the last two.
+    s, _ev = double_ko_of_the_last_two({3: 1, 2: 2})
     assert s["result"] == {
         "winners": [2],
         "ranking": [[2], [0, 1], [3]],
@@ -697,18 +704,7 @@ def test_double_ko_with_3_or_more_the_player_eliminated_before_them_wins():
 
 
 def test_double_ko_after_a_double_ko_collapses_the_multiverse():
-    s = picked(4)
-    s["out"][2] = 2
-    s["out"][3] = 2  # a double KO before
-    wound(s, 3, 6)
-    wound(s, 2, 6)
-    s, _ = act(s, 0, {"type": "challenge", "target": 1})
-    wound(s, 0, 5)
-    wound(s, 1, 5)
-    s = set_hand(s, 0, [JAB, JAB2])
-    s = set_hand(s, 1, [STOMP, STOMP2])
-    s["duels"] = 5
-    s, ev = duel(s, B(0, JAB), B(1, STOMP))
+    s, ev = double_ko_of_the_last_two({2: 2, 3: 2})  # a double KO before
     assert s["result"]["winners"] == [] and s["result"]["reason"] == "collapse"
     # The end itself is not a log line (the board's result tells the collapse).
     assert "Double KO!" in [mm.describe(e) for e in ev] and mm.describe(ev[-1]) == ""

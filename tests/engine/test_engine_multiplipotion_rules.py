@@ -800,21 +800,23 @@ def test_bot_wizard_places_the_card_that_makes_a_capture():
         assert _bot(s, 0, "wizard", seed=seed) == {"type": "place", "card": C(7, 14)}
 
 
-def test_bot_wizard_avoids_exposing_a_capturable_monster():
-    # seat 1 has potions 6 and 9 placed: a monster 54 would be captured next turn.
-    s = arrange(
+def exposing_a_monster_54():
+    """Seat 1 has potions 6 and 9 placed: a monster 54 placed by seat 0 would be captured next
+    turn; seat 0 holds a 54 and a 27."""
+    return arrange(
         areas=([], [C(6, 12), C(9, 18)]),
         hands=([C(6, 54), C(8, 27)], [C(5, 6)]),
     )
+
+
+def test_bot_wizard_avoids_exposing_a_capturable_monster():
+    s = exposing_a_monster_54()
     for seed in range(20):
         assert _bot(s, 0, "wizard", seed=seed) == {"type": "place", "card": C(8, 27)}
 
 
 def test_bot_coach_offers_a_focus_monster_the_child_can_reach():
-    s = arrange(
-        areas=([], [C(6, 12), C(9, 18)]),
-        hands=([C(6, 54), C(8, 27)], [C(5, 6)]),
-    )
+    s = exposing_a_monster_54()
     for seed in range(20):
         assert _bot(s, 0, "coach", focus=[(6, 9)], seed=seed) == {
             "type": "place",

@@ -14,18 +14,6 @@ def of_kind(kind):
     return [c for c in ALL_IDS if CARDS[c]["kind"] == kind]
 
 
-@pytest.fixture
-def dice(monkeypatch):
-    rolls: list[int] = []
-
-    def fake(s):
-        s["rng_n"] += 1
-        return rolls.pop(0)
-
-    monkeypatch.setattr(mk, "_roll", fake)
-    return rolls
-
-
 # ------------------------------------------------------------------------------------------
 # The set
 # ------------------------------------------------------------------------------------------

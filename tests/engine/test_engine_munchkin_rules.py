@@ -16,24 +16,13 @@ from games.engine import IllegalAction
 from games.munchkin import engine as mk
 from games.munchkin.cards import ALL_IDS, CARDS, DOORS, TREASURES
 
-from .munchkin_helpers import act, arrange, card, fight, ids, kinds, on_top, pass_all
+from .munchkin_helpers import act, arrange, card, fight, hand_of, ids, kinds, on_top, pass_all
 
 PASS = {"type": "pass"}
 KICK = {"type": "kick"}
 ROLL0 = {"type": "roll", "monster": 0}
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    """Every die roll from this list, in order."""
-    rolls: list[int] = []
-
-    def fake(s):
-        s["rng_n"] += 1
-        return rolls.pop(0)
-
-    monkeypatch.setattr(mk, "_roll", fake)
-    return rolls
+# Six cards to give away or discard (charity).
+SIX_CARDS = ("Dust Bunny", "Lint Golem", "Hangry", "Teeny-Tiny", "Wooden Spoon", "Fizzy Pop Potion")
 
 
 # ------------------------------------------------------------------------------------------
@@ -288,19 +277,7 @@ def test_charity_gives_the_excess_to_the_lowest_level():
 
 
 def test_charity_split_between_tied_lowest_as_evenly_as_possible():
-    hand = [
-        card(n)
-        for n in (
-            "Dust Bunny",
-            "Lint Golem",
-            "Hangry",
-            "Teeny-Tiny",
-            "Wooden Spoon",
-            "Fizzy Pop Potion",
-            "Surprise Guest",
-            "Pillow Ghost",
-        )
-    ]
+    hand = hand_of(*SIX_CARDS, "Surprise Guest", "Pillow Ghost")
     s = arrange(players=4, hands=[hand, [], [], []], levels=[4, 2, 2, 3], phase="charity")
     s, _ = act(s, 0, {"type": "end_turn"})
     first = mk.legal_actions(s, 0)
@@ -312,17 +289,7 @@ def test_charity_split_between_tied_lowest_as_evenly_as_possible():
 
 
 def test_charity_lowest_level_discards():
-    hand = [
-        card(n)
-        for n in (
-            "Dust Bunny",
-            "Lint Golem",
-            "Hangry",
-            "Teeny-Tiny",
-            "Wooden Spoon",
-            "Fizzy Pop Potion",
-        )
-    ]
+    hand = hand_of(*SIX_CARDS)
     s = arrange(hands=[hand, [], []], levels=[2, 2, 5], phase="charity")
     s, _ = act(s, 0, {"type": "end_turn"})
     assert {a["type"] for a in mk.legal_actions(s, 0)} == {"discard"}
@@ -331,17 +298,7 @@ def test_charity_lowest_level_discards():
 
 
 def test_stoutling_hand_limit_is_six():
-    hand = [
-        card(n)
-        for n in (
-            "Dust Bunny",
-            "Lint Golem",
-            "Hangry",
-            "Teeny-Tiny",
-            "Wooden Spoon",
-            "Fizzy Pop Potion",
-        )
-    ]
+    hand = hand_of(*SIX_CARDS)
     s = arrange(
         hands=[hand, [], []], races=[[card("Stoutling")], [], []], phase="charity", levels=[3, 1, 1]
     )
@@ -832,17 +789,7 @@ def test_death_looting_the_body_and_coming_back(dice):
 
 
 def test_the_dead_get_no_charity():
-    hand = [
-        card(n)
-        for n in (
-            "Dust Bunny",
-            "Lint Golem",
-            "Hangry",
-            "Teeny-Tiny",
-            "Wooden Spoon",
-            "Fizzy Pop Potion",
-        )
-    ]
+    hand = hand_of(*SIX_CARDS)
     s = arrange(hands=[hand, [], []], levels=[5, 1, 2], phase="charity")
     s["dead"][1] = True
     s, _ = act(s, 0, {"type": "end_turn"})

@@ -1,5 +1,30 @@
 """Helpers of the browser tests of the games (imported, not fixtures)."""
 
+from django.urls import reverse
+
+from games import registry
+from games.models import Match
+
+
+def start_family_game(browser, live_server, slug):
+    """A game of ``slug`` for Ana and two computer players, set up from the Family-night page in
+    a new browser context (1366×768, touch) that collects the page's script errors. Returns
+    (context, page, errors, match)."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_server.url + reverse("games:family"))
+    page.get_by_role("link", name=f"Set up {registry.get(slug).name}").click()
+    page.locator("label.choice-pill", has_text="3").first.click()
+    page.get_by_label("Name of player 1").fill("Ana")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_selector("#board")
+    match = Match.objects.latest("created_at")
+    assert match.game == slug and match.seats.filter(kind="bot").count() == 2
+    return context, page, errors, match
+
 
 def page_and_state(page, match):
     """The page's HTML and the match's state *as that page shows it*. A computer player may

@@ -13,6 +13,7 @@ from games.models import Match, Move, Seat
 from games.tasks import expire_family_rooms
 from games.views import PLAYER_COOKIE
 
+from .conftest import family_form, potion_form
 from .test_family_home_play import child_client, play_until_attempts
 
 pytestmark = pytest.mark.django_db
@@ -67,15 +68,7 @@ def test_an_old_guest_room_is_deleted_with_its_seats_and_moves():
 
 def test_a_waiting_room_frees_its_code_and_the_cookie_finds_nothing():
     client = Client()
-    data = {
-        "players": "3",
-        "seat1_kind": "here",
-        "seat1_name": "Ana",
-        "seat2_kind": "remote",
-        "seat3_kind": "computer",
-        "seat3_level": "heuristic",
-    }
-    client.post("/family/muertoons/new/", data)
+    client.post("/family/muertoons/new/", family_form())
     match = Match.objects.get()
     assert match.room_code
     age(match, 13)
@@ -90,12 +83,7 @@ def test_a_home_play_room_is_scrubbed_and_the_childs_attempts_survive():
     child, student = child_client()
     response = child.post(
         "/family/multiplipotion/new/",
-        {
-            "players": "2",
-            "option_tier": "green",
-            "seat2_kind": "here",
-            "seat2_name": "Grandma Rosa",
-        },
+        potion_form(seat2_kind="here", seat2_name="Grandma Rosa"),
     )
     assert response.status_code == 302
     match = Match.objects.get()

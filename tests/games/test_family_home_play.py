@@ -9,6 +9,8 @@ from django.urls import reverse
 from classroom.models import Attempt, Classroom, School, Student, session_of
 from games.models import Match, Seat
 
+from .conftest import potion_form
+
 pytestmark = pytest.mark.django_db
 
 
@@ -54,14 +56,12 @@ def test_a_signed_in_child_plays_multiplipotion_at_home_as_themself():
     # Player 1 is the child whatever the form says.
     response = child.post(
         reverse("games:new_family", args=["multiplipotion"]),
-        {
-            "players": "2",
-            "option_tier": "green",
-            "seat1_kind": "computer",
-            "seat1_name": "Somebody",
-            "seat2_kind": "computer",
-            "seat2_level": "apprentice",
-        },
+        potion_form(
+            seat1_kind="computer",
+            seat1_name="Somebody",
+            seat2_kind="computer",
+            seat2_level="apprentice",
+        ),
     )
     assert response.status_code == 302
     match = Match.objects.get()
@@ -112,12 +112,7 @@ def test_classroom_and_other_games_are_not_home_play():
 def family_match_of(child):
     response = child.post(
         reverse("games:new_family", args=["multiplipotion"]),
-        {
-            "players": "2",
-            "option_tier": "green",
-            "seat2_kind": "computer",
-            "seat2_level": "apprentice",
-        },
+        potion_form(seat2_kind="computer", seat2_level="apprentice"),
     )
     assert response.status_code == 302
     return Match.objects.get()

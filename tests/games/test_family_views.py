@@ -8,23 +8,14 @@ from django.urls import reverse
 
 from games.models import Match, Seat
 
-from .conftest import guest_client
+from .conftest import family_form, guest_client
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def muertoons_data(**extra):
-    data = {
-        "players": "3",
-        "seat1_kind": "here",
-        "seat1_name": "Ana",
-        "seat2_kind": "computer",
-        "seat2_level": "heuristic",
-        "seat3_kind": "computer",
-        "seat3_level": "heuristic",
-    }
-    data.update(extra)
-    return data
+    """Muertoons for three: Ana here and two computer players."""
+    return family_form(**{"seat2_kind": "computer", "seat2_level": "heuristic", **extra})
 
 
 @pytest.mark.django_db

@@ -5,11 +5,8 @@ meddles from the cloning machine, always by the keyboard-reachable buttons of th
 
 import pytest
 from browser_kit import act
-from django.urls import reverse
 
-from games.models import Match
-
-from .browser_helpers import assert_page_hides_the_others
+from .browser_helpers import assert_page_hides_the_others, start_family_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -30,19 +27,7 @@ def assert_no_hidden_cards(page, match):
 def test_one_person_and_two_computers_play_mortadelo_to_the_end(
     browser, live_server, celery_routes_to_worker
 ):
-    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(live_server.url + reverse("games:family"))
-    page.get_by_role("link", name="Set up Mortadelo Multiverso").click()
-    page.locator("label.choice-pill", has_text="3").first.click()
-    page.get_by_label("Name of player 1").fill("Ana")
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_selector("#board")
-    match = Match.objects.latest("created_at")
-    assert match.game == "mortadelo" and match.seats.filter(kind="bot").count() == 2
+    context, page, errors, match = start_family_game(browser, live_server, "mortadelo")
     # No horizontal scroll at 1366×768.
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     seen = set()

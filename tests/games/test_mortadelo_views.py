@@ -6,42 +6,23 @@ or secret choice anywhere in the HTML."""
 import random
 
 import pytest
-from django.urls import reverse
 
 from config.names import isolate
 from games import registry
-from games.models import Match, Move, Seat
+from games.models import Match, Move
 from games.mortadelo import engine as MM
 
-from .conftest import guest_client
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def url(name, match):
-    return reverse(f"games:{name}", args=[match.public_id])
+from . import conftest as kit
+from .conftest import HTMX, guest_client, post_move, url
 
 
 def make_mm(keys=("ana", "ben", "cleo"), seed=3, bots=(), same_device=False):
-    specs = []
-    for i, key in enumerate(keys):
-        if i in bots:
-            specs.append({"kind": Seat.Kind.BOT, "name": f"Bot{i}", "bot_level": "odds"})
-        else:
-            owner = "ana" if same_device else key
-            specs.append({"kind": Seat.Kind.GUEST, "name": key.title(), "owner_key": owner})
+    specs = kit.seat_specs(keys, bots, "odds", owner="ana" if same_device else None)
     return Match.create("mortadelo", specs, seed=seed)
 
 
 def state_of(match):
-    match.refresh_from_db()
-    return MM.load(match.state)
-
-
-def post_move(client, match, **fields):
-    match.refresh_from_db()
-    data = {"version": match.version, "move_id": fields.pop("move_id", ""), **fields}
-    return client.post(url("move", match), data, **HTMX)
+    return kit.match_state(MM, match)
 
 
 def play_as(match, seat, action):
@@ -56,29 +37,14 @@ def pick_all(match, chars=("pirate", "mummy", "king", "chef")):
 
 def assert_no_secrets(body, state, seat):
     """No other seat's hand or pending duel choice in this response."""
-    for other in range(state["players"]):
-        if other == seat:
-            continue
-        leaked = [c for c in MM.private(state, other) if c in body]
-        assert not leaked, f"seat {seat} saw seat {other}'s {leaked}"
+    kit.assert_no_secrets(MM, body, state, seat)
 
 
 def drive_until(predicate, keys=("ana", "ben", "cleo"), seeds=range(40)):
     """A match (over several seeds) played by the odds bot for every seat until predicate."""
-    for seed in seeds:
-        match = make_mm(keys, seed=seed)
-        rng = random.Random(seed)
-        for _ in range(400):
-            state = state_of(match)
-            if match.is_over:
-                break
-            if predicate(state):
-                return match
-            seat = MM.to_act(state)[0]
-            legal = MM.legal_actions(state, seat)
-            play_as(match, seat, MM.bot_action(MM.view(state, seat), legal, "odds", rng))
-        Match.objects.filter(pk=match.pk).delete()
-    pytest.fail("no game reached the wanted situation")
+    return kit.drive_matches(
+        lambda seed: make_mm(keys, seed=seed), MM, "odds", predicate, seeds, 400
+    )
 
 
 # --- choosing a Mortadelo and an opponent -----------------------------------------------------

@@ -4,74 +4,40 @@ the special steps (Gabi gifts, Lupita straight, contest) and pass-and-play hand-
 import random
 
 import pytest
-from django.urls import reverse
 
 from config.names import isolate
 from games import registry
-from games.models import Match, Move, Seat
+from games.models import Match, Move
 
-from .conftest import guest_client
+from . import conftest as kit
+from .conftest import HTMX, guest_client, post_move, url
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
 MU = registry.get("muertoons").rules
 
 
-def url(name, match):
-    return reverse(f"games:{name}", args=[match.public_id])
-
-
 def make_mu(keys=("ana", "ben", "cleo"), seed=3, bots=()):
-    specs = []
-    for i, key in enumerate(keys):
-        if i in bots:
-            specs.append({"kind": Seat.Kind.BOT, "name": f"Bot{i}", "bot_level": "heuristic"})
-        else:
-            specs.append({"kind": Seat.Kind.GUEST, "name": key.title(), "owner_key": key})
-    return Match.create("muertoons", specs, seed=seed)
+    return Match.create("muertoons", kit.seat_specs(keys, bots, "heuristic"), seed=seed)
 
 
 def state_of(match):
-    match.refresh_from_db()
-    return MU.load(match.state)
-
-
-def post_move(client, match, **fields):
-    match.refresh_from_db()
-    data = {"version": match.version, "move_id": fields.pop("move_id", ""), **fields}
-    return client.post(url("move", match), data, **HTMX)
+    return kit.match_state(MU, match)
 
 
 def step(match, rng):
     """One move by the heuristic computer player for the first seat that must act."""
-    state = state_of(match)
-    seat = MU.to_act(state)[0]
-    action = MU.bot_action(MU.view(state, seat), MU.legal_actions(state, seat), "heuristic", rng)
-    match.play(seat, action, version=match.version, follow_ups=False)
+    kit.bot_step(MU, match, rng, "heuristic")
 
 
 def drive_until(predicate, keys=("ana", "ben", "cleo"), seeds=range(60)):
     """A match (over several seeds) played by computer choices until predicate(state)."""
-    for seed in seeds:
-        match = make_mu(keys, seed=seed)
-        rng = random.Random(seed)
-        for _ in range(400):
-            state = state_of(match)
-            if match.is_over:
-                break
-            if predicate(state):
-                return match
-            step(match, rng)
-        Match.objects.filter(pk=match.pk).delete()
-    pytest.fail("no game reached the wanted situation")
+    return kit.drive_matches(
+        lambda seed: make_mu(keys, seed=seed), MU, "heuristic", predicate, seeds, 400
+    )
 
 
 def assert_no_secrets(body, state, seat):
     """No other seat's hand or pending contest choice in this response."""
-    for other in range(state["players"]):
-        if other == seat:
-            continue
-        leaked = [c for c in MU.private(state, other) if c in body]
-        assert not leaked, f"seat {seat} saw seat {other}'s {leaked}"
+    kit.assert_no_secrets(MU, body, state, seat)
 
 
 # --- the board ------------------------------------------------------------------------

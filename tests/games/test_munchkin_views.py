@@ -6,70 +6,35 @@ import random
 import re
 
 import pytest
-from django.urls import reverse
 
 from config.names import isolate
-from games.models import Match, Move, Seat
+from games.models import Match, Move
 from games.munchkin import engine as MK
 
-from .conftest import guest_client
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def url(name, match):
-    return reverse(f"games:{name}", args=[match.public_id])
+from . import conftest as kit
+from .conftest import HTMX, guest_client, post_move, url
 
 
 def make_mk(keys=("ana", "ben", "cleo"), seed=3, bots=(), options=None):
-    specs = []
-    for i, key in enumerate(keys):
-        if i in bots:
-            specs.append({"kind": Seat.Kind.BOT, "name": f"Bot{i}", "bot_level": "munchkin"})
-        else:
-            specs.append({"kind": Seat.Kind.GUEST, "name": key.title(), "owner_key": key})
-    return Match.create("munchkin", specs, seed=seed, options=options or {})
+    return Match.create(
+        "munchkin", kit.seat_specs(keys, bots, "munchkin"), seed=seed, options=options or {}
+    )
 
 
 def state_of(match):
-    match.refresh_from_db()
-    return MK.load(match.state)
-
-
-def post_move(client, match, **fields):
-    match.refresh_from_db()
-    data = {"version": match.version, "move_id": fields.pop("move_id", ""), **fields}
-    return client.post(url("move", match), data, **HTMX)
+    return kit.match_state(MK, match)
 
 
 def step(match, rng):
-    state = state_of(match)
-    seat = MK.to_act(state)[0]
-    action = MK.bot_action(MK.view(state, seat), MK.legal_actions(state, seat), "munchkin", rng)
-    match.play(seat, action, version=match.version, follow_ups=False)
+    kit.bot_step(MK, match, rng, "munchkin")
 
 
 def drive_until(predicate, seeds=range(40)):
-    for seed in seeds:
-        match = make_mk(seed=seed)
-        rng = random.Random(seed)
-        for _ in range(600):
-            state = state_of(match)
-            if match.is_over:
-                break
-            if predicate(state):
-                return match
-            step(match, rng)
-        Match.objects.filter(pk=match.pk).delete()
-    pytest.fail("no game reached the wanted situation")
+    return kit.drive_matches(lambda seed: make_mk(seed=seed), MK, "munchkin", predicate, seeds, 600)
 
 
 def assert_no_secrets(body, state, seat):
-    for other in range(state["players"]):
-        if other == seat:
-            continue
-        leaked = [c for c in MK.private(state, other) if c in body]
-        assert not leaked, f"seat {seat} saw seat {other}'s {leaked}"
+    kit.assert_no_secrets(MK, body, state, seat)
 
 
 CLIENTS = {0: "ana", 1: "ben", 2: "cleo"}

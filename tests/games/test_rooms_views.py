@@ -13,6 +13,8 @@ from config.names import isolate
 from games.models import ROOM_CODE_ALPHABET, Match, Seat
 from games.views import PLAYER_COOKIE
 
+from .conftest import family_form
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 pytestmark = pytest.mark.django_db
 
@@ -23,16 +25,7 @@ def url(name, match):
 
 def room_data(**extra):
     """Muertoons for three: Ana here, a person on another device, a computer player."""
-    data = {
-        "players": "3",
-        "seat1_kind": "here",
-        "seat1_name": "Ana",
-        "seat2_kind": "remote",
-        "seat3_kind": "computer",
-        "seat3_level": "heuristic",
-    }
-    data.update(extra)
-    return data
+    return family_form(**extra)
 
 
 def host_room(**extra):

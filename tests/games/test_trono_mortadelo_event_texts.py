@@ -3,32 +3,23 @@ engine (``EVENT_TEXTS``, ``event_fields``: games/engine/base.py): ``describe`` a
 log line come from the same template, and the log translates every piece of a sentence, the
 words and parts a sentence lists (a ``Phrase`` each) too."""
 
-import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from catalogue_kit import DJANGO_KEYWORDS, activate_fake_catalogue, pot_msgids, xgettext_pot
 from django.utils import translation
-from django.utils.translation import trans_real
 
 from games import registry
 from games.engine import base
 from games.mortadelo import engine as mortadelo
 from games.trono import engine as trono
 
-# Django's makemessages keywords for Python, as tests/games/test_game_texts_gettext.py has them.
-DJANGO_KEYWORDS = ("gettext_noop", "gettext_lazy", "ngettext_lazy:1,2", "pgettext:1c,2")
-
 
 @pytest.fixture
 def catalogue(monkeypatch):
     """ "en" with an in-memory catalogue (msgid, or (msgid, plural form) -> text)."""
-    fake = trans_real.DjangoTranslation("en")
-    monkeypatch.setitem(trans_real._translations, "en", fake)
-    monkeypatch.setattr(trans_real, "_default", fake)
-    translation.activate("en")
-    yield fake._catalog
+    yield activate_fake_catalogue(monkeypatch)._catalog
     translation.deactivate()
 
 
@@ -114,26 +105,12 @@ def test_makemessages_extracts_every_event_text(engine, tmp_path):
     from games.management.commands.makemessages import Command
 
     out = tmp_path / "events.pot"
-    # Mortadelo's card, Mortadelo and blow names are marked where the board names them too.
+    # Mortadelo's card, Mortadelo and blow names are marked where the board names them too; the
+    # list joiner (LIST_TEXT) is marked once for every engine, in games/engine/base.py.
     files = [Path(engine.__file__), Path(engine.__file__).with_name("presenter.py")]
-    subprocess.run(
-        [
-            "xgettext",
-            *Command.xgettext_options,
-            *(f"--keyword={k}" for k in DJANGO_KEYWORDS),
-            "--language=Python",
-            "--from-code=UTF-8",
-            f"--output={out}",
-            *files,
-        ],
-        check=True,
-        capture_output=True,
-    )
-    pot = out.read_text()
-    msgids = {
-        "".join(re.findall(r'"(.*)"', block)).replace('\\"', '"')
-        for block in re.findall(r"\nmsgid ((?:\".*\"\n)+)", pot)
-    }
+    files.append(Path(base.__file__))
+    pot = xgettext_pot(out, files, DJANGO_KEYWORDS, Command.xgettext_options)
+    msgids = pot_msgids(pot)
     texts = [*engine.EVENT_TEXTS.values(), engine.LIST_TEXT]
     if engine is trono:
         words = [*trono.FACE_NAMES.values(), *(r["name"] for r in trono.ROLES.values())]

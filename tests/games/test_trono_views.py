@@ -4,70 +4,39 @@ cancel question on the target's own screen, and no other seat's secret role anyw
 import random
 
 import pytest
-from django.urls import reverse
 
 from games import registry
 from games.models import Match, Seat
 
-from .conftest import guest_client
+from . import conftest as kit
+from .conftest import HTMX, guest_client, post_move, url
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
 TR = registry.get("trono").rules
 
 
-def url(name, match):
-    return reverse(f"games:{name}", args=[match.public_id])
-
-
 def make_tr(keys=("ana", "ben", "cleo", "dan"), seed=3, bots=(), options=None):
-    specs = []
-    for i, key in enumerate(keys):
-        if i in bots:
-            specs.append({"kind": Seat.Kind.BOT, "name": f"Bot{i}", "bot_level": "heuristic"})
-        else:
-            specs.append({"kind": Seat.Kind.GUEST, "name": key.title(), "owner_key": key})
-    return Match.create("trono", specs, options=options or {}, seed=seed)
+    return Match.create(
+        "trono", kit.seat_specs(keys, bots, "heuristic"), options=options or {}, seed=seed
+    )
 
 
 def state_of(match):
-    match.refresh_from_db()
-    return TR.load(match.state)
-
-
-def post_move(client, match, **fields):
-    match.refresh_from_db()
-    data = {"version": match.version, "move_id": fields.pop("move_id", ""), **fields}
-    return client.post(url("move", match), data, **HTMX)
+    return kit.match_state(TR, match)
 
 
 def step(match, rng):
-    state = state_of(match)
-    seat = TR.to_act(state)[0]
-    action = TR.bot_action(TR.view(state, seat), TR.legal_actions(state, seat), "heuristic", rng)
-    match.play(seat, action, version=match.version, follow_ups=False)
+    kit.bot_step(TR, match, rng, "heuristic")
 
 
 def drive_until(predicate, keys=("ana", "ben", "cleo", "dan"), seeds=range(40), options=None):
-    for seed in seeds:
-        match = make_tr(keys, seed=seed, options=options)
-        rng = random.Random(seed)
-        for _ in range(600):
-            state = state_of(match)
-            if match.is_over:
-                break
-            if predicate(state):
-                return match
-            step(match, rng)
-        Match.objects.filter(pk=match.pk).delete()
-    pytest.fail("no game reached the wanted situation")
+    def make(seed):
+        return make_tr(keys, seed=seed, options=options)
+
+    return kit.drive_matches(make, TR, "heuristic", predicate, seeds, 600)
 
 
 def assert_no_secrets(body, state, seat):
-    for other in range(state["players"]):
-        if other == seat:
-            continue
-        leaked = [t for t in TR.private(state, other) if t in body]
-        assert not leaked, f"seat {seat} saw seat {other}'s role {leaked}"
+    kit.assert_no_secrets(TR, body, state, seat, what="role ")
 
 
 def client_for(match, seat):

@@ -11,7 +11,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine.base import IllegalAction, describe_with, gettext_noop, ngettext_noop
+from games.engine.base import (
+    IllegalAction,
+    check_bot_call,
+    describe_with,
+    gettext_noop,
+    load_checked,
+    ngettext_noop,
+)
 
 SLUG = "pebbles"
 NAME = "Pebbles"
@@ -144,18 +151,14 @@ def dump(state: State) -> dict:
     return d
 
 
+def _read(d: dict) -> tuple[State, bool, None]:
+    s = dump(d)
+    ok = MIN_PLAYERS <= s["players"] <= MAX_PLAYERS and len(s["hands"]) == s["players"]
+    return s, ok and sorted(cards(s)) == sorted(ALL_IDS), None
+
+
 def load(d: dict) -> State:
-    if not isinstance(d, dict) or d.get("game") != SLUG:
-        raise ValueError("not a Pebbles state")
-    try:
-        s = dump(d)
-        ok = MIN_PLAYERS <= s["players"] <= MAX_PLAYERS and len(s["hands"]) == s["players"]
-        deck = sorted(cards(s))
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise ValueError("bad Pebbles state") from exc
-    if not ok or deck != sorted(ALL_IDS):
-        raise ValueError("bad Pebbles state")
-    return s
+    return load_checked(d, SLUG, NAME, _read)[0]
 
 
 def event_fields(event: dict, who) -> tuple[str, dict] | None:
@@ -177,10 +180,7 @@ def describe(event: dict) -> str:
 def bot_action(
     view: dict, legal: list, level: str, rng: random.Random, focus: Any = None
 ) -> Action:
-    if not legal:
-        raise ValueError("no legal action")
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}")
+    check_bot_call(legal, level, LEVELS)
     if level == "greedy":
         return max(legal, key=lambda a: (value(a["card"]), a["card"]))
     return rng.choice(legal)

@@ -4,18 +4,14 @@ template per kind of event, the same for ``describe`` and the board's log, trans
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from catalogue_kit import DJANGO_KEYWORDS, activate_fake_catalogue, xgettext_pot
 from django.utils import translation
-from django.utils.translation import trans_real
 
 from games import registry
 from games.engine import base
-
-# Django's makemessages keywords for Python, as tests/games/test_game_texts_gettext.py has them.
-DJANGO_KEYWORDS = ("gettext_noop", "gettext_lazy", "ngettext_lazy:1,2", "pgettext:1c,2")
 
 
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="xgettext is not installed")
@@ -24,21 +20,10 @@ def test_makemessages_extracts_an_event_text_with_a_number_as_one_plural_entry(t
     adds to xgettext's options."""
     from games.management.commands.makemessages import Command
 
-    out = tmp_path / "events.pot"
     engine_file = Path(registry.get("pebbles").rules.__file__)
-    subprocess.run(
-        [
-            "xgettext",
-            *Command.xgettext_options,
-            *(f"--keyword={k}" for k in DJANGO_KEYWORDS),
-            "--language=Python",
-            f"--output={out}",
-            engine_file,
-        ],
-        check=True,
-        capture_output=True,
+    pot = xgettext_pot(
+        tmp_path / "events.pot", [engine_file], DJANGO_KEYWORDS, Command.xgettext_options
     )
-    pot = out.read_text()
     assert re.search(
         r'msgid "%\(who\)s put a pebble worth %\(n\)s point on the table\."\n'
         r'msgid_plural "%\(who\)s put a pebble worth %\(n\)s points on the table\."',
@@ -50,11 +35,7 @@ def test_makemessages_extracts_an_event_text_with_a_number_as_one_plural_entry(t
 @pytest.fixture
 def catalogue(monkeypatch):
     """ "en" with an in-memory catalogue (msgid -> text)."""
-    fake = trans_real.DjangoTranslation("en")
-    monkeypatch.setitem(trans_real._translations, "en", fake)
-    monkeypatch.setattr(trans_real, "_default", fake)
-    translation.activate("en")
-    yield fake._catalog
+    yield activate_fake_catalogue(monkeypatch)._catalog
     translation.deactivate()
 
 
