@@ -9,7 +9,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.urls import reverse
+from django.urls import resolve, reverse
 from django.utils import timezone
 
 from classroom import charts
@@ -86,17 +86,38 @@ def class_urls(world):
 
 @pytest.mark.django_db
 def test_the_class_teacher_sees_every_report_of_their_class(world):
+    """Each page and export is the one asked for: the child's or the class's, the fact's."""
     client = world.client("teacher_a")
+    child, room = world.child_a.name, world.class_a.name
+    wanted = {
+        "child_report": [child],
+        "child_fact": [child, "7 × 8"],
+        "child_report_print": [child],
+        "child_export_json": ['"name": "Ada"', f'"class": "{room}"'],
+        "child_export_csv": ["name,class,match,time,a,b,answer"],
+        "class_report": [room],
+        "class_fact": [room, "7 × 8"],
+        "class_export_csv": ["child,group,2x2"],
+    }
     for url in child_urls(world) + class_urls(world):
-        assert client.get(url).status_code == 200, url
+        response = client.get(url)
+        assert response.status_code == 200, url
+        text = response.content.decode("utf-8-sig")
+        name = resolve(url).url_name
+        for piece in wanted[name]:
+            assert piece in text, (url, piece)
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", OUTSIDERS)
 def test_a_colleague_an_admin_or_a_superuser_gets_404(world, role):
+    """Not found, and nothing of the child's evidence in the answer."""
     client = world.client(role)
     for url in child_urls(world) + class_urls(world):
-        assert client.get(url).status_code == 404, (role, url)
+        response = client.get(url)
+        assert response.status_code == 404, (role, url)
+        assert "export" not in response.get("Content-Disposition", ""), url
+        assert "7 × 8" not in response.content.decode(), url
 
 
 @pytest.mark.django_db

@@ -143,16 +143,6 @@ def test_a_card_the_top_does_not_allow_is_422_with_what_it_asks():
 
 
 @pytest.mark.django_db
-def test_outsider_gets_404():
-    match = make_mu()
-    zed = guest_client("zed")
-    assert zed.get(url("play", match)).status_code == 404
-    assert zed.get(url("poll", match) + "?v=0").status_code == 404
-    assert post_move(zed, match, type="pass").status_code == 404
-    assert zed.post(url("reveal", match)).status_code == 404
-
-
-@pytest.mark.django_db
 def test_replay_is_not_offered_for_muertoons_yet():
     match = make_mu()
     assert guest_client("ana").get(url("replay", match)).status_code == 302

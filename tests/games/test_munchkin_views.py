@@ -123,14 +123,6 @@ def test_illegal_move_is_422_with_a_sentence(fields):
 
 
 @pytest.mark.django_db
-def test_outsider_gets_404():
-    match = make_mk()
-    zed = guest_client("zed")
-    assert zed.get(url("play", match)).status_code == 404
-    assert post_move(zed, match, type="ready").status_code == 404
-
-
-@pytest.mark.django_db
 def test_combat_panel_lists_both_sides_and_the_anyone_window():
     match = drive_until(lambda s: s["phase"] == "combat")
     state = state_of(match)

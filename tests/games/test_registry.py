@@ -111,3 +111,31 @@ def test_every_game_shows_its_board_and_its_stylesheets(slug):
     for css in match.spec.css:
         assert css in body
     assert f"games/{slug}/board.html" == match.spec.board_template
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_an_outsider_gets_404_everywhere_and_changes_nothing(slug):
+    """Every game: a browser with no seat at the table is told "not found" by the play page,
+    the poll, a move and the hand-off, sees no card of anybody, and the match stays as it is."""
+    from .conftest import post_move, seat_specs, url
+
+    rules = registry.get(slug).rules
+    keys = ["ana", "ben", "cleo", "dev", "eli", "fay", "gus"][: rules.MIN_PLAYERS]
+    match = Match.create(slug, seat_specs(keys), seed=4)
+    state = rules.load(match.state)
+    seat = rules.to_act(state)[0]
+    action = rules.legal_actions(state, seat)[0]
+    zed = guest_client("zed")
+    answers = [
+        zed.get(url("play", match)),
+        zed.get(url("poll", match) + "?v=0"),
+        post_move(zed, match, **{k: v for k, v in action.items() if v is not None}),
+        zed.post(url("reveal", match)),
+    ]
+    assert [r.status_code for r in answers] == [404] * 4
+    hidden = {t for n in range(rules.MIN_PLAYERS) for t in rules.private(state, n)}
+    for response in answers:
+        body = response.content.decode()
+        assert not [t for t in hidden if re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", body)]
+    match.refresh_from_db()
+    assert match.version == 0 and not match.moves.exists()

@@ -121,13 +121,6 @@ def test_not_your_turn_is_403_and_a_stale_version_409():
 
 
 @pytest.mark.django_db
-def test_an_outsider_gets_404():
-    match = make_tr()
-    assert guest_client("zed").get(url("play", match)).status_code == 404
-    assert post_move(guest_client("zed"), match, type="roll").status_code == 404
-
-
-@pytest.mark.django_db
 def test_the_cancel_question_is_asked_on_the_targets_own_screen():
     match = drive_until(lambda s: s["phase"] == "cancel")
     state = state_of(match)
