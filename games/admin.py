@@ -35,34 +35,30 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
+class ReadOnlyInline(admin.TabularInline):
+    """A match's rows, to look at: no adding, changing or deleting."""
+
     extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
     fields = ["number", "kind", "name", "bot_level", "last_seen_at"]
     readonly_fields = fields
-    can_delete = False
-    show_change_link = True
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
-class MoveInline(admin.TabularInline):
+class MoveInline(ReadOnlyInline):
     model = Move
-    extra = 0
     fields = ["ply", "seat", "summary", "think_ms", "created_at"]
     readonly_fields = fields
-    can_delete = False
-    show_change_link = True
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     @admin.display(description=_("action"))
     def summary(self, obj):
