@@ -30,26 +30,29 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
+from urllib.parse import urlunsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
-from django.db.models import Max, Sum
+from django.db import connection
+from django.db import transaction
+from django.db.models import Max
+from django.db.models import Sum
 from django.utils import timezone
 
 from bench.moves import percentile
 from classroom import diagnosis
-from classroom.models import (
-    Attempt,
-    ClassFactStat,
-    Classroom,
-    FactStat,
-    RecomputeJob,
-    School,
-    Student,
-)
-from games.models import Match, Move, Seat
+from classroom.models import Attempt
+from classroom.models import ClassFactStat
+from classroom.models import Classroom
+from classroom.models import FactStat
+from classroom.models import RecomputeJob
+from classroom.models import School
+from classroom.models import Student
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 
 REPO = Path(__file__).resolve().parent.parent
 FULL = {"classes": 40, "children": 25, "games": 40}

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
+from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH_VAR = REPO / "var" / "bench"

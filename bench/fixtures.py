@@ -8,7 +8,8 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.utils.crypto import get_random_string
 
-from games.models import Match, Seat
+from games.models import Match
+from games.models import Seat
 
 PLAYER_KEY = "bench-player-0"
 OTHER_KEY = "bench-player-1"

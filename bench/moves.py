@@ -19,8 +19,11 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.test.utils import override_settings
 from django.urls import reverse
 
-from bench import fixtures, views, wsgi
-from games.models import Match, Seat
+from bench import fixtures
+from bench import views
+from bench import wsgi
+from games.models import Match
+from games.models import Seat
 
 
 def percentile(values: list[float], pct: float) -> float:

@@ -12,13 +12,15 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.handlers.wsgi import WSGIHandler
 
-from bench import fixtures, wsgi
+from bench import fixtures
+from bench import wsgi
 from bench.moves import gzip_size
 
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)""")

@@ -1,6 +1,7 @@
 """The project's URLs plus the benchmark's bare baseline view (used via override_settings)."""
 
-from django.urls import include, path
+from django.urls import include
+from django.urls import path
 
 from bench import views
 

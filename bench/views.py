@@ -10,7 +10,8 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from games.models import Match, Move
+from games.models import Match
+from games.models import Move
 
 # public_id -> (new state dict, action dict, events list); filled by bench.moves.
 PAYLOADS: dict[str, tuple[dict, dict, list]] = {}

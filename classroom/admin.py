@@ -6,25 +6,28 @@ secrets (the picture password, the badge token) are never shown.
 
 from django import forms
 from django.contrib import admin
-from django.db.models import Count, Q
+from django.db.models import Count
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from classroom.models import (
-    Assignment,
-    ChildSeat,
-    Classroom,
-    Group,
-    Invite,
-    Membership,
-    School,
-    Student,
-    WaitingEntry,
-    WorkerHeartbeat,
-    session_of,
-)
-from games.admin import MatchAdmin, MoveInline, SeatAdmin, SeatInline
-from games.models import Match, Seat
+from classroom.models import Assignment
+from classroom.models import ChildSeat
+from classroom.models import Classroom
+from classroom.models import Group
+from classroom.models import Invite
+from classroom.models import Membership
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import WaitingEntry
+from classroom.models import WorkerHeartbeat
+from classroom.models import session_of
+from games.admin import MatchAdmin
+from games.admin import MoveInline
+from games.admin import SeatAdmin
+from games.admin import SeatInline
+from games.models import Match
+from games.models import Seat
 
 
 class ArchivedFilter(admin.SimpleListFilter):

@@ -6,39 +6,40 @@ Nothing here produces a ``style`` attribute: colours are CSS classes (the CSP fo
 inline styles), and every cell carries a text mark so colour is never the only cue.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
+from datetime import timedelta
 from fractions import Fraction
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext
+from django.utils.translation import pgettext
 
-from classroom.diagnosis import (
-    CHECK_AGAIN,
-    CLOSE,
-    FLUENT,
-    FLUENT_ACCURACY,
-    FLUENT_MEDIAN_MS,
-    FLUENT_MIN_ATTEMPTS,
-    LEARNING,
-    MASTERED,
-    MASTERED_MEDIAN_MS,
-    NOT_SEEN,
-    OMISSION,
-    OPERAND,
-    OPERATION,
-    OTHER,
-    REVERSED,
-    RIGHT_SO_FAR,
-    STATES,
-    TABLE,
-    TABLE_ERROR,
-    WRONG_SO_FAR,
-    ZERO_ONE,
-    classify,
-    neighbour_fact,
-)
+from classroom.diagnosis import CHECK_AGAIN
+from classroom.diagnosis import CLOSE
+from classroom.diagnosis import FLUENT
+from classroom.diagnosis import FLUENT_ACCURACY
+from classroom.diagnosis import FLUENT_MEDIAN_MS
+from classroom.diagnosis import FLUENT_MIN_ATTEMPTS
+from classroom.diagnosis import LEARNING
+from classroom.diagnosis import MASTERED
+from classroom.diagnosis import MASTERED_MEDIAN_MS
+from classroom.diagnosis import NOT_SEEN
+from classroom.diagnosis import OMISSION
+from classroom.diagnosis import OPERAND
+from classroom.diagnosis import OPERATION
+from classroom.diagnosis import OTHER
+from classroom.diagnosis import REVERSED
+from classroom.diagnosis import RIGHT_SO_FAR
+from classroom.diagnosis import STATES
+from classroom.diagnosis import TABLE
+from classroom.diagnosis import TABLE_ERROR
+from classroom.diagnosis import WRONG_SO_FAR
+from classroom.diagnosis import ZERO_ONE
+from classroom.diagnosis import classify
+from classroom.diagnosis import neighbour_fact
 
 # --- words -------------------------------------------------------------------------------
 

@@ -8,7 +8,8 @@ child on a shared Chromebook) switches.
 """
 
 import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
+from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone

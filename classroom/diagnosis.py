@@ -6,7 +6,8 @@ rest on are in docs/analytics.md ("Kinds of wrong answer"); ``classroom.diagnosi
 the published-error model the naming is measured against.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from statistics import median

@@ -2,7 +2,8 @@
 groups and children, and the teacher's game sessions."""
 
 from django import forms
-from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth import get_user_model
+from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -10,16 +11,21 @@ from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from classroom.models import Assignment, Classroom, Group, Invite, Student
-from classroom.models.roster import (
-    GROUP_MAX_LENGTH,
-    NAME_MAX_LENGTH,
-    ROSTER_MAX_BYTES,
-    child_name_problem,
-    group_name_problem,
-    tidy,
-)
-from config.names import NameField, clean_name, isolate, name_key
+from classroom.models import Assignment
+from classroom.models import Classroom
+from classroom.models import Group
+from classroom.models import Invite
+from classroom.models import Student
+from classroom.models.roster import GROUP_MAX_LENGTH
+from classroom.models.roster import NAME_MAX_LENGTH
+from classroom.models.roster import ROSTER_MAX_BYTES
+from classroom.models.roster import child_name_problem
+from classroom.models.roster import group_name_problem
+from classroom.models.roster import tidy
+from config.names import NameField
+from config.names import clean_name
+from config.names import isolate
+from config.names import name_key
 
 User = get_user_model()
 

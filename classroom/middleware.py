@@ -29,7 +29,8 @@ from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 
 from classroom.child_session import current_student
-from classroom.models import School, seat_key_of
+from classroom.models import School
+from classroom.models import seat_key_of
 
 
 def claimed_seat_keys(request) -> tuple[str, ...]:

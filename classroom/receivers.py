@@ -44,7 +44,8 @@ def delete_seats_of_child(sender, instance, **kwargs):
 
 def focus_facts_of(sender, seat, seats, **kwargs):
     """The Coach's facts: the focus facts of the children of ``seats`` (``diagnosis``)."""
-    from classroom.models import ChildSeat, FactStat
+    from classroom.models import ChildSeat
+    from classroom.models import FactStat
 
     children = ChildSeat.objects.filter(seat__in=seats).values("student_id")
     return FactStat.objects.filter(student__in=children).focus_facts() or None

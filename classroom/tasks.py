@@ -1,15 +1,13 @@
 from celery import shared_task
 
-from classroom.models import (
-    ClassFactStat,
-    Classroom,
-    DailyTrend,
-    FactStat,
-    RecomputeJob,
-    Student,
-    WarmUp,
-    WorkerHeartbeat,
-)
+from classroom.models import ClassFactStat
+from classroom.models import Classroom
+from classroom.models import DailyTrend
+from classroom.models import FactStat
+from classroom.models import RecomputeJob
+from classroom.models import Student
+from classroom.models import WarmUp
+from classroom.models import WorkerHeartbeat
 from games import models as game_models
 from games import queue as games_queue
 
@@ -101,7 +99,8 @@ def recompute_job(job_id: int):
 @shared_task(ignore_result=True, acks_late=True)
 def forget_old_throttles():
     """Drop sign-in device counts and rate-limit windows that ended days ago (idempotent)."""
-    from classroom.models import RateLimit, SignInDevice
+    from classroom.models import RateLimit
+    from classroom.models import SignInDevice
 
     SignInDevice.forget_old()
     RateLimit.forget_old()

@@ -2,17 +2,15 @@
 
 from django.urls import path
 
-from classroom.views import (
-    accounts,
-    child,
-    core,
-    exports,
-    reports,
-    rosters,
-    school,
-    sessions,
-    warmup,
-)
+from classroom.views import accounts
+from classroom.views import child
+from classroom.views import core
+from classroom.views import exports
+from classroom.views import reports
+from classroom.views import rosters
+from classroom.views import school
+from classroom.views import sessions
+from classroom.views import warmup
 
 app_name = "classroom"
 urlpatterns = [

@@ -8,7 +8,8 @@ docs/classroom/warm-up.md explains the choice.
 """
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from itertools import zip_longest
 
 Fact = tuple[int, int]

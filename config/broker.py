@@ -33,9 +33,12 @@ from pathlib import Path
 from queue import Empty
 from time import monotonic
 
-from kombu.transport import TRANSPORT_ALIASES, filesystem
-from kombu.utils.encoding import bytes_to_str, str_to_bytes
-from kombu.utils.json import dumps, loads
+from kombu.transport import TRANSPORT_ALIASES
+from kombu.transport import filesystem
+from kombu.utils.encoding import bytes_to_str
+from kombu.utils.encoding import str_to_bytes
+from kombu.utils.json import dumps
+from kombu.utils.json import loads
 from kombu.utils.objects import cached_property
 
 SCHEME = "atomicfs"

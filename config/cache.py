@@ -15,7 +15,8 @@ private API.
 import functools
 import logging
 
-from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCacheClient
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)

@@ -2,7 +2,8 @@
 
 import os
 
-from celery import Celery, bootsteps
+from celery import Celery
+from celery import bootsteps
 from celery.schedules import crontab
 from celery.signals import worker_ready
 

@@ -1,7 +1,8 @@
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include
+from django.urls import path
 from django.views.generic import RedirectView
 
 from classroom.views import accounts

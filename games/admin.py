@@ -8,7 +8,9 @@ whole (its seats and moves go with it).
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Match, Move, Seat
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 
 ACTION_SUMMARY_LENGTH = 60
 

@@ -1,7 +1,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from config.names import NameField, name_key
+from config.names import NameField
+from config.names import name_key
 from games import registry
 
 TIER_CHOICES = [

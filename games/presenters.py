@@ -9,7 +9,8 @@ from django.utils.translation import ngettext
 from config.names import isolate
 from config.qr import qr_svg
 from games.engine.base import render_event
-from games.models import Match, Seat
+from games.models import Match
+from games.models import Seat
 
 
 def reveal_key(match) -> str:

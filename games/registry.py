@@ -10,8 +10,10 @@ templates, static files and template tags. docs/platform.md, "Adding a game", wa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cache
 from importlib import import_module
 from types import MappingProxyType

@@ -3,37 +3,40 @@ import secrets
 from django.conf import settings
 from django.contrib import messages
 from django.db import transaction
-from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import Http404
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from config.names import isolate
 from config.params import int_param
-from config.throttle import count_wrong_code, too_many_wrong_codes
-from games import presenters, registry, signals
-from games.forms import (
-    BOT_NAMES,
-    FamilyGameForm,
-    JoinForm,
-    NewGameForm,
-    RoomCodeForm,
-    action_from_post,
-    family_games,
-)
-from games.models import (
-    IllegalMove,
-    Match,
-    MoveRejected,
-    NotYourTurn,
-    Seat,
-    StaleVersion,
-    seen_lately,
-)
+from config.throttle import count_wrong_code
+from config.throttle import too_many_wrong_codes
+from games import presenters
+from games import registry
+from games import signals
+from games.forms import BOT_NAMES
+from games.forms import FamilyGameForm
+from games.forms import JoinForm
+from games.forms import NewGameForm
+from games.forms import RoomCodeForm
+from games.forms import action_from_post
+from games.forms import family_games
+from games.models import IllegalMove
+from games.models import Match
+from games.models import MoveRejected
+from games.models import NotYourTurn
+from games.models import Seat
+from games.models import StaleVersion
+from games.models import seen_lately
 
 # A signed cookie that holds this browser's player key for as long as a family room lives:
 # a flushed or expired session (a sleeping tab, a child signing in and out) still finds its seat.

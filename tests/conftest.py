@@ -11,7 +11,8 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
+from urllib.parse import urlunsplit
 
 import pytest
 from django.conf import settings
@@ -236,16 +237,15 @@ class World:
         from django.contrib.auth import get_user_model
         from django.utils import timezone
 
-        from classroom.models import (
-            Assignment,
-            Classroom,
-            Group,
-            Invite,
-            Membership,
-            School,
-            Student,
-        )
-        from games.models import Match, Seat
+        from classroom.models import Assignment
+        from classroom.models import Classroom
+        from classroom.models import Group
+        from classroom.models import Invite
+        from classroom.models import Membership
+        from classroom.models import School
+        from classroom.models import Student
+        from games.models import Match
+        from games.models import Seat
 
         User = get_user_model()
         self.password = "correct-horse-battery-9"

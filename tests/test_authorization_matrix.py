@@ -8,7 +8,9 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern
+from django.urls import URLResolver
+from django.urls import get_resolver
 
 from .conftest import ROLES
 

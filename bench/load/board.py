@@ -12,7 +12,8 @@ import random
 import re
 import uuid
 
-from games.multiplipotion.engine import MONSTER, POTION
+from games.multiplipotion.engine import MONSTER
+from games.multiplipotion.engine import POTION
 
 VERSION_RE = re.compile(r'id="board"[^>]*data-version="(\d+)"', re.S)
 TOKEN_RE = re.compile(r"/poll/\?v=([^\"&]+)")

@@ -34,7 +34,10 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-from locust import FastHttpUser, constant, events, task
+from locust import FastHttpUser
+from locust import constant
+from locust import events
+from locust import task
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 

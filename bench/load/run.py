@@ -97,7 +97,8 @@ def run_step(
 ) -> dict:
     """Seed ``children`` children and run them for ``seconds`` after the ramp-up; return the
     locust summary with the step's verdict and the CPU use of each part of the machine."""
-    from bench.load.seed import seed_children, write_children
+    from bench.load.seed import seed_children
+    from bench.load.seed import write_children
 
     children += children % 2
     work_dir.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import secrets
-from datetime import time, timedelta
+from datetime import time
+from datetime import timedelta
 from pathlib import Path
 
 
@@ -22,7 +23,11 @@ def seed_children(children: int, *, class_size: int = 30, label: str = "load") -
     from django.db import transaction
     from django.utils import timezone
 
-    from classroom.models import Assignment, Classroom, Membership, School, Student
+    from classroom.models import Assignment
+    from classroom.models import Classroom
+    from classroom.models import Membership
+    from classroom.models import School
+    from classroom.models import Student
     from games.models import Seat
 
     children += children % 2

@@ -17,7 +17,8 @@ import subprocess
 import sys
 import time
 import urllib.request
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
+from contextlib import suppress
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]

@@ -4,7 +4,8 @@ import datetime
 
 import django.db.models.deletion
 from django.conf import settings
-from django.db import migrations, models
+from django.db import migrations
+from django.db import models
 
 import classroom.models.roster
 import classroom.models.school

@@ -12,8 +12,13 @@ The judgement (mastery, kinds of error, focus facts) stays in the pure ``classro
 
 from datetime import timedelta
 
-from django.db import connections, models, transaction
-from django.db.models import Case, Count, Q, When
+from django.db import connections
+from django.db import models
+from django.db import transaction
+from django.db.models import Case
+from django.db.models import Count
+from django.db.models import Q
+from django.db.models import When
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
@@ -22,7 +27,12 @@ from games.models import Match
 
 from . import stats_sql
 from .child_seat import student_pk_of
-from .rebuild_sql import CHUNK, db_now, insert_select, lock_rows, no_jit, table_names
+from .rebuild_sql import CHUNK
+from .rebuild_sql import db_now
+from .rebuild_sql import insert_select
+from .rebuild_sql import lock_rows
+from .rebuild_sql import no_jit
+from .rebuild_sql import table_names
 from .stats_sql import error_column
 
 # --- evidence ------------------------------------------------------------------------------
@@ -419,7 +429,8 @@ class DailyTrendQuerySet(models.QuerySet):
         midnight in the school's time zone. The children's rows come from their attempts
         (one GROUP BY); a class's and the school's add up their children's rows of the same
         day. Three ``INSERT … SELECT``, nothing through Python."""
-        from classroom.models import School, Student
+        from classroom.models import School
+        from classroom.models import Student
 
         attempts = Attempt.objects.filter(student__classroom__school=school)
         existing = self.all()
@@ -469,7 +480,8 @@ class DailyTrendQuerySet(models.QuerySet):
 
     def children_by_school(self, student_ids) -> list:
         """(school, its children's ids among these) for each school, in order. Two queries."""
-        from classroom.models import School, Student
+        from classroom.models import School
+        from classroom.models import Student
 
         schools: dict[int, list[int]] = {}
         for pk, school_id in Student.objects.filter(pk__in=student_ids).values_list(

@@ -11,11 +11,13 @@ Pairing rules (docs/classroom/sessions.md):
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import models, transaction
+from django.db import models
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Match, Seat
+from games.models import Match
+from games.models import Seat
 
 # Seconds a lone child waits before the computer joins.
 BOT_FALLBACK_AFTER = 20

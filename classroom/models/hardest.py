@@ -23,14 +23,22 @@ week; ``4w`` since Monday 00:00 three weeks before (this week and the three befo
 the weekly trend counts weeks); ``all`` every attempt.
 """
 
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import datetime
+from datetime import timedelta
 from fractions import Fraction
 
 from django.core.exceptions import EmptyResultSet
-from django.db import connections, models
-from django.db.models import Count, F, Max, Q
-from django.db.models.functions import Greatest, Least, TruncDate
+from django.db import connections
+from django.db import models
+from django.db.models import Count
+from django.db.models import F
+from django.db.models import Max
+from django.db.models import Q
+from django.db.models.functions import Greatest
+from django.db.models.functions import Least
+from django.db.models.functions import TruncDate
 
 from .analytics import Attempt
 

@@ -4,7 +4,8 @@ stats_sql.py, running one ``INSERT … SELECT``, PostgreSQL's settings for a lar
 the row locks that serialise rebuilds of the same rows."""
 
 import statistics
-from datetime import UTC, datetime
+from datetime import UTC
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django.db import connections
@@ -50,17 +51,15 @@ def _register_sqlite_median(sender, connection, **kwargs):
 
 
 def table_names() -> dict:
-    from classroom.models import (
-        Assignment,
-        Attempt,
-        ClassFactStat,
-        Classroom,
-        DailyTrend,
-        FactStat,
-        SessionMatch,
-        Student,
-        WarmUp,
-    )
+    from classroom.models import Assignment
+    from classroom.models import Attempt
+    from classroom.models import ClassFactStat
+    from classroom.models import Classroom
+    from classroom.models import DailyTrend
+    from classroom.models import FactStat
+    from classroom.models import SessionMatch
+    from classroom.models import Student
+    from classroom.models import WarmUp
 
     models_ = {
         "session_match": SessionMatch,

@@ -2,10 +2,14 @@
 batches on one connection, or on several threads with their own connections (PostgreSQL)."""
 
 from django.conf import settings
-from django.db import connections, models, transaction
+from django.db import connections
+from django.db import models
+from django.db import transaction
 from django.utils import timezone
 
-from .analytics import ClassFactStat, DailyTrend, FactStat
+from .analytics import ClassFactStat
+from .analytics import DailyTrend
+from .analytics import FactStat
 
 
 class RecomputeJob(models.Model):
@@ -52,7 +56,8 @@ class RecomputeJob(models.Model):
         ``settings.RECOMPUTE_CONNECTIONS``) it counts the batches committed so far in order
         (a redelivered job redoes at most the batches that were in flight). ``progress(done,
         total)`` is called as it goes."""
-        from classroom.models import Classroom, School
+        from classroom.models import Classroom
+        from classroom.models import School
 
         if self.status not in (self.Status.QUEUED, self.Status.RUNNING):
             return
@@ -109,7 +114,8 @@ class RecomputeJob(models.Model):
         """The same rebuilds on ``workers`` threads, each with its own connection: the
         children's batches first, then the classes' roll-ups split between the threads (they
         read the children's rows) and the schools' trends. This thread keeps the count."""
-        from concurrent.futures import ThreadPoolExecutor, as_completed
+        from concurrent.futures import ThreadPoolExecutor
+        from concurrent.futures import as_completed
 
         def own_connection(rebuild, *args):
             try:

@@ -9,15 +9,26 @@ default): ``Student.reports.for_teacher(user).needing_help()``.
 from datetime import timedelta
 
 from django.db import models
-from django.db.models import Count, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce, Greatest, Least
+from django.db.models import Count
+from django.db.models import Exists
+from django.db.models import ExpressionWrapper
+from django.db.models import F
+from django.db.models import OuterRef
+from django.db.models import Q
+from django.db.models import Subquery
+from django.db.models.functions import Coalesce
+from django.db.models.functions import Greatest
+from django.db.models.functions import Least
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
+from django.utils.translation import ngettext
 
 from classroom.diagnosis import LEARNING
 
-from .analytics import Attempt, FactStat
-from .roster import Student, StudentQuerySet
+from .analytics import Attempt
+from .analytics import FactStat
+from .roster import Student
+from .roster import StudentQuerySet
 
 # "Needs help" (docs/analytics.md, "Needs help."): a child is flagged for one reason, low
 # accuracy: at least RECENT_MIN_ATTEMPTS attempts and RECENT_MIN_FACTS facts (a fact and its

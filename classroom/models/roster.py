@@ -1,19 +1,25 @@
 import csv
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import models
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config.names import clean_name, isolate, name_key
+from config.names import clean_name
+from config.names import isolate
+from config.names import name_key
 from games import queue
 from games.models import Match
 
-from .child_seat import ChildSeat, seat_key_of
-from .signin import ClassroomSignIn, StudentSignIn
+from .child_seat import ChildSeat
+from .child_seat import seat_key_of
+from .signin import ClassroomSignIn
+from .signin import StudentSignIn
 
 # Class codes avoid characters a child can misread: no 0/O, 1/I/L, 2/Z, 5/S, 8/B.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"

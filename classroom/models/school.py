@@ -1,17 +1,29 @@
 import secrets
-from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import date
+from datetime import datetime
+from datetime import time
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfoNotFoundError
 
 from django.conf import settings
-from django.db import models, transaction
-from django.db.models import Count, Exists, F, OuterRef, Q
+from django.db import models
+from django.db import transaction
+from django.db.models import Count
+from django.db.models import Exists
+from django.db.models import F
+from django.db.models import OuterRef
+from django.db.models import Q
 from django.db.models.functions import TruncDate
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.names import clean_name
-from games.models import Match, Move, Seat
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 
 # How far back the school dashboard's "games per day" chart looks.
 GAMES_CHART_DAYS = 28

@@ -30,7 +30,8 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import models, transaction
+from django.db import models
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -51,7 +52,8 @@ class ClassroomSignIn:
     def normalize_code(cls, raw: str) -> str | None:
         """The canonical code for what a child typed ("  cd-k3 7m" → "CDK37M"), or None when
         it cannot be a class code (wrong length or a character outside the alphabet)."""
-        from .roster import CODE_ALPHABET, CODE_LENGTH
+        from .roster import CODE_ALPHABET
+        from .roster import CODE_LENGTH
 
         code = _SEPARATORS.sub("", raw or "").upper()
         if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):

@@ -5,7 +5,8 @@ accounts-and-rosters.md). The row is locked while it is checked and counted."""
 import hashlib
 from datetime import timedelta
 
-from django.db import models, transaction
+from django.db import models
+from django.db import transaction
 from django.utils import timezone
 
 

@@ -9,16 +9,20 @@ moment the question was shown, and the token can be used once (the unique constr
 ``Attempt.warm_up`` and ``Attempt.question``).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from datetime import timedelta
 
 from django.core import signing
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError
+from django.db import models
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom import diagnosis, warmup_plan
+from classroom import diagnosis
+from classroom import warmup_plan
 from games import queue
 from games.models import Match
 
@@ -423,7 +427,10 @@ class WarmUp(models.Model):
     def rebuild_stats(self, now=None) -> None:
         """Rebuild what this round's answers feed (idempotent: rebuilds): the child's facts,
         the class's roll-up and the trends of the days of the round; then ``stats_at``."""
-        from classroom.models import ClassFactStat, DailyTrend, FactStat, Student
+        from classroom.models import ClassFactStat
+        from classroom.models import DailyTrend
+        from classroom.models import FactStat
+        from classroom.models import Student
 
         student = (
             Student.objects.filter(pk=self.student_id).select_related("classroom__school").first()

@@ -6,7 +6,8 @@ permission is the same as the pages': only the signed-in teacher's own classes.
 
 from django import template
 
-from classroom.models import Classroom, Student
+from classroom.models import Classroom
+from classroom.models import Student
 from classroom.models.report_queries import help_reasons as reasons_of
 from classroom.models.report_queries import stuck_reason as stuck_reason_of
 

@@ -6,28 +6,36 @@ from datetime import timedelta
 
 from axes.utils import reset as axes_reset
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import get_user_model
+from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db import connection
+from django.db import transaction
+from django.db.models import Count
+from django.db.models import Q
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_http_methods
 
-from classroom.forms import (
-    LOGIN_LOCKOUT_SECONDS,
-    EmailLoginForm,
-    GrownUpForm,
-    SignupForm,
-    resolve_login,
-)
-from classroom.models import Classroom, Invite, Membership, RateLimit, School
+from classroom.forms import LOGIN_LOCKOUT_SECONDS
+from classroom.forms import EmailLoginForm
+from classroom.forms import GrownUpForm
+from classroom.forms import SignupForm
+from classroom.forms import resolve_login
+from classroom.models import Classroom
+from classroom.models import Invite
+from classroom.models import Membership
+from classroom.models import RateLimit
+from classroom.models import School
 from classroom.views.access import teacher_page
-from classroom.views.responses import finish, render_page
+from classroom.views.responses import finish
+from classroom.views.responses import render_page
 from config.names import isolate
 from config.params import LocalNextMixin
 from config.throttle import client_address

@@ -5,19 +5,30 @@ docs/classroom/child-sign-in.md."""
 
 from django.contrib import messages
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404
+from django.shortcuts import redirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_POST
 
-from classroom.child_session import current_student, sign_in_student, sign_out_student
-from classroom.models import PICTURES, Classroom, SignInDevice, Student
-from classroom.models.signin import LOCKOUT_MINUTES, Verdict
+from classroom.child_session import current_student
+from classroom.child_session import sign_in_student
+from classroom.child_session import sign_out_student
+from classroom.models import PICTURES
+from classroom.models import Classroom
+from classroom.models import SignInDevice
+from classroom.models import Student
+from classroom.models.signin import LOCKOUT_MINUTES
+from classroom.models.signin import Verdict
 from classroom.views.access import teacher_page
 from classroom.views.responses import finish
-from config.params import int_param, safe_next
+from config.params import int_param
+from config.params import safe_next
 from config.qr import qr_svg
 
 # --- helpers ---------------------------------------------------------------------------------

@@ -9,16 +9,13 @@ from django.http import HttpResponse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
-from classroom.diagnosis import (
-    NOT_SEEN,
-    TABLE,
-)
-from classroom.models import (
-    Attempt,
-    FactStat,
-)
+from classroom.diagnosis import NOT_SEEN
+from classroom.diagnosis import TABLE
+from classroom.models import Attempt
+from classroom.models import FactStat
 from classroom.views.access import teacher_page
-from classroom.views.report_context import my_class, my_student
+from classroom.views.report_context import my_class
+from classroom.views.report_context import my_student
 
 # --- exports ----------------------------------------------------------------------------------
 

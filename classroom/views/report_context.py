@@ -15,31 +15,27 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from classroom import charts
-from classroom.diagnosis import (
-    CHECK_AGAIN,
-    ERROR_KINDS,
-    LEARNING,
-    RECENT,
-    RETRIEVAL_CONTEXTS,
-    STATES,
-    STRUGGLING,
-    TABLE,
-    fact_key,
-    focus_facts,
-    shown_kinds,
-    shown_state,
-)
-from classroom.models import (
-    Attempt,
-    ClassFactStat,
-    Classroom,
-    DailyTrend,
-    FactStat,
-    RecomputeJob,
-    School,
-    Student,
-    hardest,
-)
+from classroom.diagnosis import CHECK_AGAIN
+from classroom.diagnosis import ERROR_KINDS
+from classroom.diagnosis import LEARNING
+from classroom.diagnosis import RECENT
+from classroom.diagnosis import RETRIEVAL_CONTEXTS
+from classroom.diagnosis import STATES
+from classroom.diagnosis import STRUGGLING
+from classroom.diagnosis import TABLE
+from classroom.diagnosis import fact_key
+from classroom.diagnosis import focus_facts
+from classroom.diagnosis import shown_kinds
+from classroom.diagnosis import shown_state
+from classroom.models import Attempt
+from classroom.models import ClassFactStat
+from classroom.models import Classroom
+from classroom.models import DailyTrend
+from classroom.models import FactStat
+from classroom.models import RecomputeJob
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import hardest
 from config.params import int_param
 
 # An unfinished rebuild younger than this blocks a second one for the same class; an older

@@ -17,36 +17,35 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import Sum
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404
+from django.shortcuts import redirect
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from classroom.models import (
-    ClassFactStat,
-    Classroom,
-    DailyTrend,
-    RecomputeJob,
-)
+from classroom.models import ClassFactStat
+from classroom.models import Classroom
+from classroom.models import DailyTrend
+from classroom.models import RecomputeJob
 from classroom.views.access import teacher_page
-from classroom.views.report_context import (
-    admin_school,
-    check_fact,
-    child_context,
-    class_context,
-    class_hardest_context,
-    group_heatmap,
-    group_table,
-    job_context,
-    my_class,
-    my_student,
-    partial,
-    school_hardest_context,
-    trend_for,
-)
+from classroom.views.report_context import admin_school
+from classroom.views.report_context import check_fact
+from classroom.views.report_context import child_context
+from classroom.views.report_context import class_context
+from classroom.views.report_context import class_hardest_context
+from classroom.views.report_context import group_heatmap
+from classroom.views.report_context import group_table
+from classroom.views.report_context import job_context
+from classroom.views.report_context import my_class
+from classroom.views.report_context import my_student
+from classroom.views.report_context import partial
+from classroom.views.report_context import school_hardest_context
+from classroom.views.report_context import trend_for
 from games import queue
 
 logger = logging.getLogger(__name__)

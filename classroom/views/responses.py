@@ -2,7 +2,8 @@
 navigation after a successful POST."""
 
 from django.contrib import messages
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
+from django.shortcuts import render
 from django_htmx.http import HttpResponseClientRedirect
 
 

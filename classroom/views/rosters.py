@@ -6,19 +6,32 @@ group or child answers 404.
 
 from django.contrib import messages
 from django.db import transaction
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
+from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.utils.translation import gettext
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_POST
 
-from classroom.forms import ClassForm, GroupForm, MoveForm, RosterForm, StudentForm
-from classroom.models import Classroom, Group, Student
+from classroom.forms import ClassForm
+from classroom.forms import GroupForm
+from classroom.forms import MoveForm
+from classroom.forms import RosterForm
+from classroom.forms import StudentForm
+from classroom.models import Classroom
+from classroom.models import Group
+from classroom.models import Student
 from classroom.models.roster import ROSTER_MAX_ROWS
 from classroom.views.access import teacher_page
-from config.names import isolate, name_key
+from config.names import isolate
+from config.names import name_key
 
-from .accounts import membership_of, not_in_a_school
-from .responses import done, finish, render_page
+from .accounts import membership_of
+from .accounts import not_in_a_school
+from .responses import done
+from .responses import finish
+from .responses import render_page
 
 DETAIL = "classroom/rosters/class_detail.html"
 CLASS_FORM = "classroom/rosters/class_form.html"

@@ -5,17 +5,23 @@ Every view finds the school through the signed-in user's admin membership: anybo
 """
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404
+from django.shortcuts import redirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_POST
 
 from classroom.forms import InviteForm
-from classroom.models import Invite, School
+from classroom.models import Invite
+from classroom.models import School
 from classroom.models.school import GAMES_CHART_DAYS
 from classroom.views.access import teacher_page
-from classroom.views.responses import finish, render_page
+from classroom.views.responses import finish
+from classroom.views.responses import render_page
 from config.params import int_param
 
 

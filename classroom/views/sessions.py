@@ -5,22 +5,33 @@ from functools import wraps
 
 from django.contrib import messages
 from django.db import transaction
-from django.db.models import Count, Q
-from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.db.models import Count
+from django.db.models import Q
+from django.http import Http404
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.shortcuts import redirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from classroom.child_session import current_student
 from classroom.forms import AssignmentForm
-from classroom.models import Assignment, Classroom, WaitingEntry, WarmUp, session_of
+from classroom.models import Assignment
+from classroom.models import Classroom
+from classroom.models import WaitingEntry
+from classroom.models import WarmUp
+from classroom.models import session_of
 from classroom.models.assignment import LIVE_MATCH_STATUSES
 from classroom.views.access import teacher_page
-from classroom.views.responses import finish, render_page
+from classroom.views.responses import finish
+from classroom.views.responses import render_page
 from config.params import int_param
 from games.models import Match
 

@@ -2,28 +2,27 @@
 and the wall's "Skip the warm-up" for the teacher."""
 
 from django.db import transaction
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
+from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_POST
 
-from classroom.models import Assignment, WarmUp
-from classroom.models.warmup import (
-    AnsweredAlready,
-    BadAnswer,
-    NotYourWarmUp,
-    WarmUpOver,
-    WarmUpRefused,
-)
+from classroom.models import Assignment
+from classroom.models import WarmUp
+from classroom.models.warmup import AnsweredAlready
+from classroom.models.warmup import BadAnswer
+from classroom.models.warmup import NotYourWarmUp
+from classroom.models.warmup import WarmUpOver
+from classroom.models.warmup import WarmUpRefused
 from classroom.views.responses import finish
-from classroom.views.sessions import (
-    after_wall_action,
-    child_page,
-    go_to_game,
-    my_class,
-    teacher_page,
-)
+from classroom.views.sessions import after_wall_action
+from classroom.views.sessions import child_page
+from classroom.views.sessions import go_to_game
+from classroom.views.sessions import my_class
+from classroom.views.sessions import teacher_page
 
 TEMPLATE = "classroom/warmup/round.html"
 CHEERS = (_("Yes!"), _("Brilliant!"), _("Spot on!"), _("Great!"))

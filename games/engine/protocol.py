@@ -8,8 +8,10 @@ States, views, actions and events are JSON-ready dicts; ``seat`` is a seat numbe
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+from typing import Protocol
 
 
 class Rules(Protocol):

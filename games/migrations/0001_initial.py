@@ -3,7 +3,8 @@
 import django.db.models.deletion
 import django.utils.timezone
 from django.conf import settings
-from django.db import migrations, models
+from django.db import migrations
+from django.db import models
 
 import games.models
 

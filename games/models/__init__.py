@@ -6,21 +6,28 @@ the seat?), asks the pure engine, stores the new state and the move, bumps the v
 once the transaction commits, enqueues the follow-ups (bot turns, analytics).
 """
 
-from .ids import (
-    PUBLIC_ID_ALPHABET,
-    RECENT_MOVES,
-    ROOM_CODE_ALPHABET,
-    ROOM_CODE_LENGTH,
-    SEEN_EVERY,
-    TIMEOUT_GRACE_SECONDS,
-    new_public_id,
-    new_room_code,
-    new_seed,
-    normalize_room_code,
-)
-from .match import Match, MatchQuerySet
-from .moves import IllegalMove, Move, MoveRejected, NotYourTurn, Played, StaleVersion
-from .seats import SEATS_WITH_MATCH, Seat, SeatQuerySet, seen_lately
+from .ids import PUBLIC_ID_ALPHABET
+from .ids import RECENT_MOVES
+from .ids import ROOM_CODE_ALPHABET
+from .ids import ROOM_CODE_LENGTH
+from .ids import SEEN_EVERY
+from .ids import TIMEOUT_GRACE_SECONDS
+from .ids import new_public_id
+from .ids import new_room_code
+from .ids import new_seed
+from .ids import normalize_room_code
+from .match import Match
+from .match import MatchQuerySet
+from .moves import IllegalMove
+from .moves import Move
+from .moves import MoveRejected
+from .moves import NotYourTurn
+from .moves import Played
+from .moves import StaleVersion
+from .seats import SEATS_WITH_MATCH
+from .seats import Seat
+from .seats import SeatQuerySet
+from .seats import seen_lately
 
 __all__ = [
     "PUBLIC_ID_ALPHABET",

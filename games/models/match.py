@@ -4,24 +4,25 @@ and the clock are the mixins of their own modules (moves.py, rooms.py, bots.py, 
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import models
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import registry, signals
+from games import registry
+from games import signals
 
 from .bots import BotsMixin
-from .ids import (
-    ROOM_CODE_LENGTH,
-    TIMEOUT_GRACE_SECONDS,
-    new_public_id,
-    new_seed,
-    normalize_room_code,
-)
+from .ids import ROOM_CODE_LENGTH
+from .ids import TIMEOUT_GRACE_SECONDS
+from .ids import new_public_id
+from .ids import new_seed
+from .ids import normalize_room_code
 from .moves import MovesMixin
 from .rooms import RoomsMixin
-from .seats import SEATS_WITH_MATCH, Seat
+from .seats import SEATS_WITH_MATCH
+from .seats import Seat
 from .timeouts import TimeoutsMixin
 
 

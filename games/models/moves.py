@@ -1,13 +1,17 @@
 """The one code path that applies a move (``MovesMixin.play``), what it refuses, and the
 append-only move log."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError
+from django.db import models
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import queue, signals
+from games import queue
+from games import signals
 from games.engine import IllegalAction
 
 from .ids import RECENT_MOVES

@@ -3,7 +3,8 @@
 from datetime import UTC
 
 from django.conf import settings
-from django.db import connections, models
+from django.db import connections
+from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 

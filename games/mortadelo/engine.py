@@ -16,29 +16,25 @@ import random
 from typing import Any
 
 from games.engine.base import LIST_TEXT as LIST_TEXT  # re-exported: its tests read it
-from games.engine.base import (
-    IllegalAction,
-    Phrase,
-    Word,
-    check_bot_call,
-    check_known_options,
-    check_setup,
-    describe_with,
-    gettext_noop,
-    listing,
-    load_checked,
-    ngettext_noop,
-)
+from games.engine.base import IllegalAction
+from games.engine.base import Phrase
+from games.engine.base import Word
+from games.engine.base import check_bot_call
+from games.engine.base import check_known_options
+from games.engine.base import check_setup
+from games.engine.base import describe_with
+from games.engine.base import gettext_noop
+from games.engine.base import listing
+from games.engine.base import load_checked
+from games.engine.base import ngettext_noop
 
-from .cards import (
-    ATTACKS,
-    BASIC,
-    CARDS,
-    CHARACTERS,
-    COLOURS,
-    KIND_NAMES,
-    PLUS,
-)
+from .cards import ATTACKS
+from .cards import BASIC
+from .cards import CARDS
+from .cards import CHARACTERS
+from .cards import COLOURS
+from .cards import KIND_NAMES
+from .cards import PLUS
 
 SLUG = "mortadelo"
 NAME = "Mortadelo Multiverso"

@@ -8,7 +8,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from config.names import isolate
-from games.engine.base import Phrase, render_event
+from games.engine.base import Phrase
+from games.engine.base import render_event
 from games.mortadelo.cards import CHARACTERS
 from games.mortadelo.engine import effect_phrase
 

@@ -16,18 +16,16 @@ import random
 from typing import Any
 
 from games.engine.base import LIST_TEXT as LIST_TEXT  # re-exported: its tests read it
-from games.engine.base import (
-    IllegalAction,
-    Phrase,
-    Word,
-    check_bot_call,
-    check_known_options,
-    check_setup,
-    describe_with,
-    gettext_noop,
-    listing,
-    load_checked,
-)
+from games.engine.base import IllegalAction
+from games.engine.base import Phrase
+from games.engine.base import Word
+from games.engine.base import check_bot_call
+from games.engine.base import check_known_options
+from games.engine.base import check_setup
+from games.engine.base import describe_with
+from games.engine.base import gettext_noop
+from games.engine.base import listing
+from games.engine.base import load_checked
 
 SLUG = "muertoons"
 NAME = "Muertoons"

@@ -8,7 +8,8 @@ from games.engine.base import render_event
 from games.models import Match
 from games.presenters import names_and
 
-from .engine import GIRL_WORDS, card_name
+from .engine import GIRL_WORDS
+from .engine import card_name
 
 # --- Muertoons ------------------------------------------------------------------------------
 # Each girl has her own symbol and name as well as her colour (colour is never the only cue).

@@ -12,16 +12,14 @@ import random
 from itertools import combinations
 from typing import Any
 
-from games.engine.base import (
-    IllegalAction,
-    check_bot_call,
-    check_known_options,
-    check_setup,
-    describe_with,
-    gettext_noop,
-    load_checked,
-    ngettext_noop,
-)
+from games.engine.base import IllegalAction
+from games.engine.base import check_bot_call
+from games.engine.base import check_known_options
+from games.engine.base import check_setup
+from games.engine.base import describe_with
+from games.engine.base import gettext_noop
+from games.engine.base import load_checked
+from games.engine.base import ngettext_noop
 
 SLUG = "multiplipotion"
 NAME = "MultipliPotion"

@@ -4,7 +4,8 @@ from games.forms import TIER_CHOICES
 from games.presenters import event_lines
 from games.registry import Game
 
-from . import engine, presenter
+from . import engine
+from . import presenter
 
 GAME = Game(
     rules=engine,

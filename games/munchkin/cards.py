@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.engine.base import english_ngettext, gettext_noop
+from games.engine.base import english_ngettext
+from games.engine.base import gettext_noop
 
 Card = dict[str, Any]
 

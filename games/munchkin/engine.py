@@ -23,22 +23,24 @@ from collections.abc import Callable
 from typing import Any
 
 from games.engine.base import LIST_TEXT as LIST_TEXT  # re-exported: its tests read it
-from games.engine.base import (
-    IllegalAction,
-    Phrase,
-    Word,
-    check_bot_call,
-    check_setup,
-    describe_with,
-    gettext_noop,
-    listing,
-    load_checked,
-    ngettext_noop,
-)
+from games.engine.base import IllegalAction
+from games.engine.base import Phrase
+from games.engine.base import Word
+from games.engine.base import check_bot_call
+from games.engine.base import check_setup
+from games.engine.base import describe_with
+from games.engine.base import gettext_noop
+from games.engine.base import listing
+from games.engine.base import load_checked
+from games.engine.base import ngettext_noop
 
-from .cards import ALL_IDS, CARDS, DOORS, KIND_NAMES, TREASURES
+from .cards import ALL_IDS
+from .cards import CARDS
 from .cards import CLASSES as CLASSES  # re-exported: tests and presenters read mk.CLASSES
+from .cards import DOORS
+from .cards import KIND_NAMES
 from .cards import RACES as RACES
+from .cards import TREASURES
 
 SLUG = "munchkin"
 NAME = "Munchkin"

@@ -13,7 +13,8 @@ from django.utils.translation import ngettext
 from config.names import isolate
 from games.engine.base import render_event
 from games.munchkin import engine
-from games.munchkin.cards import KIND_NAMES, card_text
+from games.munchkin.cards import KIND_NAMES
+from games.munchkin.cards import card_text
 
 WINDOW_SECONDS = 20  # the "anyone?" window of a person: then the board passes for them
 

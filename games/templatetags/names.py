@@ -4,7 +4,8 @@ text gives ``<bdi>name</bdi>`` (escaped); ``{{ name|isolate_attr }}`` inside an 
 no place there; ``{{ names|isolate_join:", " }}`` isolates every name of a list."""
 
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
+from django.utils.html import format_html_join
 
 from config.names import isolate as isolate_text
 

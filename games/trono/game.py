@@ -3,7 +3,8 @@ from django.utils.translation import gettext_lazy as _
 from games.presenters import event_lines
 from games.registry import Game
 
-from . import engine, presenter
+from . import engine
+from . import presenter
 
 ON_OFF = {"on": _("On"), "off": _("Off")}
 

@@ -11,7 +11,8 @@ from django.db.models import Count
 from bench import report
 from bench.engine import bench_engine
 from bench.evidence_week import bench_evidence_week
-from bench.moves import bench_moves, percentile
+from bench.moves import bench_moves
+from bench.moves import percentile
 from bench.page import bench_play_page
 from bench.run import run_all
 from games import registry
@@ -127,7 +128,10 @@ def test_evidence_week_in_quick_mode():
     statistics were rebuilt by the tasks. The goals are the benchmark's business, not this."""
     from django.db.models import Sum
 
-    from classroom.models import Attempt, FactStat, Student, WarmUp
+    from classroom.models import Attempt
+    from classroom.models import FactStat
+    from classroom.models import Student
+    from classroom.models import WarmUp
     from games.models import Seat
 
     figures, details = bench_evidence_week(quick=True)

@@ -65,7 +65,8 @@ def test_logging_in_lands_a_teacher_at_home_and_a_classless_head_on_the_school(w
 
 def test_archive_dates_are_the_schools_day(world):
     """20:00 UTC on 15 December is already 16 December in Auckland."""
-    from datetime import UTC, datetime
+    from datetime import UTC
+    from datetime import datetime
 
     type(world.school_a).objects.filter(pk=world.school_a.pk).update(timezone="Pacific/Auckland")
     old = Classroom.objects.create(school=world.school_a, teacher=world.teacher_a, name="Old 2B")

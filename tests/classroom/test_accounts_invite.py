@@ -8,7 +8,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Invite, Membership
+from classroom.models import Invite
+from classroom.models import Membership
 
 pytestmark = pytest.mark.django_db
 

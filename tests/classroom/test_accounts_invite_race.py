@@ -7,7 +7,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from classroom.models import Invite, Membership, School
+from classroom.models import Invite
+from classroom.models import Membership
+from classroom.models import School
 
 
 @pytest.mark.django_db(transaction=True)

@@ -5,7 +5,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from classroom.models import Membership, School
+from classroom.models import Membership
+from classroom.models import School
 
 pytestmark = pytest.mark.django_db
 

@@ -3,34 +3,36 @@ class roll-ups and daily trends, the tasks run in-process, the recompute command
 Coach. (A real worker process: test_analytics_pipeline_worker.py.)"""
 
 import io
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC
+from datetime import date
+from datetime import datetime
+from datetime import timedelta
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from classroom import diagnosis
-from classroom.models import (
-    Assignment,
-    Attempt,
-    ClassFactStat,
-    Classroom,
-    DailyTrend,
-    FactStat,
-    RecomputeJob,
-    School,
-    Student,
-)
-from classroom.tasks import (
-    nightly_rollups,
-    recompute_job,
-    sweep_missed_stats,
-    update_match_stats,
-    update_match_trends,
-)
-from games.models import Match, Move, Seat
+from classroom.models import Assignment
+from classroom.models import Attempt
+from classroom.models import ClassFactStat
+from classroom.models import Classroom
+from classroom.models import DailyTrend
+from classroom.models import FactStat
+from classroom.models import RecomputeJob
+from classroom.models import School
+from classroom.models import Student
+from classroom.tasks import nightly_rollups
+from classroom.tasks import recompute_job
+from classroom.tasks import sweep_missed_stats
+from classroom.tasks import update_match_stats
+from classroom.tasks import update_match_trends
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 from games.multiplipotion import engine as mp
 
 from .conftest import attempt_fields

@@ -11,26 +11,29 @@ import subprocess
 import sys
 import time
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from classroom.models import (
-    Attempt,
-    ClassFactStat,
-    Classroom,
-    DailyTrend,
-    FactStat,
-    RecomputeJob,
-    School,
-    Student,
-)
+from classroom.models import Attempt
+from classroom.models import ClassFactStat
+from classroom.models import Classroom
+from classroom.models import DailyTrend
+from classroom.models import FactStat
+from classroom.models import RecomputeJob
+from classroom.models import School
+from classroom.models import Student
 from classroom.tasks import recompute_job
-from games.models import Match, Move, Seat
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 
-from ..conftest import stop_process, worker_database_url
+from ..conftest import stop_process
+from ..conftest import worker_database_url
 from .conftest import attempt_fields
 
 BASE_DIR = Path(__file__).resolve().parents[2]

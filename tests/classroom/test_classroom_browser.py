@@ -4,10 +4,13 @@ plays the computer (in a real Celery worker) to the end; the teacher's wall show
 while it is played."""
 
 import pytest
-from browser_kit import FIND_CAPTURE, act
+from browser_kit import FIND_CAPTURE
+from browser_kit import act
 from playwright.sync_api import expect
 
-from classroom.models import Classroom, Student, session_of
+from classroom.models import Classroom
+from classroom.models import Student
+from classroom.models import session_of
 from games.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

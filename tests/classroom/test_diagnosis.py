@@ -1,7 +1,9 @@
 """The error taxonomy and the mastery states (pure functions, no database)."""
 
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
 
 import pytest
 from hypothesis import given

@@ -4,13 +4,19 @@ them (SQLite and PostgreSQL). (This was the test of data migration 0011, which r
 answers stored under the old rules; the migrations have since been squashed, and what is left
 to test is what the rebuild counts from attempts named by the rules of today.)"""
 
-from datetime import UTC, datetime
+from datetime import UTC
+from datetime import datetime
 
 import pytest
 
 from classroom import diagnosis
-from classroom.models import Attempt, Classroom, FactStat, School, Student
-from games.models import Match, Move
+from classroom.models import Attempt
+from classroom.models import Classroom
+from classroom.models import FactStat
+from classroom.models import School
+from classroom.models import Student
+from games.models import Match
+from games.models import Move
 
 pytestmark = pytest.mark.django_db
 

@@ -17,18 +17,31 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from browser_kit import FIND_CAPTURE, act, child_session
+from browser_kit import FIND_CAPTURE
+from browser_kit import act
+from browser_kit import child_session
 from django.contrib.auth import get_user_model
-from django.db.models import Max, Sum
+from django.db.models import Max
+from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.diagnosis import EARLY, RECENT, TABLE
-from classroom.models import Assignment, Attempt, Classroom, FactStat, School, Student, WarmUp
-from games.models import Match, MoveRejected
+from classroom.diagnosis import EARLY
+from classroom.diagnosis import RECENT
+from classroom.diagnosis import TABLE
+from classroom.models import Assignment
+from classroom.models import Attempt
+from classroom.models import Classroom
+from classroom.models import FactStat
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import WarmUp
+from games.models import Match
+from games.models import MoveRejected
 from games.multiplipotion import engine as mp
 
-from .browser_pages import new_page, teacher_session
+from .browser_pages import new_page
+from .browser_pages import teacher_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -7,15 +7,16 @@ import threading
 
 import pytest
 
-from classroom.models import ClassFactStat, DailyTrend, FactStat, RecomputeJob
+from classroom.models import ClassFactStat
+from classroom.models import DailyTrend
+from classroom.models import FactStat
+from classroom.models import RecomputeJob
 from classroom.models.analytics import FactStatQuerySet
 
-from .test_analytics_pipeline_worker import (
-    everything,
-    many_attempts,
-    school_with_children,
-    stat_rows,
-)
+from .test_analytics_pipeline_worker import everything
+from .test_analytics_pipeline_worker import many_attempts
+from .test_analytics_pipeline_worker import school_with_children
+from .test_analytics_pipeline_worker import stat_rows
 
 pytestmark = [pytest.mark.services]
 

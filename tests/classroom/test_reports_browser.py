@@ -5,7 +5,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from classroom.models import Classroom, FactStat, School, Student
+from classroom.models import Classroom
+from classroom.models import FactStat
+from classroom.models import School
+from classroom.models import Student
 
 from .browser_pages import log_in
 

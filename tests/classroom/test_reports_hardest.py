@@ -4,7 +4,9 @@ child's fact week by week with when it was last practised. Attempts are written 
 (the game that writes them is tested elsewhere); everything else is the real code."""
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
 
 import pytest
 from django.db import connection
@@ -13,7 +15,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from classroom import charts
-from classroom.models import Attempt, School, Student, WarmUp, hardest
+from classroom.models import Attempt
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import WarmUp
+from classroom.models import hardest
 from classroom.views import report_context
 
 from .conftest import attempt_fields

@@ -9,7 +9,12 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from classroom import charts
-from classroom.models import Attempt, ClassFactStat, Classroom, FactStat, School, Student
+from classroom.models import Attempt
+from classroom.models import ClassFactStat
+from classroom.models import Classroom
+from classroom.models import FactStat
+from classroom.models import School
+from classroom.models import Student
 
 from .browser_pages import log_in
 

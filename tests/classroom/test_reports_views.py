@@ -6,23 +6,24 @@ import csv
 import io
 import json
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
 
 import pytest
-from django.urls import resolve, reverse
+from django.urls import resolve
+from django.urls import reverse
 from django.utils import timezone
 
 from classroom import charts
-from classroom.models import (
-    Assignment,
-    Attempt,
-    ClassFactStat,
-    Classroom,
-    DailyTrend,
-    FactStat,
-    RecomputeJob,
-    Student,
-)
+from classroom.models import Assignment
+from classroom.models import Attempt
+from classroom.models import ClassFactStat
+from classroom.models import Classroom
+from classroom.models import DailyTrend
+from classroom.models import FactStat
+from classroom.models import RecomputeJob
+from classroom.models import Student
 from games.models import Move
 
 from .conftest import attempt_fields
@@ -658,7 +659,8 @@ def test_moving_or_deleting_a_child_rebuilds_the_class_heatmaps(
     assert ClassFactStat.objects.get(classroom=other, a=7, b=8).struggling == 1
     # Deleting Ada deletes her games, with Ali's answers in their game together: Ali's facts
     # are rebuilt too (his FactStat row came from that game only), then both classes.
-    from games.models import Match, Seat
+    from games.models import Match
+    from games.models import Seat
 
     Match.create(
         "multiplipotion",
@@ -866,7 +868,8 @@ def test_stuck_wrong_answers_before_the_window_do_not_count(world):
 
 @pytest.mark.django_db
 def test_the_reasons_are_shown_in_words_wherever_the_flag_is(world):
-    from classroom.models.report_queries import help_reasons, stuck_reason
+    from classroom.models.report_queries import help_reasons
+    from classroom.models.report_queries import stuck_reason
 
     answers(world, 7, 9)  # 7 right of 16, each a fact of its own
     ali, match, now = world.child_a2, world.match_a, timezone.now()

@@ -5,8 +5,12 @@ from django.apps import apps
 from django.db import models
 from django.urls import reverse
 
-from classroom.models import FactStat, Student, WaitingEntry
-from games.models import Match, Move, Seat
+from classroom.models import FactStat
+from classroom.models import Student
+from classroom.models import WaitingEntry
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 
 pytestmark = pytest.mark.django_db
 

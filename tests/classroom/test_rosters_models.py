@@ -2,7 +2,12 @@
 
 import pytest
 
-from classroom.models import CODE_ALPHABET, CODE_LENGTH, Classroom, Group, Student, WaitingEntry
+from classroom.models import CODE_ALPHABET
+from classroom.models import CODE_LENGTH
+from classroom.models import Classroom
+from classroom.models import Group
+from classroom.models import Student
+from classroom.models import WaitingEntry
 from classroom.models.roster import read_roster
 
 pytestmark = pytest.mark.django_db

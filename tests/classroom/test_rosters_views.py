@@ -7,7 +7,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from classroom.models import Classroom, Group, Student
+from classroom.models import Classroom
+from classroom.models import Group
+from classroom.models import Student
 from config.names import isolate
 
 pytestmark = pytest.mark.django_db

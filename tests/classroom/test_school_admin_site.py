@@ -3,15 +3,21 @@
 or hidden."""
 
 import pytest
-from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from axes.models import AccessAttempt
+from axes.models import AccessFailureLog
+from axes.models import AccessLog
 from django.contrib import admin
 from django.contrib.auth.models import Group as AuthGroup
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Student, WaitingEntry, WorkerHeartbeat
+from classroom.models import Student
+from classroom.models import WaitingEntry
+from classroom.models import WorkerHeartbeat
 from games.admin import action_summary
-from games.models import Match, Move, Seat
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 
 MODELS = sorted(admin.site._registry, key=lambda m: m._meta.label)
 

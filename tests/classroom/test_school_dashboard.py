@@ -2,7 +2,9 @@
 SVG chart and its table, and a query count that does not grow with the number of classes."""
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import date
+from datetime import datetime
+from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -12,8 +14,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Classroom, Membership, School, Student
-from games.models import Match, Move, Seat
+from classroom.models import Classroom
+from classroom.models import Membership
+from classroom.models import School
+from classroom.models import Student
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 
 AUCKLAND = ZoneInfo("Pacific/Auckland")  # UTC+13 in November: local days differ from UTC's
 # Wednesday 5 November 2025, 01:30 in Auckland = Tuesday 4 November, 12:30 UTC.

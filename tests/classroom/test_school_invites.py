@@ -8,7 +8,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Invite, Membership
+from classroom.models import Invite
+from classroom.models import Membership
 
 
 def csrf_client(world, role):

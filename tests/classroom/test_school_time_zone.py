@@ -2,7 +2,9 @@
 school's zone (a grown-up's school, a signed-in child's class's school), the site's
 TIME_ZONE for anybody else, and finding the zone costs no query on a page that shows no time."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -11,10 +13,13 @@ from django.db import connection
 from django.http import HttpResponse
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
-from django.urls import include, path, reverse
+from django.urls import include
+from django.urls import path
+from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import School, Student
+from classroom.models import School
+from classroom.models import Student
 
 ROME, NEW_YORK = ZoneInfo("Europe/Rome"), ZoneInfo("America/New_York")
 # 1 July 2025, 16:00 UTC: 18:00 in Rome, 12:00 in New York, 17:00 in London (TIME_ZONE).

@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Assignment, Classroom
+from classroom.models import Assignment
+from classroom.models import Classroom
 from games.models import Match
 
 

@@ -9,7 +9,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Assignment, Classroom, School, Student
+from classroom.models import Assignment
+from classroom.models import Classroom
+from classroom.models import School
+from classroom.models import Student
 from games.models import Match
 
 from . import browser_pages

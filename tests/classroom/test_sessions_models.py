@@ -8,9 +8,17 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from classroom.models import Assignment, Classroom, Group, School, Student, WaitingEntry, session_of
+from classroom.models import Assignment
+from classroom.models import Classroom
+from classroom.models import Group
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import WaitingEntry
+from classroom.models import session_of
 from classroom.models.assignment import WAITING_PRESENCE
-from games.models import Match, NotYourTurn, Seat
+from games.models import Match
+from games.models import NotYourTurn
+from games.models import Seat
 
 
 def make_class(name="4C", children=("Ada", "Ben", "Cy", "Dee")):

@@ -9,8 +9,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Assignment, Student, WaitingEntry
-from games.models import Match, Seat
+from classroom.models import Assignment
+from classroom.models import Student
+from classroom.models import WaitingEntry
+from games.models import Match
+from games.models import Seat
 
 from ..conftest import child_client
 

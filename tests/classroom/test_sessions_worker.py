@@ -11,7 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Assignment, Classroom, School, Student
+from classroom.models import Assignment
+from classroom.models import Classroom
+from classroom.models import School
+from classroom.models import Student
 from games.models import Seat
 
 

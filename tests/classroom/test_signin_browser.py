@@ -7,7 +7,10 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from classroom.models import PICTURES, Classroom, School, Student
+from classroom.models import PICTURES
+from classroom.models import Classroom
+from classroom.models import School
+from classroom.models import Student
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

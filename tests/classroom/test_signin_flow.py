@@ -9,12 +9,15 @@ from datetime import timedelta
 import pytest
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
-from django.test import Client, RequestFactory
+from django.test import Client
+from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
 from classroom.child_session import current_student
-from classroom.models import PICTURES, SignInDevice, Student
+from classroom.models import PICTURES
+from classroom.models import SignInDevice
+from classroom.models import Student
 from classroom.models import signin as signin_rules
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')

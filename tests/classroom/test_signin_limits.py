@@ -25,7 +25,8 @@ from django.test import Client
 from django.urls import reverse
 
 from classroom.forms import LOGIN_FAILURE_LIMIT
-from classroom.models import PICTURES, Student
+from classroom.models import PICTURES
+from classroom.models import Student
 from classroom.models import signin as rules
 from classroom.views import accounts
 

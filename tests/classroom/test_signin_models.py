@@ -1,13 +1,19 @@
 """The sign-in rules on the models, and when a child's session ends (fixed times)."""
 
 import uuid
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC
+from datetime import datetime
+from datetime import time
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from classroom.child_session import AFTER_HOURS_SESSION, session_end
-from classroom.models import Classroom, School, SignInDevice
+from classroom.child_session import AFTER_HOURS_SESSION
+from classroom.child_session import session_end
+from classroom.models import Classroom
+from classroom.models import School
+from classroom.models import SignInDevice
 from classroom.models import signin as rules
 
 

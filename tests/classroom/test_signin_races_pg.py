@@ -14,7 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from classroom.forms import LOGIN_FAILURE_LIMIT
-from classroom.models import PICTURES, Classroom, School, Student
+from classroom.models import PICTURES
+from classroom.models import Classroom
+from classroom.models import School
+from classroom.models import Student
 from classroom.models import signin as rules
 from classroom.models.signin import StudentSignIn
 

@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import PICTURES, Student
+from classroom.models import PICTURES
+from classroom.models import Student
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 

@@ -12,8 +12,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom import diagnosis
-from classroom.models import Attempt, Classroom, FactStat, School, Student
-from games.models import Match, Move, Seat
+from classroom.models import Attempt
+from classroom.models import Classroom
+from classroom.models import FactStat
+from classroom.models import School
+from classroom.models import Student
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 
 from .browser_pages import log_in
 

@@ -6,27 +6,32 @@ before it moved into SQL, and what docs/analytics.md defines."""
 
 import statistics
 from collections import defaultdict
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from classroom import diagnosis
-from classroom.models import (
-    Assignment,
-    Attempt,
-    ClassFactStat,
-    Classroom,
-    DailyTrend,
-    FactStat,
-    School,
-    Student,
-    WarmUp,
-    session_of,
-)
-from classroom.models.stats_sql import _at_least, state_case
-from games.models import Match, Move, Seat
+from classroom.models import Assignment
+from classroom.models import Attempt
+from classroom.models import ClassFactStat
+from classroom.models import Classroom
+from classroom.models import DailyTrend
+from classroom.models import FactStat
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import WarmUp
+from classroom.models import session_of
+from classroom.models.stats_sql import _at_least
+from classroom.models.stats_sql import state_case
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 
 from .conftest import attempt_fields
 

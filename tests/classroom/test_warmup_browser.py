@@ -6,13 +6,21 @@ import re
 from datetime import timedelta
 
 import pytest
-from browser_kit import child_session, session_cookie
+from browser_kit import child_session
+from browser_kit import session_cookie
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Assignment, Attempt, Classroom, School, Student, WarmUp
+from classroom.models import Assignment
+from classroom.models import Attempt
+from classroom.models import Classroom
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import WarmUp
 
-from .browser_pages import VIEWPORT, new_page, teacher_session
+from .browser_pages import VIEWPORT
+from .browser_pages import new_page
+from .browser_pages import teacher_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

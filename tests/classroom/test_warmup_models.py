@@ -1,26 +1,30 @@
 """The potion warm-up's rounds (classroom.models.warmup), the Coach's choice of facts
 (classroom.warmup_plan) and the statistics pipeline for warm-up attempts."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
 from itertools import pairwise
 
 import pytest
 from django.core import signing
 
-from classroom import diagnosis, warmup_plan
-from classroom.models import (
-    Assignment,
-    Attempt,
-    ClassFactStat,
-    Classroom,
-    DailyTrend,
-    FactStat,
-    School,
-    Student,
-    WarmUp,
-)
-from classroom.models.warmup import GRACE_SECONDS, SALT, WarmUpRefused
-from classroom.tasks import sweep_missed_stats, update_warm_up_stats
+from classroom import diagnosis
+from classroom import warmup_plan
+from classroom.models import Assignment
+from classroom.models import Attempt
+from classroom.models import ClassFactStat
+from classroom.models import Classroom
+from classroom.models import DailyTrend
+from classroom.models import FactStat
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import WarmUp
+from classroom.models.warmup import GRACE_SECONDS
+from classroom.models.warmup import SALT
+from classroom.models.warmup import WarmUpRefused
+from classroom.tasks import sweep_missed_stats
+from classroom.tasks import update_warm_up_stats
 from classroom.views.warmup import REFUSED_STATUS
 from games.models import Seat
 

@@ -10,7 +10,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Assignment, Attempt, Classroom, School, Student, WarmUp
+from classroom.models import Assignment
+from classroom.models import Attempt
+from classroom.models import Classroom
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import WarmUp
 
 from .test_signin_races_pg import race
 from .test_warmup_views import child_client

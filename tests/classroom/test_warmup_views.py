@@ -11,7 +11,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.models import Assignment, Attempt, Classroom, School, Student, WaitingEntry, WarmUp
+from classroom.models import Assignment
+from classroom.models import Attempt
+from classroom.models import Classroom
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import WaitingEntry
+from classroom.models import WarmUp
 from games.models import Match
 
 from ..conftest import child_client

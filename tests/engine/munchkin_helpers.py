@@ -3,7 +3,8 @@
 import json
 
 from games.munchkin import engine as mk
-from games.munchkin.cards import ALL_IDS, CARDS
+from games.munchkin.cards import ALL_IDS
+from games.munchkin.cards import CARDS
 
 
 def ids(name: str) -> list[str]:

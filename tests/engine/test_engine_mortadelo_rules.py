@@ -6,24 +6,27 @@ Seat 0 plays first; "the player on your left" is the next seat number still in p
 
 import json
 import random
-from itertools import combinations, product
+from itertools import combinations
+from itertools import product
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck
+from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine
+from hypothesis.stateful import invariant
+from hypothesis.stateful import precondition
+from hypothesis.stateful import rule
 
 from games.engine import IllegalAction
 from games.mortadelo import engine as mm
-from games.mortadelo.cards import (
-    BASIC,
-    BASIC_DESIGN,
-    CARDS,
-    CHARACTERS,
-    COLOURS,
-    PLUS,
-    PLUS_DESIGN,
-)
+from games.mortadelo.cards import BASIC
+from games.mortadelo.cards import BASIC_DESIGN
+from games.mortadelo.cards import CARDS
+from games.mortadelo.cards import CHARACTERS
+from games.mortadelo.cards import COLOURS
+from games.mortadelo.cards import PLUS
+from games.mortadelo.cards import PLUS_DESIGN
 
 # Basic card numbers (the same in every colour): see BASIC_DESIGN.
 JAB, HAYMAKER, MYSTERY_FIST = 1, 3, 4

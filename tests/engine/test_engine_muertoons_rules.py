@@ -11,7 +11,8 @@ from itertools import combinations
 import pytest
 
 from games import registry
-from games.engine import IllegalAction, simulate
+from games.engine import IllegalAction
+from games.engine import simulate
 from games.muertoons import engine as mu
 
 PASS = {"type": "pass"}

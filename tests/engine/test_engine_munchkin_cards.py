@@ -5,9 +5,17 @@ import json
 import pytest
 
 from games.munchkin import engine as mk
-from games.munchkin.cards import ALL_IDS, CARDS, DOORS, TREASURES
+from games.munchkin.cards import ALL_IDS
+from games.munchkin.cards import CARDS
+from games.munchkin.cards import DOORS
+from games.munchkin.cards import TREASURES
 
-from .munchkin_helpers import act, arrange, card, fight, kinds, pass_all
+from .munchkin_helpers import act
+from .munchkin_helpers import arrange
+from .munchkin_helpers import card
+from .munchkin_helpers import fight
+from .munchkin_helpers import kinds
+from .munchkin_helpers import pass_all
 
 
 def of_kind(kind):

@@ -8,15 +8,31 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck
+from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine
+from hypothesis.stateful import initialize
+from hypothesis.stateful import invariant
+from hypothesis.stateful import precondition
+from hypothesis.stateful import rule
 
 from games.engine import IllegalAction
 from games.munchkin import engine as mk
-from games.munchkin.cards import ALL_IDS, CARDS, DOORS, TREASURES
+from games.munchkin.cards import ALL_IDS
+from games.munchkin.cards import CARDS
+from games.munchkin.cards import DOORS
+from games.munchkin.cards import TREASURES
 
-from .munchkin_helpers import act, arrange, card, fight, hand_of, ids, kinds, on_top, pass_all
+from .munchkin_helpers import act
+from .munchkin_helpers import arrange
+from .munchkin_helpers import card
+from .munchkin_helpers import fight
+from .munchkin_helpers import hand_of
+from .munchkin_helpers import ids
+from .munchkin_helpers import kinds
+from .munchkin_helpers import on_top
+from .munchkin_helpers import pass_all
 
 PASS = {"type": "pass"}
 KICK = {"type": "kick"}

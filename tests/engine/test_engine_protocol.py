@@ -8,7 +8,10 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck
+from hypothesis import event
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 import games.engine

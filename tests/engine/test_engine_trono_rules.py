@@ -8,12 +8,17 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck
+from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis.stateful import RuleBasedStateMachine
+from hypothesis.stateful import initialize
+from hypothesis.stateful import invariant
+from hypothesis.stateful import rule
 
 from games import registry
-from games.engine import IllegalAction, simulate
+from games.engine import IllegalAction
+from games.engine import simulate
 from games.trono import engine as tr
 
 OFF = {name: "off" for name in tr.OPTIONS}

@@ -3,7 +3,8 @@ nothing) instead of raising, and a warning names the call."""
 
 import logging
 
-from config.cache import OUTAGE_ANSWERS, ResilientRedisCache
+from config.cache import OUTAGE_ANSWERS
+from config.cache import ResilientRedisCache
 
 
 def unreachable():

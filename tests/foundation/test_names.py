@@ -6,14 +6,22 @@ import unicodedata
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.template import Context, Template
+from django.template import Context
+from django.template import Template
 from django.test import Client
 from django.urls import reverse
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from classroom.models import Classroom, Membership, Student
-from config.names import FSI, PDI, clean_name, isolate, name_key
+from classroom.models import Classroom
+from classroom.models import Membership
+from classroom.models import Student
+from config.names import FSI
+from config.names import PDI
+from config.names import clean_name
+from config.names import isolate
+from config.names import name_key
 from games.models import Match
 
 ZWSP, RLO = "\u200b", "\u202e"

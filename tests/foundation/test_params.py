@@ -11,7 +11,10 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from config.params import int_param, int_params, is_local_path, safe_next
+from config.params import int_param
+from config.params import int_params
+from config.params import is_local_path
+from config.params import safe_next
 
 
 @pytest.mark.parametrize(

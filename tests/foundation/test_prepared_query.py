@@ -10,7 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from classroom.child_session import SIGNED_IN_STUDENT
 from classroom.models import Student
 from config.prepared import PreparedQuery
-from games.models import SEATS_WITH_MATCH, Match, Seat
+from games.models import SEATS_WITH_MATCH
+from games.models import Match
+from games.models import Seat
 
 
 def fields_of(obj):
@@ -97,7 +99,8 @@ def test_the_django_internals_it_reads_are_those_of_django_6_1():
 
     import django
     from django.db.models import Model
-    from django.db.models.query import QuerySet, get_related_populators
+    from django.db.models.query import QuerySet
+    from django.db.models.query import get_related_populators
     from django.db.models.sql.compiler import SQLCompiler
 
     assert django.VERSION[:2] == (6, 1), "check config/prepared.py against this Django"

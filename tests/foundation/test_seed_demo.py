@@ -3,8 +3,16 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from classroom.management.commands.seed_demo import DEMO_CHILDREN, DEMO_PLAYERS, DEMO_SKILLS, Skill
-from classroom.models import Assignment, ClassFactStat, Classroom, FactStat, School, Student
+from classroom.management.commands.seed_demo import DEMO_CHILDREN
+from classroom.management.commands.seed_demo import DEMO_PLAYERS
+from classroom.management.commands.seed_demo import DEMO_SKILLS
+from classroom.management.commands.seed_demo import Skill
+from classroom.models import Assignment
+from classroom.models import ClassFactStat
+from classroom.models import Classroom
+from classroom.models import FactStat
+from classroom.models import School
+from classroom.models import Student
 from games.models import Match
 
 GAMES = sum(DEMO_SKILLS.get(name, Skill()).games for name in sorted(DEMO_CHILDREN)[:DEMO_PLAYERS])

@@ -4,7 +4,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Match, Seat
+from games.models import Match
+from games.models import Seat
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

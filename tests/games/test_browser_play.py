@@ -2,7 +2,8 @@
 against a computer player that runs in a real Celery worker."""
 
 import pytest
-from browser_kit import FIND_CAPTURE, act
+from browser_kit import FIND_CAPTURE
+from browser_kit import act
 from django.urls import reverse
 
 from games.models import Match

@@ -9,12 +9,16 @@ from django.utils import timezone
 
 from classroom.models import Attempt
 from config.celery import app
-from games.models import Match, Move, Seat
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 from games.tasks import expire_family_rooms
 from games.views import PLAYER_COOKIE
 
-from .conftest import family_form, potion_form
-from .test_family_home_play import child_client, play_until_attempts
+from .conftest import family_form
+from .conftest import potion_form
+from .test_family_home_play import child_client
+from .test_family_home_play import play_until_attempts
 
 pytestmark = pytest.mark.django_db
 

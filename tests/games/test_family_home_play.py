@@ -6,8 +6,13 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from classroom.models import Attempt, Classroom, School, Student, session_of
-from games.models import Match, Seat
+from classroom.models import Attempt
+from classroom.models import Classroom
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import session_of
+from games.models import Match
+from games.models import Seat
 
 from .conftest import potion_form
 
@@ -139,7 +144,8 @@ def test_a_childs_seat_is_theirs_on_any_device_they_sign_in_on_and_nobody_elses(
     gives a request: never a browser's own session or cookie key."""
     from django.core import signing
 
-    from games.views import PLAYER_COOKIE, PLAYER_COOKIE_SALT
+    from games.views import PLAYER_COOKIE
+    from games.views import PLAYER_COOKIE_SALT
 
     child, student = child_client()
     match = family_match_of(child)

@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from config.names import isolate
 from games import registry
-from games.models import Match, Seat
+from games.models import Match
+from games.models import Seat
 
 from .conftest import guest_client
 

@@ -6,9 +6,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.models import Match, Seat
+from games.models import Match
+from games.models import Seat
 
-from .conftest import family_form, guest_client
+from .conftest import family_form
+from .conftest import guest_client
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

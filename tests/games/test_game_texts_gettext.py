@@ -12,20 +12,23 @@ import shutil
 from pathlib import Path
 
 import pytest
-from catalogue_kit import pot_msgids, xgettext_pot
+from catalogue_kit import pot_msgids
+from catalogue_kit import xgettext_pot
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import trans_real
 
 from games import registry
 from games.engine import base
-from games.models import Match, Seat
+from games.models import Match
+from games.models import Seat
 from games.mortadelo import engine as mortadelo
 from games.muertoons import engine as muertoons
 from games.multiplipotion import engine as multiplipotion
 from games.munchkin import cards as munchkin_cards
 from games.munchkin import engine as munchkin
-from games.munchkin.cards import CARDS, card_text
+from games.munchkin.cards import CARDS
+from games.munchkin.cards import card_text
 from games.trono import engine as trono
 
 from .conftest import guest_client

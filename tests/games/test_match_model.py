@@ -5,7 +5,12 @@ import threading
 import pytest
 from django.db import connection
 
-from games.models import IllegalMove, Match, Move, NotYourTurn, Seat, StaleVersion
+from games.models import IllegalMove
+from games.models import Match
+from games.models import Move
+from games.models import NotYourTurn
+from games.models import Seat
+from games.models import StaleVersion
 
 
 def first_place(match, seat=0):

@@ -9,11 +9,15 @@ import pytest
 
 from config.names import isolate
 from games import registry
-from games.models import Match, Move
+from games.models import Match
+from games.models import Move
 from games.mortadelo import engine as MM
 
 from . import conftest as kit
-from .conftest import HTMX, guest_client, post_move, url
+from .conftest import HTMX
+from .conftest import guest_client
+from .conftest import post_move
+from .conftest import url
 
 
 def make_mm(keys=("ana", "ben", "cleo"), seed=3, bots=(), same_device=False):

@@ -7,10 +7,14 @@ import pytest
 
 from config.names import isolate
 from games import registry
-from games.models import Match, Move
+from games.models import Match
+from games.models import Move
 
 from . import conftest as kit
-from .conftest import HTMX, guest_client, post_move, url
+from .conftest import HTMX
+from .conftest import guest_client
+from .conftest import post_move
+from .conftest import url
 
 MU = registry.get("muertoons").rules
 
@@ -59,7 +63,8 @@ def test_board_shows_hand_top_card_asks_and_counts():
 
 @pytest.mark.django_db
 def test_every_girl_has_a_symbol_and_a_name_not_just_a_colour():
-    from games.muertoons.presenter import MU_SYMBOLS, mu_card
+    from games.muertoons.presenter import MU_SYMBOLS
+    from games.muertoons.presenter import mu_card
 
     assert len(set(MU_SYMBOLS.values())) == 6
     card = mu_card(MU.CARDS["mu-gabi-04"])

@@ -4,7 +4,9 @@ person and two computer players that play in a real Celery worker."""
 import pytest
 from browser_kit import act
 
-from .browser_helpers import assert_page_hides_the_others, start_family_game, wider_than_the_window
+from .browser_helpers import assert_page_hides_the_others
+from .browser_helpers import start_family_game
+from .browser_helpers import wider_than_the_window
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -8,11 +8,15 @@ import re
 import pytest
 
 from config.names import isolate
-from games.models import Match, Move
+from games.models import Match
+from games.models import Move
 from games.munchkin import engine as MK
 
 from . import conftest as kit
-from .conftest import HTMX, guest_client, post_move, url
+from .conftest import HTMX
+from .conftest import guest_client
+from .conftest import post_move
+from .conftest import url
 
 
 def make_mk(keys=("ana", "ben", "cleo"), seed=3, bots=(), options=None):

@@ -7,7 +7,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Match, Move, Seat
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 
 from .conftest import guest_client
 

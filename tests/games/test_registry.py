@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 
 from games import registry
-from games.models import Match, Seat
+from games.models import Match
+from games.models import Seat
 from games.registry import Game
 
 from .conftest import guest_client
@@ -117,7 +118,9 @@ def test_every_game_shows_its_board_and_its_stylesheets(slug):
 def test_an_outsider_gets_404_everywhere_and_changes_nothing(slug):
     """Every game: a browser with no seat at the table is told "not found" by the play page,
     the poll, a move and the hand-off, sees no card of anybody, and the match stays as it is."""
-    from .conftest import post_move, seat_specs, url
+    from .conftest import post_move
+    from .conftest import seat_specs
+    from .conftest import url
 
     rules = registry.get(slug).rules
     keys = ["ana", "ben", "cleo", "dev", "eli", "fay", "gus"][: rules.MIN_PLAYERS]

@@ -10,7 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.names import isolate
-from games.models import ROOM_CODE_ALPHABET, Match, Seat
+from games.models import ROOM_CODE_ALPHABET
+from games.models import Match
+from games.models import Seat
 from games.views import PLAYER_COOKIE
 
 from .conftest import family_form

@@ -2,7 +2,8 @@ import json
 from io import StringIO
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
+from django.core.management import call_command
 
 
 def run(*args) -> dict:

@@ -13,7 +13,9 @@ import pytest
 from django.urls import reverse
 
 from games import registry
-from games.models import Match, Move, Seat
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 from games.mortadelo import engine as MM
 from games.muertoons import engine as MU
 from games.tasks import play_bots

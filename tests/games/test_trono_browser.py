@@ -4,7 +4,8 @@ page: one person and two computer players that play in a real Celery worker."""
 import pytest
 from browser_kit import act
 
-from .browser_helpers import assert_page_hides_the_others, start_family_game
+from .browser_helpers import assert_page_hides_the_others
+from .browser_helpers import start_family_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

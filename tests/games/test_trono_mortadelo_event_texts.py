@@ -7,7 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from catalogue_kit import DJANGO_KEYWORDS, activate_fake_catalogue, pot_msgids, xgettext_pot
+from catalogue_kit import DJANGO_KEYWORDS
+from catalogue_kit import activate_fake_catalogue
+from catalogue_kit import pot_msgids
+from catalogue_kit import xgettext_pot
 from django.utils import translation
 
 from games import registry

@@ -6,10 +6,14 @@ import random
 import pytest
 
 from games import registry
-from games.models import Match, Seat
+from games.models import Match
+from games.models import Seat
 
 from . import conftest as kit
-from .conftest import HTMX, guest_client, post_move, url
+from .conftest import HTMX
+from .conftest import guest_client
+from .conftest import post_move
+from .conftest import url
 
 TR = registry.get("trono").rules
 

@@ -1,7 +1,8 @@
 """Sign-up, invite links, the teacher's home and Django's password views."""
 
 from django.urls import reverse
-from expected import ALL, NO_USER
+from expected import ALL
+from expected import NO_USER
 
 GROWN_UPS = ("teacher_a", "teacher_b", "admin_a", "admin_b", "superuser")
 MEMBERS = ("teacher_a", "teacher_b", "admin_a", "admin_b")

@@ -1,7 +1,8 @@
 """Home, health, log-in and the play screens."""
 
 from django.urls import reverse
-from expected import ALL, everyone
+from expected import ALL
+from expected import everyone
 
 
 def only(status, other, **roles):

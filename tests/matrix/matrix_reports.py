@@ -4,7 +4,8 @@ anyone else logged in gets 404; not logged in as a grown-up (children too): the 
 The school report: only a school admin, each seeing their own school."""
 
 from django.urls import reverse
-from expected import ALL, LOGIN
+from expected import ALL
+from expected import LOGIN
 from expected import teacher_a_only as owner
 
 

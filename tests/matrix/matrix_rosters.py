@@ -2,7 +2,9 @@
 no user, e.g. a child's session: 302 to the log-in page)."""
 
 from django.urls import reverse
-from expected import ALL, NO_USER, pk_url
+from expected import ALL
+from expected import NO_USER
+from expected import pk_url
 from expected import teacher_a_only as owner_only
 from expected import teacher_a_post as post
 

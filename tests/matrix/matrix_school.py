@@ -2,7 +2,8 @@
 anybody not logged in as a grown-up (children included) is sent to the log-in page."""
 
 from django.urls import reverse
-from expected import LOGIN, everyone
+from expected import LOGIN
+from expected import everyone
 
 
 def school_admins(**statuses):

@@ -7,7 +7,8 @@ Child pages: anybody who is not a signed-in child is sent to the class-code page
 """
 
 from django.urls import reverse
-from expected import everyone, teacher_a_only
+from expected import everyone
+from expected import teacher_a_only
 
 
 def class_url(name):

@@ -10,7 +10,10 @@ Teacher pages: anybody not logged in as a grown-up (children included) is sent t
 """
 
 from django.urls import reverse
-from expected import NO_USER, everyone, teacher_a_only, teacher_a_post
+from expected import NO_USER
+from expected import everyone
+from expected import teacher_a_only
+from expected import teacher_a_post
 
 
 def pictures_url(child="child_a", classroom="class_a"):

@@ -5,7 +5,8 @@ another child's round is not found (404). The wall's buttons are teacher_a's cla
 """
 
 from django.urls import reverse
-from expected import everyone, teacher_a_post
+from expected import everyone
+from expected import teacher_a_post
 
 
 def round_of_child_a(w):

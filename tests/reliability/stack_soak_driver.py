@@ -111,7 +111,8 @@ def move_form(action: dict, version: int) -> dict:
 
 
 def new_table(index: int):
-    from games.models import Match, Seat
+    from games.models import Match
+    from games.models import Seat
 
     game, options, computers = TABLES[index % len(TABLES)]
     key = f"soak-{index}-{uuid.uuid4().hex[:8]}"
@@ -129,7 +130,8 @@ def new_table(index: int):
 
 def play_game(index: int, base: str, deadline: float, figures: Figures):
     """One game at table ``index``, until it ends or the time is up."""
-    from games.models import Move, Seat
+    from games.models import Move
+    from games.models import Seat
 
     match, key = new_table(index)
     figures.add(games=1)

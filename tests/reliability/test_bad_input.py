@@ -24,12 +24,20 @@ from django.apps import apps
 from django.db import transaction
 from django.urls import reverse
 from django.utils.http import urlencode
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from games.models import Match
 
-from .conftest import body, count, game_params, guest_seats, move_data, seat_client, visible_text
+from .conftest import body
+from .conftest import count
+from .conftest import game_params
+from .conftest import guest_seats
+from .conftest import move_data
+from .conftest import seat_client
+from .conftest import visible_text
 
 EXAMPLES = count("FUZZ_EXAMPLES", 25)
 MATRIX_DIR = Path(__file__).parent.parent / "matrix"

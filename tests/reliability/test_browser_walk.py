@@ -18,7 +18,8 @@ from django.test import Client
 from games.models import Match
 
 from ..conftest import World
-from .conftest import game_params, guest_seats
+from .conftest import game_params
+from .conftest import guest_seats
 from .test_bad_input import matrix_entries
 
 ROLES = ("teacher_a", "admin_a", "child_a", "anonymous")

@@ -17,9 +17,14 @@ import pytest
 from django.db import connections
 
 from games import registry
-from games.models import Match, Move
+from games.models import Match
+from games.models import Move
 
-from .conftest import count, game_params, guest_seats, move_data, seat_client
+from .conftest import count
+from .conftest import game_params
+from .conftest import guest_seats
+from .conftest import move_data
+from .conftest import seat_client
 
 TRIALS = count("RACE_TRIALS", 50)
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -220,7 +220,8 @@ def test_a_dead_worker_is_started_again_and_the_computers_catch_up(stack):
 def test_the_development_server_keeps_few_database_connections(postgres, db, tmp_path):
     """runserver opens a thread per request; with connections kept for CONN_MAX_AGE each
     thread's stayed open (84 requests left 85 idle connections: "too many clients")."""
-    from urllib.parse import urlsplit, urlunsplit
+    from urllib.parse import urlsplit
+    from urllib.parse import urlunsplit
 
     from django.db import connection
 

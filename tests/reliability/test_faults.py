@@ -26,13 +26,20 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
+from django.db import transaction
 
-from classroom.models import Attempt, Classroom, FactStat, School, Student
+from classroom.models import Attempt
+from classroom.models import Classroom
+from classroom.models import FactStat
+from classroom.models import School
+from classroom.models import Student
 from games import registry
-from games.models import Match, Seat
+from games.models import Match
+from games.models import Seat
 
-from .conftest import move_data, worker_game_params
+from .conftest import move_data
+from .conftest import worker_game_params
 
 BASE_DIR = Path(__file__).absolute().parent.parent.parent
 
@@ -59,7 +66,8 @@ def database_url() -> str:
     name = connection.settings_dict["NAME"]
     if connection.vendor == "sqlite":
         return f"sqlite:///{name}"
-    from urllib.parse import urlsplit, urlunsplit
+    from urllib.parse import urlsplit
+    from urllib.parse import urlunsplit
 
     parts = urlsplit(os.environ["DATABASE_URL"])
     return urlunsplit(parts._replace(path=f"/{name}"))
@@ -264,7 +272,8 @@ def expected_bot_moves(match: Match, state, version: int, seat_levels: dict) -> 
 @pytest.mark.parametrize("slug", worker_game_params())
 def test_a_bot_turn_survives_a_worker_killed_mid_task(slug, redis_url, transactional_db, tmp_path):
     from config.celery import app
-    from games.tasks import play_bots, sweep_stalled_bots
+    from games.tasks import play_bots
+    from games.tasks import sweep_stalled_bots
 
     module = registry.get(slug).rules
     players = module.MIN_PLAYERS

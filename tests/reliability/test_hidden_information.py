@@ -15,7 +15,13 @@ import pytest
 from games import registry
 from games.models import Match
 
-from .conftest import body, count, game_params, guest_seats, move_data, seat_client, token_pattern
+from .conftest import body
+from .conftest import count
+from .conftest import game_params
+from .conftest import guest_seats
+from .conftest import move_data
+from .conftest import seat_client
+from .conftest import token_pattern
 
 GAMES_PER_GAME = count("LEAK_GAMES", 5)
 PLY_BUDGET = int(os.environ.get("LEAK_PLIES") or 500)  # 0: no budget

@@ -21,8 +21,10 @@ from classroom.forms import LOGIN_FAILURE_LIMIT
 from classroom.models import Student
 from classroom.models.signin import LOCKOUT_AFTER
 
-from .conftest import body, visible_text
-from .test_bad_input import TARGETS, choose_role
+from .conftest import body
+from .conftest import visible_text
+from .test_bad_input import TARGETS
+from .test_bad_input import choose_role
 
 BASE_DIR = Path(__file__).absolute().parent.parent.parent
 

@@ -18,10 +18,14 @@ from collections import Counter
 import pytest
 
 from games import registry
-from games.models import Match, Move, Seat
+from games.models import Match
+from games.models import Move
+from games.models import Seat
 from games.tasks import play_bots
 
-from .conftest import count, move_data, seat_client
+from .conftest import count
+from .conftest import move_data
+from .conftest import seat_client
 from .test_concurrency_pg import race
 
 TRIALS = count("CHOICE_TRIALS", count("RACE_TRIALS", 48) // 4)

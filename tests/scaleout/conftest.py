@@ -8,8 +8,11 @@ from __future__ import annotations
 import http.client
 import os
 import re
-from dataclasses import dataclass, field
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from dataclasses import dataclass
+from dataclasses import field
+from urllib.parse import urlencode
+from urllib.parse import urlsplit
+from urllib.parse import urlunsplit
 
 import pytest
 

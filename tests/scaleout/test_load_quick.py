@@ -8,8 +8,10 @@ import math
 
 import pytest
 
-from bench.load.run import passed, run_step
-from games.models import Match, Move
+from bench.load.run import passed
+from bench.load.run import run_step
+from games.models import Match
+from games.models import Move
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 

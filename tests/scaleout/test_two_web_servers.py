@@ -19,8 +19,13 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from bench.load.board import Board
-from classroom.models import Assignment, Classroom, FactStat, School, Student
-from games.models import Match, Move
+from classroom.models import Assignment
+from classroom.models import Classroom
+from classroom.models import FactStat
+from classroom.models import School
+from classroom.models import Student
+from games.models import Match
+from games.models import Move
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 

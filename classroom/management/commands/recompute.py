@@ -8,9 +8,11 @@ as the teacher's button, and shows a progress line. Safe to run at any time: sta
 rebuilt, never incremented.
 """
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
+from django.core.management.base import CommandError
 
-from classroom.models import Classroom, RecomputeJob
+from classroom.models import Classroom
+from classroom.models import RecomputeJob
 
 
 class Command(BaseCommand):

@@ -10,9 +10,16 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from classroom.models import Assignment, Classroom, Membership, RecomputeJob, School, Student
-from classroom.models.report_queries import help_reasons, stuck_reason
-from games.models import Match, Seat
+from classroom.models import Assignment
+from classroom.models import Classroom
+from classroom.models import Membership
+from classroom.models import RecomputeJob
+from classroom.models import School
+from classroom.models import Student
+from classroom.models.report_queries import help_reasons
+from classroom.models.report_queries import stuck_reason
+from games.models import Match
+from games.models import Seat
 
 DEMO_PASSWORD = "potion-demo"  # noqa: S105 - printed for the demo, documented in README
 DEMO_USERS = {

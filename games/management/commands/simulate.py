@@ -9,7 +9,8 @@ JSON line then has a ``focus`` part with the counts and ratios.
 import json
 import re
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
+from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 
 from games import registry

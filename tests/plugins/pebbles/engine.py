@@ -11,14 +11,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine.base import (
-    IllegalAction,
-    check_bot_call,
-    describe_with,
-    gettext_noop,
-    load_checked,
-    ngettext_noop,
-)
+from games.engine.base import IllegalAction
+from games.engine.base import check_bot_call
+from games.engine.base import describe_with
+from games.engine.base import gettext_noop
+from games.engine.base import load_checked
+from games.engine.base import ngettext_noop
 
 SLUG = "pebbles"
 NAME = "Pebbles"

@@ -7,7 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from catalogue_kit import DJANGO_KEYWORDS, activate_fake_catalogue, xgettext_pot
+from catalogue_kit import DJANGO_KEYWORDS
+from catalogue_kit import activate_fake_catalogue
+from catalogue_kit import xgettext_pot
 from django.utils import translation
 
 from games import registry
