@@ -3,9 +3,17 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include
 from django.urls import path
+from django.urls import reverse_lazy
+from django.utils.translation import gettext_lazy as _
 from django.views.generic import RedirectView
 
 from classroom.views import accounts
+
+
+def notice(view, **context):
+    """An auth view's "done" page: registration/notice.html with its words."""
+    return view.as_view(template_name="registration/notice.html", extra_context=context)
+
 
 urlpatterns = [
     path("", include("classroom.urls")),
@@ -19,13 +27,35 @@ urlpatterns = [
     ),
     path(
         "accounts/password/change/done/",
-        auth_views.PasswordChangeDoneView.as_view(),
+        notice(
+            auth_views.PasswordChangeDoneView,
+            heading=_("Password changed"),
+            lines=[_("Your new password works from now on. You stay logged in on this computer.")],
+            link_url=reverse_lazy("classroom:teacher_home"),
+            link_text=_("Back to my classes"),
+            link_primary=True,
+        ),
         name="password_change_done",
     ),
     path("accounts/password/reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
     path(
         "accounts/password/reset/sent/",
-        auth_views.PasswordResetDoneView.as_view(),
+        notice(
+            auth_views.PasswordResetDoneView,
+            heading=_("Check your e-mail"),
+            lines=[
+                _(
+                    "If an account uses that address, an e-mail with a link to choose a new "
+                    "password is on its way. The link works once, for a few days."
+                ),
+                _(
+                    "Nothing after a few minutes? Look in your spam folder, or check the address "
+                    "you typed."
+                ),
+            ],
+            link_url=reverse_lazy("login"),
+            link_text=_("Back to log in"),
+        ),
         name="password_reset_done",
     ),
     path(
@@ -35,7 +65,15 @@ urlpatterns = [
     ),
     path(
         "accounts/password/reset/done/",
-        auth_views.PasswordResetCompleteView.as_view(),
+        notice(
+            auth_views.PasswordResetCompleteView,
+            title=_("Password saved"),
+            heading=_("Your new password is saved"),
+            lines=[_("Log in with your e-mail address and your new password.")],
+            link_url=reverse_lazy("login"),
+            link_text=_("Log in"),
+            link_primary=True,
+        ),
         name="password_reset_complete",
     ),
     path("admin/", admin.site.urls),

@@ -51,7 +51,18 @@ def membership_of(user):
 
 
 def not_in_a_school(request, status=200):
-    return render(request, "classroom/accounts/no_school.html", status=status)
+    lines = [
+        gettext(
+            "Classes belong to a school. To run classes, open the invite link a school admin "
+            "sent you while you are logged in, and join their school."
+        )
+    ]
+    context = {"title": gettext("Not in a school yet"), "lines": lines}
+    context["heading"] = gettext("You are not in a school yet")
+    if request.user.is_staff:
+        lines.append(gettext("As site staff you can manage everything from the admin site."))
+        context |= {"link_url": "/admin/", "link_text": gettext("Open the admin site")}
+    return render(request, "registration/notice.html", context, status=status)
 
 
 def grown_up_session_expiry(request):

@@ -8,6 +8,9 @@ from django.utils.translation import gettext as _
 
 from config.names import isolate
 
+from .engine import FACE_NAMES
+from .engine import ROLES
+
 # Each symbol has a sign and a name as well as a colour (colour is never the only cue).
 TR_SIGNS = {
     "people": "☺",
@@ -22,26 +25,13 @@ AFTER_CHOICE = ("resolve", "cancel", "plague")
 
 
 def tr_face_name(face: str) -> str:
-    return {
-        "people": _("People"),
-        "tower": _("Tower"),
-        "book": _("Book"),
-        "mortadella": _("Mortadella"),
-        "wine": _("Wine"),
-        "rat": _("Rat"),
-    }.get(face, face)
+    """A die face's name, translated (the engine marks the names once: FACE_NAMES)."""
+    return _(FACE_NAMES[face]) if face in FACE_NAMES else face
 
 
 def tr_role_name(role: str) -> str:
-    return {
-        "prince": _("Prince of Tortellini"),
-        "rector": _("Magnificent Rector"),
-        "lord": _("Lord of Silk"),
-        "mercenary": _("Mercenary Captain"),
-        "cardinal": _("Cardinal"),
-        "innkeeper": _("Master of the Innkeepers"),
-        "brigand": _("Brigand"),
-    }.get(role, role)
+    """A role's name, translated (the engine marks the names once: ROLES)."""
+    return _(ROLES[role]["name"]) if role in ROLES else role
 
 
 def tr_effect_name(kind: str) -> str:
