@@ -48,6 +48,25 @@ def viewing_seat(request, match, mine):
     return None, acting
 
 
+def common_step(view, ctx) -> str | None:
+    """The next-step line every board shares: none once the game is over, "Pass the device to
+    …" while a shared device waits for its next person; None: the game's own line."""
+    if view["outcome"]:
+        return ""
+    if ctx["handoff"] is not None:
+        return _("Pass the device to %(name)s.") % {"name": isolate(ctx["handoff"].name)}
+    return None
+
+
+def own_legal_actions(ctx) -> list[dict]:
+    """The viewing seat's own legal actions (its own cards only), none when it is not its turn:
+    what a board offers as buttons. Asked by the boards that need them, not on every page."""
+    if not ctx["my_turn"]:
+        return []
+    engine = ctx["match"].engine
+    return engine.legal_actions(engine.load(ctx["match"].state), ctx["seat"].number)
+
+
 def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
     seat, handoff = (None, None) if spectator else viewing_seat(request, match, mine)
     view = match.view_for(seat.number if seat else None)

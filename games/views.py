@@ -456,6 +456,11 @@ def host_only(request, public_id):
     return match, mine, match.is_host(player_keys(request))
 
 
+def not_host(request, match, mine, notice):
+    """A seat that is not the host's asked for a host's action: 403, and the board says why."""
+    return render_board(request, match, mine, notice=notice, status=403)
+
+
 def chosen_level(request, match) -> str | None:
     levels = [lv for lv, _label in match.spec.bot_levels()]
     level = request.POST.get("level") or (
@@ -477,12 +482,8 @@ def start_room(request, public_id):
     """The host starts now: computer players take the seats nobody has joined."""
     match, mine, host = host_only(request, public_id)
     if not host:
-        return render_board(
-            request,
-            match,
-            mine,
-            notice=_("Only the person who set up the game can start it."),
-            status=403,
+        return not_host(
+            request, match, mine, _("Only the person who set up the game can start it.")
         )
     level = chosen_level(request, match)
     if level is None:
@@ -504,13 +505,7 @@ def take_over(request, public_id):
     """The host hands a quiet person's seat to a computer player."""
     match, mine, host = host_only(request, public_id)
     if not host:
-        return render_board(
-            request,
-            match,
-            mine,
-            notice=_("Only the person who set up the game can do that."),
-            status=403,
-        )
+        return not_host(request, match, mine, _("Only the person who set up the game can do that."))
     if match.status != Match.Status.ACTIVE:
         return render_board(
             request, match, mine, notice=_("The game is not being played now."), status=409

@@ -44,6 +44,20 @@ def locust_bin() -> str:
     return str(candidate) if candidate.exists() else "locust"
 
 
+def busy_seconds(processes) -> float:
+    """User + system CPU seconds of these psutil processes; one that has exited counts 0."""
+    import psutil
+
+    total = 0.0
+    for p in processes:
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """User + system CPU seconds of these processes and their children (psutil, a locust
     dependency)."""
@@ -56,12 +70,7 @@ def cpu_seconds(pids: list[int]) -> float:
             family = [proc, *proc.children(recursive=True)]
         except psutil.NoSuchProcess:
             continue
-        for p in family:
-            try:
-                t = p.cpu_times()
-                total += t.user + t.system
-            except psutil.NoSuchProcess:
-                pass
+        total += busy_seconds(family)
     return total
 
 
@@ -79,17 +88,12 @@ def postgres_cpu_seconds() -> float:
     from django.db import connection
 
     name = f" {connection.settings_dict['NAME']} "
-    total = 0.0
-    for p in psutil.process_iter(["name", "cmdline"]):
-        if (p.info["name"] or "").startswith("postgres") and name in " ".join(
-            p.info["cmdline"] or []
-        ) + " ":
-            try:
-                t = p.cpu_times()
-                total += t.user + t.system
-            except psutil.NoSuchProcess:
-                pass
-    return total
+    return busy_seconds(
+        p
+        for p in psutil.process_iter(["name", "cmdline"])
+        if (p.info["name"] or "").startswith("postgres")
+        and name in " ".join(p.info["cmdline"] or []) + " "
+    )
 
 
 def run_step(

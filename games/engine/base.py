@@ -136,6 +136,15 @@ def check_bot_call(legal: list, level: str, levels: Any) -> None:
         raise ValueError(f"unknown level {level!r}")
 
 
+def hand_and_choice(state: dict, seat: int, contest: str) -> set[str]:
+    """``private`` of a game where each seat holds a hand and, in a contest (``state[contest]``,
+    None between contests), chooses a card face down: the hand and the card chosen."""
+    out = set(state["hands"][seat])
+    if state[contest] is not None and state[contest]["choices"][seat] is not None:
+        out.add(state[contest]["choices"][seat])
+    return out
+
+
 def load_checked(
     d: Any,
     slug: str,

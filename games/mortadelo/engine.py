@@ -24,6 +24,7 @@ from games.engine.base import check_known_options
 from games.engine.base import check_setup
 from games.engine.base import describe_with
 from games.engine.base import gettext_noop
+from games.engine.base import hand_and_choice
 from games.engine.base import listing
 from games.engine.base import load_checked
 from games.engine.base import ngettext_noop
@@ -206,11 +207,7 @@ def outcome(state: State) -> dict | None:
 
 
 def private(state: State, seat: int) -> set[str]:
-    out = set(state["hands"][seat])
-    duel = state["duel"]
-    if duel is not None and duel["choices"][seat] is not None:
-        out.add(duel["choices"][seat])
-    return out
+    return hand_and_choice(state, seat, "duel")
 
 
 def cards(state: State) -> list[str]:

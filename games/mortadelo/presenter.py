@@ -7,11 +7,12 @@ until both duellists have chosen, then both flip together (``last_duel``)."""
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from config.names import isolate
 from games.engine.base import Phrase
 from games.engine.base import render_event
 from games.mortadelo.cards import CHARACTERS
 from games.mortadelo.engine import effect_phrase
+from games.presenters import common_step
+from games.presenters import own_legal_actions
 
 # Each card kind has a sign and a name as well as a colour (colour is never the only cue):
 # attacks are filled shapes, defences the same shapes hollow, Total Defence a "no" sign.
@@ -180,10 +181,7 @@ def mortadelo_context(view, ctx) -> dict:
     phase = view["phase"]
     me = seat.number if seat is not None else None
     my_turn = ctx["my_turn"]
-    legal = []
-    if my_turn:
-        module = match.engine
-        legal = module.legal_actions(module.load(match.state), me)
+    legal = own_legal_actions(ctx)
     types = {a["type"] for a in legal}
     card_actions = {a["card"]: a["type"] for a in legal if "card" in a}
     hand_action = next((t for t in ("choose", "combo") if t in types), "")
@@ -295,10 +293,8 @@ def mm_last_duel(view, names) -> dict | None:
 def mm_next_step(view, ctx, my_turn, waiting_for) -> str:
     names = ctx["names"]
     phase = view["phase"]
-    if view["outcome"]:
-        return ""
-    if ctx["handoff"] is not None:
-        return _("Pass the device to %(name)s.") % {"name": isolate(ctx["handoff"].name)}
+    if (step := common_step(view, ctx)) is not None:
+        return step
     acting = view["to_act"][0] if view["to_act"] else None
     if phase == "pick":
         if my_turn:

@@ -3,10 +3,11 @@ EVENT_TEXTS: game.py)."""
 
 from django.utils.translation import gettext as _
 
-from config.names import isolate
 from games.engine.base import render_event
 from games.models import Match
+from games.presenters import common_step
 from games.presenters import names_and
+from games.presenters import own_legal_actions
 
 from .engine import GIRL_WORDS
 from .engine import card_name
@@ -70,11 +71,7 @@ def muertoons_context(view, ctx) -> dict:
     phase = view["phase"]
     me = seat.number if seat is not None else None
     my_turn = ctx["my_turn"]
-    # The viewing seat's own legal actions (its own cards only): which cards are buttons now.
-    legal = []
-    if my_turn:
-        module = match.engine
-        legal = module.legal_actions(module.load(match.state), me)
+    legal = own_legal_actions(ctx)
     card_actions = {a["card"]: a["type"] for a in legal if "card" in a}
     hand_action = next(iter(card_actions.values()), "")
     hand = [mu_card(c, c["id"] in card_actions) for c in view.get("hand") or []]
@@ -139,10 +136,8 @@ def muertoons_context(view, ctx) -> dict:
 def mu_next_step(view, ctx, my_turn, waiting_for) -> str:
     names = ctx["names"]
     phase = view["phase"]
-    if view["outcome"]:
-        return ""
-    if ctx["handoff"] is not None:
-        return _("Pass the device to %(name)s.") % {"name": isolate(ctx["handoff"].name)}
+    if (step := common_step(view, ctx)) is not None:
+        return step
     if phase == "contest":
         if my_turn:
             return _("Choose a card for the contest. Nobody sees it until all have chosen.")

@@ -4,7 +4,7 @@ EVENT_TEXTS: game.py)."""
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from config.names import isolate
+from games.presenters import common_step
 
 
 def multiplipotion_context(view, ctx) -> dict:
@@ -59,10 +59,8 @@ def view_ply(ctx) -> int:
 
 def next_step(view, ctx) -> str:
     names, me, them = ctx["names"], ctx["me"], ctx["them"]
-    if view["outcome"]:
-        return ""
-    if ctx["handoff"] is not None:
-        return _("Pass the device to %(name)s.") % {"name": isolate(ctx["handoff"].name)}
+    if (step := common_step(view, ctx)) is not None:
+        return step
     if ctx["open_seat"] is not None:
         return _("Waiting for your friend to join.")
     if ctx["spectator"]:

@@ -10,11 +10,12 @@ a card's text is rebuilt from its numbers by ``munchkin_cards.card_text`` with D
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from config.names import isolate
 from games.engine.base import render_event
 from games.munchkin import engine
 from games.munchkin.cards import KIND_NAMES
 from games.munchkin.cards import card_text
+from games.presenters import common_step
+from games.presenters import own_legal_actions
 
 WINDOW_SECONDS = 20  # the "anyone?" window of a person: then the board passes for them
 
@@ -269,10 +270,7 @@ def munchkin_context(view, ctx) -> dict:
     match, seat, names = ctx["match"], ctx["seat"], ctx["names"]
     me = seat.number if seat is not None else None
     my_turn = ctx["my_turn"]
-    legal = []
-    if my_turn:
-        module = match.engine
-        legal = module.legal_actions(module.load(match.state), me)
+    legal = own_legal_actions(ctx)
     live = match.status == "active"
     chars = [mk_character(ch, names, view, live) for ch in view["characters"]]
     mine = chars[me] if me is not None else None
@@ -471,10 +469,8 @@ def mk_roll_text(view, names) -> str:
 
 
 def mk_next_step(view, ctx, names, me) -> str:
-    if view["outcome"]:
-        return ""
-    if ctx["handoff"] is not None:
-        return _("Pass the device to %(name)s.") % {"name": isolate(ctx["handoff"].name)}
+    if (step := common_step(view, ctx)) is not None:
+        return step
     phase = view["phase"]
     acting = view["to_act"][0] if view["to_act"] else None
     who = _seat_name(names, acting)

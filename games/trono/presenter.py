@@ -6,7 +6,8 @@ Brigand's, which is played face up)."""
 
 from django.utils.translation import gettext as _
 
-from config.names import isolate
+from games.presenters import common_step
+from games.presenters import own_legal_actions
 
 from .engine import FACE_NAMES
 from .engine import ROLES
@@ -115,10 +116,7 @@ def trono_context(view, ctx) -> dict:
     me = seat.number if seat is not None else None
     my_turn = ctx["my_turn"]
     phase = view["phase"]
-    legal = []
-    if my_turn:
-        module = match.engine
-        legal = module.legal_actions(module.load(match.state), me)
+    legal = own_legal_actions(ctx)
     types = {a["type"] for a in legal}
     rolling = phase in ("choose", "lombard")
     guess_targets, guess_roles = tr_guesses(legal)
@@ -266,10 +264,8 @@ def tr_pending(view, names) -> dict:
 def tr_next_step(view, ctx, my_turn) -> str:
     names = ctx["names"]
     phase = view["phase"]
-    if view["outcome"]:
-        return ""
-    if ctx["handoff"] is not None:
-        return _("Pass the device to %(name)s.") % {"name": isolate(ctx["handoff"].name)}
+    if (step := common_step(view, ctx)) is not None:
+        return step
     acting = names.get(view["to_act"][0], "") if view["to_act"] else ""
     current = names.get(view["current"], "")
     if not my_turn:

@@ -21,12 +21,8 @@ import random
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
-from http.cookies import SimpleCookie
 from pathlib import Path
-from urllib.parse import urlencode
 
 BASE_DIR = Path(__file__).absolute().parent.parent.parent
 LOST_AFTER = float(os.environ.get("SOAK_LOST_AFTER", "30"))
@@ -39,41 +35,6 @@ TABLES = [
     ("mortadelo", {}, 2),
     ("munchkin", {}, 2),
 ]
-
-
-class Browser:
-    """One device's cookies, talking to the stack over real HTTP."""
-
-    def __init__(self, base: str, player_key: str):
-        from django.contrib.sessions.backends.cached_db import SessionStore
-
-        session = SessionStore()
-        session["player_key"] = player_key
-        session.create()
-        self.base = base
-        self.cookies = {"sessionid": session.session_key}
-
-    def request(self, method: str, path: str, data=None, htmx=True) -> int:
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        if htmx:
-            headers["HX-Request"] = "true"
-        payload = None
-        if method == "POST":
-            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-            payload = urlencode(data or {}, doseq=True).encode()
-        request = urllib.request.Request(  # noqa: S310 (the stack on 127.0.0.1)
-            self.base + path, data=payload, headers=headers, method=method
-        )
-        try:
-            response = urllib.request.urlopen(request, timeout=60)  # noqa: S310
-        except urllib.error.HTTPError as error:
-            response = error
-        for header in response.headers.get_all("Set-Cookie") or []:
-            for name, morsel in SimpleCookie(header).items():
-                self.cookies[name] = morsel.value
-        response.read()
-        return response.status
 
 
 class Figures:
@@ -130,13 +91,15 @@ def new_table(index: int):
 
 def play_game(index: int, base: str, deadline: float, figures: Figures):
     """One game at table ``index``, until it ends or the time is up."""
+    from http_client import Browser  # beside this script, which Python runs as a file
+
     from games.models import Move
     from games.models import Seat
 
     match, key = new_table(index)
     figures.add(games=1)
-    browser = Browser(base, key)
-    if (status := browser.request("GET", f"/play/{match.public_id}/", htmx=False)) >= 500:
+    browser = Browser(base, key, store="cached_db", timeout=60)
+    if (status := browser.request("GET", f"/play/{match.public_id}/", htmx=False)[0]) >= 500:
         figures.add(error=f"GET board {status}")
     waiting_since = None
     while time.monotonic() < deadline:
@@ -150,7 +113,7 @@ def play_game(index: int, base: str, deadline: float, figures: Figures):
                 figures.add(max_bot_wait=time.monotonic() - waiting_since)
                 waiting_since = None
             form = move_form(person_move(match, 0, state), match.version)
-            status = browser.request("POST", f"/play/{match.public_id}/move/", form)
+            status = browser.request("POST", f"/play/{match.public_id}/move/", form)[0]
             if status >= 500:
                 figures.add(error=f"POST move {status}")
             elif status == 200:
@@ -163,7 +126,7 @@ def play_game(index: int, base: str, deadline: float, figures: Figures):
         elif now - waiting_since > LOST_AFTER:
             figures.add(lost=1, max_bot_wait=now - waiting_since)
             waiting_since = now  # the next LOST_AFTER seconds count as another
-        status = browser.request("GET", f"/play/{match.public_id}/poll/?v={match.version}")
+        status = browser.request("GET", f"/play/{match.public_id}/poll/?v={match.version}")[0]
         if status >= 500:
             figures.add(error=f"GET poll {status}")
         time.sleep(0.5)

@@ -21,9 +21,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from http.cookies import SimpleCookie
 from pathlib import Path
-from urllib.parse import urlencode
 
 import pytest
 from django.db import connection
@@ -38,8 +36,10 @@ from games import registry
 from games.models import Match
 from games.models import Seat
 
+from ..conftest import worker_database_url
 from .conftest import move_data
 from .conftest import worker_game_params
+from .http_client import Browser
 
 BASE_DIR = Path(__file__).absolute().parent.parent.parent
 
@@ -61,22 +61,10 @@ def wait_for(predicate, timeout=60.0, every=0.1, what="condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def database_url() -> str:
-    """This run's test database, for the processes we start."""
-    name = connection.settings_dict["NAME"]
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{name}"
-    from urllib.parse import urlsplit
-    from urllib.parse import urlunsplit
-
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    return urlunsplit(parts._replace(path=f"/{name}"))
-
-
 def process_env(tmp_path: Path, **extra) -> dict:
     env = {
         **os.environ,
-        "DATABASE_URL": database_url(),
+        "DATABASE_URL": worker_database_url(),
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "VAR_DIR": str(tmp_path),
         "LOG_LEVEL": "WARNING",
@@ -180,51 +168,6 @@ class RedisServer:
         if self.proc is not None:
             stop(self.proc, signal.SIGKILL)  # no save, no goodbye: a crash
             self.proc = None
-
-
-class Browser:
-    """A browser's cookies and a form post, over real HTTP (``child``: signed in as them)."""
-
-    def __init__(self, base: str, player_key: str, child=None):
-        from django.contrib.sessions.backends.db import SessionStore
-
-        session = SessionStore()
-        session["player_key"] = player_key
-        if child is not None:
-            session["student_id"] = child.pk
-            session["signin_generation"] = child.classroom.signin_generation
-            session["signin_key"] = child.signin_key
-        session.create()
-        self.base = base
-        self.cookies = {"sessionid": session.session_key}
-
-    def request(self, method: str, path: str, data=None, htmx=True):
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        if htmx:
-            headers["HX-Request"] = "true"
-        payload = None
-        if method == "POST":
-            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-            payload = urlencode(data or {}, doseq=True).encode()
-        request = urllib.request.Request(  # noqa: S310 (our own http://127.0.0.1 server)
-            self.base + path, data=payload, headers=headers, method=method
-        )
-        try:
-            response = urllib.request.urlopen(request, timeout=30)  # noqa: S310
-        except urllib.error.HTTPError as error:
-            response = error
-        for header in response.headers.get_all("Set-Cookie") or []:
-            cookie = SimpleCookie(header)
-            for name, morsel in cookie.items():
-                self.cookies[name] = morsel.value
-        return response.status, response.read().decode("utf-8", "replace")
-
-    def get(self, path, **kw):
-        return self.request("GET", path, **kw)
-
-    def post(self, path, data, **kw):
-        return self.request("POST", path, data, **kw)
 
 
 def acting_human(match: Match, humans: set[int]):
