@@ -36,8 +36,9 @@ def no_sideways_scroll(page):
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_routes_to_worker):
-    teacher_ctx, teacher, teacher_errors = new_page(browser)
+def sign_up_to_the_live_wall(teacher, live_server):
+    """A teacher signs up, makes a class of 24, prints its login cards, sets a session against
+    the computer and opens the live wall. The class."""
     teacher.goto(live_server.url + "/")
     teacher.get_by_role("link", name="Sign up free").click()
     teacher.get_by_label("First name").fill("Maria")
@@ -78,25 +79,11 @@ def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_ro
     teacher.wait_for_url("**/wall/")
     teacher.get_by_role("heading", name="Year 3 Owls · live games").wait_for()
     assert no_sideways_scroll(teacher)
+    return classroom
 
-    # A child signs in: code, name, three pictures.
-    child_ctx, child, child_errors = new_page(browser)
-    ada = Student.objects.get(classroom=classroom, name="Ada")
-    child.goto(live_server.url + "/join/")
-    child.get_by_label("Type the class code from the board").fill(classroom.code.lower())
-    child.get_by_role("button", name="Go").click()
-    child.get_by_role("link", name="Ada").click()
-    for slug in ada.picture_slugs:
-        child.locator(f"label.pic-{slug}").click()
-    child.get_by_role("heading", name="Green warm-up").wait_for()
-    child.get_by_role("button", name="Play").first.click()
-    child.wait_for_selector("#board")
-    match = Match.objects.get(seats__child_link__student=ada)
-    assert session_of(match).title == "Green warm-up"
 
-    # The wall shows the match without a reload.
-    teacher.locator(".wall-card", has_text="Ada").wait_for()
-
+def play_to_the_end(child, match):
+    """The child plays in the browser: a card, every capture it can see, end of turn."""
     for _ in range(200):
         match.refresh_from_db()
         if match.is_over:
@@ -118,6 +105,31 @@ def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_ro
         if child.locator(".result-text").count():
             break
         act(child, lambda: child.get_by_role("button", name="End my turn").click())
+
+
+def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_routes_to_worker):
+    teacher_ctx, teacher, teacher_errors = new_page(browser)
+    classroom = sign_up_to_the_live_wall(teacher, live_server)
+
+    # A child signs in: code, name, three pictures.
+    child_ctx, child, child_errors = new_page(browser)
+    ada = Student.objects.get(classroom=classroom, name="Ada")
+    child.goto(live_server.url + "/join/")
+    child.get_by_label("Type the class code from the board").fill(classroom.code.lower())
+    child.get_by_role("button", name="Go").click()
+    child.get_by_role("link", name="Ada").click()
+    for slug in ada.picture_slugs:
+        child.locator(f"label.pic-{slug}").click()
+    child.get_by_role("heading", name="Green warm-up").wait_for()
+    child.get_by_role("button", name="Play").first.click()
+    child.wait_for_selector("#board")
+    match = Match.objects.get(seats__child_link__student=ada)
+    assert session_of(match).title == "Green warm-up"
+
+    # The wall shows the match without a reload.
+    teacher.locator(".wall-card", has_text="Ada").wait_for()
+
+    play_to_the_end(child, match)
     match.refresh_from_db()
     assert match.is_over
     child.get_by_role("link", name="Back to my page").click()

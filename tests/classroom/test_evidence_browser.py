@@ -247,6 +247,81 @@ def expected_squares(student) -> dict[tuple[int, int], dict]:
     return out
 
 
+def warm_up_and_play(browser, live_server, ada, assignment, contexts, worker):
+    """The child: Play, the warm-up (its attempts stored as typed), the game (a capture in the
+    browser, the rest through the models) until the board shows the end. (page, typed, match)"""
+    context, child = new_page(browser, live_server, child_session(ada))
+    contexts.append(context)
+    child.goto(live_server.url + reverse("classroom:child_home"))
+    child.get_by_role("button", name="Play Potion duel").click()
+    child.wait_for_url(re.compile(r"/me/warm-up/\d+/$"))
+    child.get_by_text("Time left").wait_for()
+    warm_up = WarmUp.objects.get(student=ada, assignment=assignment)
+    assert warm_up.seconds == 60
+    typed = do_the_warm_up(child, warm_up)
+    right = sum(WARM_UP_ANSWERS)
+    child.get_by_text(f"You got {right} facts right!").wait_for(timeout=15_000)
+    child.screenshot(path="/tmp/e2e_warmup_end.png")
+    stored = list(
+        Attempt.objects.filter(student=ada, warm_up=warm_up)
+        .order_by("question")
+        .values_list("a", "b", "answer", "correct")
+    )
+    assert stored == [(a, b, t, t == a * b) for a, b, t in typed]
+    child.get_by_role("button", name="Go to the game").click()
+    child.wait_for_url(re.compile(r"/play/\w+/$"))  # waiting room, then the computer
+    child.wait_for_selector("#board")
+    match = Match.objects.get(assignments=assignment)
+    assert match.seats.get(number=0).child_link.student_id == ada.pk
+
+    # --- the game: a capture in the browser, the rest through the models -------------
+    fact = capture_in_the_browser(child, match)
+    child.screenshot(path="/tmp/e2e_game.png")
+    captured = Attempt.objects.filter(student=ada, match=match, context="capture")
+    assert captured.filter(correct=True).exists()
+    assert {(x.a, x.b) for x in captured} >= {fact}
+    finish_through_the_models(match, worker)
+    child.wait_for_selector(".result-text")  # the child's board learns the end by itself
+    return child, typed, match
+
+
+def assert_apart(report, squares, expected, typed):
+    """Every square says what the statistics say; right, wrong and unseen squares differ in
+    colour and mark, and a wrong answer typed in the warm-up shows as a wrong square."""
+    right_only, wrong, unseen = [], [], []
+    for (a, b), want in expected.items():
+        cell = squares[f"cell-{a}-{b}"]
+        where = (a, b, want, cell)
+        if want["state"] == "not_seen":
+            assert "heat-not_seen" in cell["classes"], where
+            assert cell["mark"] == "·" and cell["ratio"] == "", where
+            assert cell["title"] == cell["words"] == f"{a} × {b}: not seen yet", where
+            unseen.append(cell)
+            continue
+        assert cell["ratio"] == f"{want['right']}/{want['n']}", where
+        assert f"{want['right']} right of the latest {want['n']}" in cell["title"], where
+        assert cell["words"] == cell["title"], where
+        if want["state"] == "right_so_far":
+            assert "heat-right_so_far" in cell["classes"], where
+            assert cell["mark"] == "✓" and "right so far" in cell["title"], where
+            right_only.append(cell)
+        elif want["state"] == "wrong_so_far":
+            assert "heat-wrong_so_far" in cell["classes"], where
+            assert cell["mark"] == "✗" and "wrong so far" in cell["title"], where
+            wrong.append(cell)
+    # The warm-up alone gives squares of both kinds (and 64 facts leave many unseen).
+    assert right_only and wrong and unseen
+    for a, b, t in typed:
+        if t != a * b and expected[(a, b)]["state"] is not None:
+            assert squares[f"cell-{a}-{b}"] in wrong
+    # Apart at a glance: three different colours, three different marks.
+    assert len({right_only[0]["background"], wrong[0]["background"], unseen[0]["background"]}) == 3
+    one_right, one_wrong = (
+        report.locator(f"#{cells[0]['id']} .heat-ratio") for cells in (right_only, wrong)
+    )
+    assert one_right.is_visible() and one_wrong.is_visible()
+
+
 def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
     browser, live_server, worker
 ):
@@ -265,39 +340,10 @@ def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
     )
     contexts = []
     try:
-        # --- the child: Play, the warm-up, on to the game ---------------------------------
-        context, child = new_page(browser, live_server, child_session(ada))
-        contexts.append(context)
-        child.goto(live_server.url + reverse("classroom:child_home"))
-        child.get_by_role("button", name="Play Potion duel").click()
-        child.wait_for_url(re.compile(r"/me/warm-up/\d+/$"))
-        child.get_by_text("Time left").wait_for()
-        warm_up = WarmUp.objects.get(student=ada, assignment=assignment)
-        assert warm_up.seconds == 60
-        typed = do_the_warm_up(child, warm_up)
-        right = sum(WARM_UP_ANSWERS)
-        child.get_by_text(f"You got {right} facts right!").wait_for(timeout=15_000)
-        child.screenshot(path="/tmp/e2e_warmup_end.png")
-        stored = list(
-            Attempt.objects.filter(student=ada, warm_up=warm_up)
-            .order_by("question")
-            .values_list("a", "b", "answer", "correct")
+        # --- the child: the warm-up, then the game --------------------------------------
+        child, typed, match = warm_up_and_play(
+            browser, live_server, ada, assignment, contexts, worker
         )
-        assert stored == [(a, b, t, t == a * b) for a, b, t in typed]
-        child.get_by_role("button", name="Go to the game").click()
-        child.wait_for_url(re.compile(r"/play/\w+/$"))  # waiting room, then the computer
-        child.wait_for_selector("#board")
-        match = Match.objects.get(assignments=assignment)
-        assert match.seats.get(number=0).child_link.student_id == ada.pk
-
-        # --- the game: a capture in the browser, the rest through the models -------------
-        fact = capture_in_the_browser(child, match)
-        child.screenshot(path="/tmp/e2e_game.png")
-        captured = Attempt.objects.filter(student=ada, match=match, context="capture")
-        assert captured.filter(correct=True).exists()
-        assert {(x.a, x.b) for x in captured} >= {fact}
-        finish_through_the_models(match, worker)
-        child.wait_for_selector(".result-text")  # the child's board learns the end by itself
 
         # --- the worker rebuilds the statistics (nothing here writes a FactStat) ----------
         match.refresh_from_db()
@@ -321,40 +367,7 @@ def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
         squares = {cell["id"]: cell for cell in report.evaluate(READ_HEATMAP)}
         assert len(squares) == 64
         expected = expected_squares(ada)
-        right_only, wrong, unseen = [], [], []
-        for (a, b), want in expected.items():
-            cell = squares[f"cell-{a}-{b}"]
-            where = (a, b, want, cell)
-            if want["state"] == "not_seen":
-                assert "heat-not_seen" in cell["classes"], where
-                assert cell["mark"] == "·" and cell["ratio"] == "", where
-                assert cell["title"] == cell["words"] == f"{a} × {b}: not seen yet", where
-                unseen.append(cell)
-                continue
-            assert cell["ratio"] == f"{want['right']}/{want['n']}", where
-            assert f"{want['right']} right of the latest {want['n']}" in cell["title"], where
-            assert cell["words"] == cell["title"], where
-            if want["state"] == "right_so_far":
-                assert "heat-right_so_far" in cell["classes"], where
-                assert cell["mark"] == "✓" and "right so far" in cell["title"], where
-                right_only.append(cell)
-            elif want["state"] == "wrong_so_far":
-                assert "heat-wrong_so_far" in cell["classes"], where
-                assert cell["mark"] == "✗" and "wrong so far" in cell["title"], where
-                wrong.append(cell)
-        # The warm-up alone gives squares of both kinds (and 64 facts leave many unseen).
-        assert right_only and wrong and unseen
-        for a, b, t in typed:
-            if t != a * b and expected[(a, b)]["state"] is not None:
-                assert squares[f"cell-{a}-{b}"] in wrong
-        # Apart at a glance: three different colours, three different marks.
-        assert (
-            len({right_only[0]["background"], wrong[0]["background"], unseen[0]["background"]}) == 3
-        )
-        one_right, one_wrong = (
-            report.locator(f"#{cells[0]['id']} .heat-ratio") for cells in (right_only, wrong)
-        )
-        assert one_right.is_visible() and one_wrong.is_visible()
+        assert_apart(report, squares, expected, typed)
         heatmap.scroll_into_view_if_needed()
         report.screenshot(path="/tmp/e2e_heatmap.png")
         report.screenshot(path="/tmp/e2e_heatmap_full.png", full_page=True)

@@ -287,6 +287,19 @@ def test_post_endpoint_survives_bad_input(world, name):
 
 
 # --- the move endpoint of every game -----------------------------------------------------
+def post_unchanged(client, url, data, slug, check=None, **headers):
+    """POST a move in a transaction rolled back afterwards: check_answer (a refusal changed
+    nothing), then ``check(response)`` before the rollback."""
+    with transaction.atomic():
+        before = fingerprint()
+        response = client.post(url, data, **headers)
+        check_answer(response, before, f"{slug}: POST move {data!r:.300}")
+        if check is not None:
+            check(response)
+        transaction.set_rollback(True)
+    return response
+
+
 @pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize("slug", game_params())
@@ -305,6 +318,13 @@ def test_every_game_refuses_malformed_moves_cleanly(slug):
     valid_forms = [move_data(action, match.version) for action in legal]
     refused = 0
 
+    def unmoved(response):
+        nonlocal refused
+        if response.status_code >= 400:
+            refused += 1
+            match.refresh_from_db()
+            assert match.version == 0 and match.moves.count() == 0
+
     @FUZZ_SETTINGS
     @given(
         base=st.sampled_from(valid_forms),
@@ -313,7 +333,6 @@ def test_every_game_refuses_malformed_moves_cleanly(slug):
         htmx=st.booleans(),
     )
     def fuzz(base, data, mix, htmx):
-        nonlocal refused
         if mix == "mutated":
             data = {**base, **data}
         elif mix == "wrong-version":
@@ -321,15 +340,7 @@ def test_every_game_refuses_malformed_moves_cleanly(slug):
         elif mix == "bad-id":
             data = {**base, "move_id": data.get("move_id", "x" * 5000)}
         headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-        with transaction.atomic():
-            before = fingerprint()
-            response = client.post(url, data, **headers)
-            check_answer(response, before, f"{slug}: POST move {data!r:.300}")
-            if response.status_code >= 400:
-                refused += 1
-                match.refresh_from_db()
-                assert match.version == 0 and match.moves.count() == 0
-            transaction.set_rollback(True)
+        post_unchanged(client, url, data, slug, check=unmoved, **headers)
 
     fuzz()
     assert refused > 0, "not one malformed move was refused: the fuzzing did not reach the engine"
@@ -343,10 +354,7 @@ def test_every_game_refuses_malformed_moves_cleanly(slug):
         {**base, "move_id": "a\x00b", "version": "-1"},
         {**base, "version": "9" * 40},
     ):
-        with transaction.atomic():
-            before = fingerprint()
-            check_answer(client.post(url, data), before, f"{slug}: POST move {data!r:.300}")
-            transaction.set_rollback(True)
+        post_unchanged(client, url, data, slug)
     # Issue 18: every field of the game's moves as a Unicode digit, a sign or a space (the
     # engines read numbers from the form's strings; str.isdigit() is true for "²").
     fields = {k for action in legal for k in action} | set(getattr(module, "INT_KEYS", ()))
@@ -359,20 +367,13 @@ def test_every_game_refuses_malformed_moves_cleanly(slug):
                     break
             else:
                 data = {**base, key: value}
-            with transaction.atomic():
-                before = fingerprint()
-                check_answer(client.post(url, data), before, f"{slug}: POST move {data!r:.300}")
-                transaction.set_rollback(True)
+            post_unchanged(client, url, data, slug)
     # Issue 18: the version 0 in other digits, signed or spaced is not version 0 (int() read
     # "٠", "０", " 0", "+0" and "0_0" as 0 and played the move).
     for version in ("²", "٠", "０", "𝟎", " 0", "0 ", "+0", "0_0"):
         data = {**base, "version": version}
-        with transaction.atomic():
-            before = fingerprint()
-            response = client.post(url, data)
-            check_answer(response, before, f"{slug}: POST move {data!r:.300}")
-            assert response.status_code == 422, (slug, version, response.status_code)
-            transaction.set_rollback(True)
+        response = post_unchanged(client, url, data, slug)
+        assert response.status_code == 422, (slug, version, response.status_code)
 
 
 # --- every query parameter of every page (issue 18) ---------------------------------------
