@@ -1,7 +1,11 @@
 """The classroom's forms: the grown-ups' log-in and sign-up, the school's invites, classes,
 groups and children, and the teacher's game sessions."""
 
+import zoneinfo
+from functools import cache
+
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
@@ -15,6 +19,7 @@ from classroom.models import Assignment
 from classroom.models import Classroom
 from classroom.models import Group
 from classroom.models import Invite
+from classroom.models import School
 from classroom.models import Student
 from classroom.models.roster import GROUP_MAX_LENGTH
 from classroom.models.roster import NAME_MAX_LENGTH
@@ -150,14 +155,59 @@ class GrownUpForm(forms.Form):
         )
 
 
+# --- a school's time zone -----------------------------------------------------------------------
+# The IANA zones of places (no "Etc/GMT+5", no old aliases such as "US/Eastern").
+ZONE_AREAS = ("Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe")
+ZONE_AREAS += ("Indian", "Pacific")
+
+
+@cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    zones = sorted(
+        z for z in zoneinfo.available_timezones() if z.split("/", 1)[0] in ZONE_AREAS and "/" in z
+    )
+    return [(z, z.replace("_", " ").replace("/", " / ")) for z in zones]
+
+
+class TimeZoneField(forms.ChoiceField):
+    """A school's time zone: the school day, reports, trends and archive dates follow it. The
+    page's script (static/js/time_zone.js) picks the browser's zone while the field is new."""
+
+    def __init__(self, *, browser_default=False, **kwargs):
+        kwargs.setdefault("label", _("Your school's time zone"))
+        kwargs.setdefault("help_text", _("The school day, the reports and the dates follow it."))
+        widget = forms.Select(attrs={"data-browser-zone": ""} if browser_default else {})
+        super().__init__(choices=time_zone_choices, widget=widget, **kwargs)
+
+
 class SignupForm(GrownUpForm):
     school_name = NameField(
         label=_("Your school's name"),
         max_length=120,
         widget=forms.TextInput(attrs={"autocomplete": "organization"}),
     )
+    time_zone = TimeZoneField(initial=settings.TIME_ZONE, browser_default=True)
 
-    field_order = ["first_name", "last_name", "email", "school_name", "password1", "password2"]
+    field_order = [
+        *("first_name", "last_name", "email", "school_name", "time_zone"),
+        *("password1", "password2"),
+    ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.is_bound:  # the zone the teacher sent stays as it was sent
+            self.fields["time_zone"].widget.attrs.pop("data-browser-zone", None)
+
+
+class SchoolForm(forms.ModelForm):
+    """The school admin's settings of their school: its name and time zone."""
+
+    name = NameField(label=_("School name"), max_length=120)
+    timezone = TimeZoneField(label=_("Time zone"))
+
+    class Meta:
+        model = School
+        fields = ["name", "timezone"]
 
 
 # --- the school's invites ----------------------------------------------------------------------

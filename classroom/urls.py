@@ -90,8 +90,9 @@ urlpatterns = [
         {"skipped": False},
         name="wall_warm_up_on",
     ),
-    # The school admin: dashboard, invites, year end
+    # The school admin: dashboard, settings, invites, year end
     path("school/", school.school_dashboard, name="school_dashboard"),
+    path("school/settings/", school.school_settings, name="school_settings"),
     path("school/invites/", school.invite_list, name="invite_list"),
     path("school/invites/new/", school.invite_new, name="invite_new"),
     path("school/invites/<int:pk>/revoke/", school.invite_revoke, name="invite_revoke"),

@@ -233,7 +233,10 @@ def signup(request):
             return render_page(request, SIGNUP, "form", {"form": form}, status=422)
         with transaction.atomic():
             user = form.save()
-            school = School.objects.create(name=form.cleaned_data["school_name"].strip())
+            school = School.objects.create(
+                name=form.cleaned_data["school_name"].strip(),
+                timezone=form.cleaned_data["time_zone"],
+            )
             Membership.objects.create(user=user, school=school, role=Membership.Role.ADMIN)
         start_grown_up_session(request, user)
         messages.success(

@@ -1,4 +1,5 @@
-"""The school admin's pages: the dashboard, invite links and the year-end archive.
+"""The school admin's pages: the dashboard, the school's settings, invite links and the
+year-end archive.
 
 Every view finds the school through the signed-in user's admin membership: anybody else
 (a teacher, another school's admin, a superuser without a school) gets 404.
@@ -16,10 +17,12 @@ from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_POST
 
 from classroom.forms import InviteForm
+from classroom.forms import SchoolForm
 from classroom.models import Invite
 from classroom.models import School
 from classroom.models.school import GAMES_CHART_DAYS
 from classroom.views.access import teacher_page
+from classroom.views.responses import done
 from classroom.views.responses import finish
 from classroom.views.responses import render_page
 from config.params import int_param
@@ -121,6 +124,30 @@ def school_dashboard(request):
         "open_invites": Invite.objects.filter(school=school).usable().count(),
     }
     return render(request, "classroom/school/dashboard.html", context)
+
+
+# --- the school's settings: name and time zone ------------------------------------------------
+SETTINGS = "classroom/school/settings.html"
+
+
+@teacher_page
+@require_http_methods(["GET", "POST"])
+def school_settings(request):
+    school = admin_school(request)
+    form = SchoolForm(request.POST or None, instance=school)
+    if request.method == "GET":
+        return render(request, SETTINGS, {"school": school, "form": form})
+    if not form.is_valid():
+        school.refresh_from_db()  # the page's title and header keep the saved name
+        return render_page(request, SETTINGS, "form", {"school": school, "form": form}, 422)
+    if not form.has_changed():
+        return done(request, reverse("classroom:school_dashboard"), _("Nothing changed."))
+    form.save()
+    return done(
+        request,
+        reverse("classroom:school_dashboard"),
+        _("Saved. The school's pages now use the time zone %(zone)s.") % {"zone": school.timezone},
+    )
 
 
 # --- invites ---------------------------------------------------------------------------------

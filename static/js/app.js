@@ -23,4 +23,18 @@
       monster.focus();
     }
   });
+  // A new school's time zone (sign-up): the browser's own, when the list has it. Without
+  // JavaScript the field keeps the site's default, and the teacher picks from the list.
+  function browserZone(root) {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    root.querySelectorAll("select[data-browser-zone]").forEach(function (select) {
+      if (zone && select.querySelector('option[value="' + zone.replace(/"/g, "") + '"]')) {
+        select.value = zone;
+      }
+      select.removeAttribute("data-browser-zone");
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { browserZone(document); });
+  document.addEventListener("htmx:load", function (event) { browserZone(event.target); });
 })();

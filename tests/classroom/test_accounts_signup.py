@@ -15,6 +15,7 @@ GOOD = {
     "last_name": "Okafor",
     "email": "Maya.Okafor@School.example",
     "school_name": "Hillside Primary",
+    "time_zone": "Europe/Madrid",
     "password1": "tables-and-potions-42",
     "password2": "tables-and-potions-42",
 }
@@ -38,6 +39,7 @@ def test_sign_up_makes_a_user_a_school_and_an_admin_membership_and_logs_in():
     assert (user.first_name, user.last_name) == ("Maya", "Okafor")
     membership = Membership.objects.get(user=user)
     assert membership.school.name == "Hillside Primary"
+    assert membership.school.timezone == "Europe/Madrid"
     assert membership.role == Membership.Role.ADMIN
     assert client.session["_auth_user_id"] == str(user.pk)
     assert client.session.session_key != before
@@ -60,6 +62,9 @@ def test_sign_up_without_the_csrf_token_is_refused():
         ({"password1": "short", "password2": "short"}, "password1", "too short"),
         ({"email": "not-an-email"}, "email", "valid email"),
         ({"school_name": ""}, "school_name", "required"),
+        ({"time_zone": "Mars/Olympus_Mons"}, "time_zone", "Select a valid choice"),
+        ({"time_zone": "US/Eastern"}, "time_zone", "Select a valid choice"),
+        ({"time_zone": ""}, "time_zone", "required"),
         ({"first_name": ""}, "first_name", "required"),
     ],
 )

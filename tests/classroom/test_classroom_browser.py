@@ -21,8 +21,10 @@ NAMES = [
 ]  # fmt: skip
 
 
-def new_page(browser):
-    context = browser.new_context(viewport={"width": 1366, "height": 768}, has_touch=True)
+def new_page(browser, **options):
+    context = browser.new_context(
+        viewport={"width": 1366, "height": 768}, has_touch=True, **options
+    )
     page = context.new_page()
     page.set_default_timeout(25_000)
     errors = []
@@ -47,6 +49,8 @@ def sign_up_to_the_live_wall(teacher, live_server):
     teacher.get_by_label("Password", exact=True).fill("a-long-classroom-pass-42")
     teacher.get_by_label("Password again").fill("a-long-classroom-pass-42")
     teacher.get_by_label("Your school's name").fill("Hillside Primary")
+    # The school's time zone starts as the browser's (the teacher's computer is in Mexico City).
+    expect(teacher.get_by_label("Your school's time zone")).to_have_value("America/Mexico_City")
     teacher.get_by_role("button", name="Create my account").click()
     teacher.get_by_role("link", name="New class").first.click()
     teacher.get_by_label("Name").fill("Year 3 Owls")
@@ -55,6 +59,7 @@ def sign_up_to_the_live_wall(teacher, live_server):
     teacher.get_by_role("button", name="Add to the class").click()
     teacher.get_by_text("24 children added").wait_for()
     classroom = Classroom.objects.get(name="Year 3 Owls")
+    assert classroom.school.timezone == "America/Mexico_City"
     assert classroom.students.count() == 24
     assert no_sideways_scroll(teacher)
 
@@ -108,7 +113,7 @@ def play_to_the_end(child, match):
 
 
 def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_routes_to_worker):
-    teacher_ctx, teacher, teacher_errors = new_page(browser)
+    teacher_ctx, teacher, teacher_errors = new_page(browser, timezone_id="America/Mexico_City")
     classroom = sign_up_to_the_live_wall(teacher, live_server)
 
     # A child signs in: code, name, three pictures.

@@ -222,6 +222,7 @@ def test_sign_up_stores_school_and_teacher_names_without_overrides():
             "last_name": f"Oka{ZWSP}for",
             "email": "maya@school.example",
             "school_name": f"{RLO}Hillside Primary\u2066",
+            "time_zone": "Europe/Rome",
             "password1": "pink-elephant-42-staples",
             "password2": "pink-elephant-42-staples",
         },

@@ -18,6 +18,19 @@ ENTRIES = [
         "expect": school_admins(admin_a=200, admin_b=200),
     },
     {
+        "name": "classroom:school_settings",
+        "url": lambda w: reverse("classroom:school_settings"),
+        "expect": school_admins(admin_a=200, admin_b=200),
+    },
+    {
+        # Not a time zone: 422, nothing saved.
+        "name": "classroom:school_settings",
+        "method": "post",
+        "url": lambda w: reverse("classroom:school_settings"),
+        "data": lambda w: {"name": "Renamed", "timezone": "Mars/Olympus_Mons"},
+        "expect": school_admins(admin_a=422, admin_b=422),
+    },
+    {
         "name": "classroom:invite_list",
         "url": lambda w: reverse("classroom:invite_list"),
         "expect": school_admins(admin_a=200, admin_b=200),
