@@ -10,6 +10,7 @@ from django.db.models import Count
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from classroom.models import Assignment
 from classroom.models import ChildSeat
@@ -31,11 +32,14 @@ from games.models import Seat
 
 
 class ArchivedFilter(admin.SimpleListFilter):
-    title = _("archived")
+    title = pgettext_lazy("admin filter: classes or children in the archive or not", "archived")
     parameter_name = "archived"
 
     def lookups(self, request, model_admin):
-        return [("no", _("Active")), ("yes", _("Archived"))]
+        return [
+            ("no", pgettext_lazy("admin filter: classes or children not in the archive", "Active")),
+            ("yes", pgettext_lazy("admin filter: classes or children in the archive", "Archived")),
+        ]
 
     def queryset(self, request, queryset):
         if self.value() == "no":
@@ -93,13 +97,16 @@ class MembershipAdmin(admin.ModelAdmin):
     autocomplete_fields = ["user", "school"]
     readonly_fields = ["created_at"]
 
-    @admin.display(description=_("e-mail"), ordering="user__email")
+    @admin.display(
+        description=pgettext_lazy("admin column: a grown-up's e-mail address", "e-mail"),
+        ordering="user__email",
+    )
     def email(self, obj):
         return obj.user.email
 
 
 class InviteStateFilter(admin.SimpleListFilter):
-    title = _("state")
+    title = pgettext_lazy("admin: an invite link's state", "state")
     parameter_name = "state"
 
     def lookups(self, request, model_admin):
@@ -144,7 +151,7 @@ class InviteAdmin(admin.ModelAdmin):
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
 
-    @admin.display(description=_("state"))
+    @admin.display(description=pgettext_lazy("admin: an invite link's state", "state"))
     def state(self, obj):
         return obj.get_state_display()
 
@@ -208,7 +215,10 @@ class LockedFilter(admin.SimpleListFilter):
     parameter_name = "locked"
 
     def lookups(self, request, model_admin):
-        return [("yes", _("Locked now")), ("no", _("Not locked"))]
+        return [
+            ("yes", pgettext_lazy("admin filter: a child's sign-in is locked", "Locked now")),
+            ("no", pgettext_lazy("admin filter: a child's sign-in is not locked", "Not locked")),
+        ]
 
     def queryset(self, request, queryset):
         now = timezone.now()
@@ -243,11 +253,18 @@ class StudentAdmin(admin.ModelAdmin):
     autocomplete_fields = ["classroom", "group"]
     fields = ["name", "classroom", "group", "locked_until", "archived_at"]
 
-    @admin.display(description=_("locked"), boolean=True)
+    @admin.display(
+        description=pgettext_lazy("admin column: a child's sign-in is locked", "locked"),
+        boolean=True,
+    )
     def locked(self, obj):
         return obj.locked_until is not None and obj.locked_until > timezone.now()
 
-    @admin.display(description=_("archived"), boolean=True, ordering="archived_at")
+    @admin.display(
+        description=pgettext_lazy("a child is in the archive", "archived"),
+        boolean=True,
+        ordering="archived_at",
+    )
     def archived(self, obj):
         return obj.archived_at is not None
 
@@ -266,7 +283,9 @@ class AssignmentAdmin(admin.ModelAdmin):
     readonly_fields = ["created_by", "created_at", "ended_at"]
     date_hierarchy = "opens_at"
 
-    @admin.display(description=_("target"))
+    @admin.display(
+        description=pgettext_lazy("a game session's target (games or minutes)", "target")
+    )
     def target(self, obj):
         return f"{obj.target_value} {obj.get_target_kind_display()}"
 

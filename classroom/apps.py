@@ -1,10 +1,10 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class ClassroomConfig(AppConfig):
     name = "classroom"
-    verbose_name = _("Classroom")
+    verbose_name = pgettext_lazy("app name", "Classroom")
 
     def ready(self):
         from django.conf import settings

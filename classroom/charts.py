@@ -52,14 +52,14 @@ SLOW = "slow"
 
 def state_label(state: str) -> str:
     return {
-        NOT_SEEN: _("not seen yet"),
-        WRONG_SO_FAR: _("wrong so far"),
-        RIGHT_SO_FAR: _("right so far"),
-        LEARNING: _("learning"),
-        SLOW: _("right but slow"),
-        FLUENT: _("fluent"),
-        MASTERED: _("mastered"),
-        CHECK_AGAIN: _("check again"),
+        NOT_SEEN: pgettext("how well a child knows a fact", "not seen yet"),
+        WRONG_SO_FAR: pgettext("how well a child knows a fact", "wrong so far"),
+        RIGHT_SO_FAR: pgettext("how well a child knows a fact", "right so far"),
+        LEARNING: pgettext("how well a child knows a fact", "learning"),
+        SLOW: pgettext("how well a child knows a fact", "right but slow"),
+        FLUENT: pgettext("how well a child knows a fact", "fluent"),
+        MASTERED: pgettext("how well a child knows a fact", "mastered"),
+        CHECK_AGAIN: pgettext("how well a child knows a fact", "check again"),
     }.get(state, state)
 
 
@@ -132,12 +132,12 @@ def kind_label(kind: str) -> str:
     """A kind of wrong answer in words (classroom.diagnosis.classify)."""
     return {
         OPERAND: _("neighbouring fact"),
-        CLOSE: _("near miss"),
+        CLOSE: pgettext("a kind of wrong answer", "near miss"),
         ZERO_ONE: _("0 or one of the two numbers"),
         OPERATION: _("added, subtracted or wrote the numbers side by side"),
         REVERSED: _("digits the other way round"),
         TABLE_ERROR: _("another times-table answer"),
-        OTHER: _("other"),
+        OTHER: pgettext("a kind of wrong answer", "other"),
         OMISSION: _("missed capture"),
     }.get(kind, kind)
 
@@ -191,7 +191,7 @@ def explain_answer(a: int, b: int, answer: int | None) -> str:
         return _("another times-table answer (%(facts)s)") % {"facts": ", ".join(facts)}
     if kind == OMISSION:
         return _("missed capture")
-    return _("other")
+    return pgettext("a kind of wrong answer", "other")
 
 
 def wrong_answer_rows(a: int, b: int, wrong_answers: dict, limit: int = 5) -> list[dict]:

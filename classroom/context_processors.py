@@ -2,6 +2,7 @@
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from classroom.child_session import current_student
 
@@ -14,7 +15,12 @@ def navigation(request) -> dict:
         membership = getattr(user, "membership", None)
         if membership is not None and membership.is_admin:
             links.append((reverse("classroom:school_dashboard"), _("My school")))
-        links.append((reverse("password_change"), _("Password")))
+        links.append(
+            (
+                reverse("password_change"),
+                pgettext("top bar: link to change your password", "Password"),
+            )
+        )
         return {"nav_links": links, "nav_child": None}
     student = current_student(request) if hasattr(request, "session") else None
     if student is not None:

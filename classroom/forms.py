@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from classroom.models import Assignment
 from classroom.models import Classroom
@@ -102,7 +103,7 @@ class GrownUpForm(forms.Form):
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password1 = forms.CharField(
-        label=_("Password"),
+        label=pgettext_lazy("form field label", "Password"),
         strip=False,
         help_text=_("At least 8 characters, not only digits, not a common password."),
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
@@ -290,7 +291,10 @@ class StudentForm(forms.ModelForm):
     class Meta:
         model = Student
         fields = ["name", "group"]
-        labels = {"name": _("First name or nickname"), "group": _("Group")}
+        labels = {
+            "name": _("First name or nickname"),
+            "group": pgettext_lazy("form field label: the child's group", "Group"),
+        }
         help_texts = {"name": _("Nothing more: no surname, no e-mail address.")}
         field_classes = {"name": NameField}
         error_messages = {"name": {"required": _("Type the child's first name or nickname.")}}
@@ -445,14 +449,14 @@ class AssignmentForm(forms.ModelForm):
             "title": _("Title (the children see it)"),
             "tier": _("Which tables?"),
             "opponents": _("Who do they play against?"),
-            "target_kind": _("Target"),
-            "target_value": _("How many?"),
-            "opens_at": _("Opens at"),
+            "target_kind": pgettext_lazy("session form: count games or minutes", "Target"),
+            "target_value": pgettext_lazy("session form: how many games or minutes", "How many?"),
+            "opens_at": pgettext_lazy("session form: when the session opens", "Opens at"),
             "closes_at": _("Closes at (optional)"),
             "accuracy_first": _("Accuracy first: record speed but never show or score it"),
             "warm_up_minutes": _("Potion warm-up before each game"),
-            "groups": _("Groups"),
-            "students": _("Children"),
+            "groups": pgettext_lazy("session form: which groups play", "Groups"),
+            "students": pgettext_lazy("session form: which children play", "Children"),
         }
         widgets = {
             "tier": forms.RadioSelect,
@@ -478,7 +482,9 @@ class AssignmentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.classroom = classroom
         self.fields["title"].widget.attrs.update({"autocomplete": "off", "maxlength": 80})
-        self.fields["target_kind"].label = _("Target")
+        self.fields["target_kind"].label = pgettext_lazy(
+            "session form: count games or minutes", "Target"
+        )
         # Left out of a form (an older page, a script): the session keeps its length.
         self.fields["warm_up_minutes"].required = False
         self.fields["groups"].queryset = classroom.groups.all()

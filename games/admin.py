@@ -7,6 +7,7 @@ whole (its seats and moves go with it).
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Match
 from games.models import Move
@@ -62,7 +63,7 @@ class MoveInline(ReadOnlyInline):
     fields = ["ply", "seat", "summary", "think_ms", "created_at"]
     readonly_fields = fields
 
-    @admin.display(description=_("action"))
+    @admin.display(description=pgettext_lazy("admin column: what a move did", "action"))
     def summary(self, obj):
         return action_summary(obj.action)
 
@@ -124,6 +125,6 @@ class MoveAdmin(ReadOnlyAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.display(description=_("action"))
+    @admin.display(description=pgettext_lazy("admin column: what a move did", "action"))
     def summary(self, obj):
         return action_summary(obj.action)

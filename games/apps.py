@@ -1,7 +1,7 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class GamesConfig(AppConfig):
     name = "games"
-    verbose_name = _("Games")
+    verbose_name = pgettext_lazy("app name", "Games")

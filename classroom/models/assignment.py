@@ -15,6 +15,8 @@ from django.db import models
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
+from django.utils.translation import pgettext_lazy
 
 from games.models import Match
 from games.models import Seat
@@ -89,13 +91,13 @@ class Assignment(models.Model):
         CLASSMATES_THEN_BOT = "classmates_then_bot", _("Classmates, or the computer after 20 s")
 
     class Target(models.TextChoices):
-        GAMES = "games", _("games")
-        MINUTES = "minutes", _("minutes")
+        GAMES = "games", pgettext_lazy("a game session's target: count games", "games")
+        MINUTES = "minutes", pgettext_lazy("a game session's target: count minutes", "minutes")
 
     class Status(models.TextChoices):
-        LIVE = "live", _("Live")
-        PAUSED = "paused", _("Paused")
-        ENDED = "ended", _("Ended")
+        LIVE = "live", pgettext_lazy("a game session's state", "Live")
+        PAUSED = "paused", pgettext_lazy("a game session's state", "Paused")
+        ENDED = "ended", pgettext_lazy("a game session's state", "Ended")
 
     classroom = models.ForeignKey(
         "classroom.Classroom", on_delete=models.CASCADE, related_name="assignments"
@@ -104,7 +106,12 @@ class Assignment(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     title = models.CharField(_("title"), max_length=80)
-    tier = models.CharField(_("tables"), max_length=10, choices=Tier.choices, default=Tier.GREEN)
+    tier = models.CharField(
+        pgettext_lazy("a game session's field: which times tables", "tables"),
+        max_length=10,
+        choices=Tier.choices,
+        default=Tier.GREEN,
+    )
     # Per-child tier where needed: {"<student id>": "purple"}.
     tier_overrides = models.JSONField(default=dict, blank=True)
     opponents = models.CharField(
@@ -115,7 +122,9 @@ class Assignment(models.Model):
     )
     bot_level = models.CharField(_("computer level"), max_length=20, default="apprentice")
     target_kind = models.CharField(max_length=10, choices=Target.choices, default=Target.GAMES)
-    target_value = models.PositiveSmallIntegerField(_("target"), default=3)
+    target_value = models.PositiveSmallIntegerField(
+        pgettext_lazy("a game session's target (games or minutes)", "target"), default=3
+    )
     opens_at = models.DateTimeField(_("opens at"))
     closes_at = models.DateTimeField(_("closes at"), null=True, blank=True)
     # Speed is recorded but never shown or scored.
@@ -123,7 +132,13 @@ class Assignment(models.Model):
     # The potion warm-up before each game (classroom.models.warmup): its length in minutes
     # (0: no warm-up), and the teacher's "skip the warm-up" for everyone in the session.
     warm_up_minutes = models.PositiveSmallIntegerField(
-        _("warm-up"), choices=[(0, _("off")), (1, _("1 minute")), (2, _("2 minutes"))], default=1
+        pgettext_lazy("a game session's field: how long the warm-up is", "warm-up"),
+        choices=[
+            (0, pgettext_lazy("warm-up length: no warm-up", "off")),
+            (1, _("1 minute")),
+            (2, _("2 minutes")),
+        ],
+        default=1,
     )
     warm_up_skipped = models.BooleanField(default=False)
     # Empty groups and students: the whole class.
@@ -161,14 +176,14 @@ class Assignment(models.Model):
         """In words, for the teacher's list: open now, starts later, closed or ended."""
         now = timezone.now()
         if self.status == self.Status.ENDED:
-            return str(_("Ended"))
+            return pgettext("a game session's state", "Ended")
         if self.opens_at > now:
-            return str(_("Starts later"))
+            return pgettext("a game session's state", "Starts later")
         if self.closes_at is not None and self.closes_at <= now:
-            return str(_("Closed"))
+            return pgettext("a game session's state", "Closed")
         if self.status == self.Status.PAUSED:
-            return str(_("Paused"))
-        return str(_("Open now"))
+            return pgettext("a game session's state", "Paused")
+        return pgettext("a game session's state", "Open now")
 
     def bot_label(self) -> str:
         """The computer player's name for the teacher's list (with classmates only, it plays a

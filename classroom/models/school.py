@@ -19,6 +19,7 @@ from django.urls import NoReverseMatch
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from config.names import clean_name
 from games.models import Match
@@ -190,7 +191,7 @@ class Membership(models.Model):
 
     class Role(models.TextChoices):
         ADMIN = "admin", _("School admin")
-        TEACHER = "teacher", _("Teacher")
+        TEACHER = "teacher", pgettext_lazy("a grown-up's role in a school", "Teacher")
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="membership"
@@ -264,10 +265,10 @@ class Invite(models.Model):
             return f"/invite/{self.token}/"
 
     class State(models.TextChoices):
-        OPEN = "open", _("Open")
-        USED = "used", _("Used")
-        REVOKED = "revoked", _("Revoked")
-        EXPIRED = "expired", _("Expired")
+        OPEN = "open", pgettext_lazy("an invite link's state", "Open")
+        USED = "used", pgettext_lazy("an invite link's state", "Used")
+        REVOKED = "revoked", pgettext_lazy("an invite link's state", "Revoked")
+        EXPIRED = "expired", pgettext_lazy("an invite link's state", "Expired")
 
     @property
     def state(self) -> str:

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.decorators.http import require_http_methods
@@ -44,15 +45,15 @@ def picture_choices(selected=()):
 
 def picture_word(slug: str) -> str:
     words = {
-        "sun": _("sun"),
-        "moon": _("moon"),
-        "star": _("star"),
-        "cat": _("cat"),
-        "fish": _("fish"),
-        "tree": _("tree"),
-        "apple": _("apple"),
-        "boat": _("boat"),
-        "rocket": _("rocket"),
+        "sun": pgettext("sign-in picture", "sun"),
+        "moon": pgettext("sign-in picture", "moon"),
+        "star": pgettext("sign-in picture", "star"),
+        "cat": pgettext("sign-in picture", "cat"),
+        "fish": pgettext("sign-in picture", "fish"),
+        "tree": pgettext("sign-in picture", "tree"),
+        "apple": pgettext("sign-in picture", "apple"),
+        "boat": pgettext("sign-in picture", "boat"),
+        "rocket": pgettext("sign-in picture", "rocket"),
     }
     return words.get(slug, slug)
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from classroom import charts
 from classroom.diagnosis import CHECK_AGAIN
@@ -533,9 +534,18 @@ def range_links(current: str, page_url: str, part_url: str) -> list[dict]:
 def time_rows(times: dict) -> list[dict]:
     """The class's median times of right answers, one row per kind of evidence."""
     labels = {
-        "warm_up": (_("warm-up"), _("typed answers in the warm-up")),
-        "game": (_("game time"), _("captures in a game: includes choosing the cards")),
-        "challenge": (_("challenges"), _("saying the other player missed a capture")),
+        "warm_up": (
+            pgettext("median times table: answers typed in the warm-up", "warm-up"),
+            _("typed answers in the warm-up"),
+        ),
+        "game": (
+            pgettext("median times table: captures in a game", "game time"),
+            _("captures in a game: includes choosing the cards"),
+        ),
+        "challenge": (
+            pgettext("median times table: challenges", "challenges"),
+            _("saying the other player missed a capture"),
+        ),
     }
     rows = []
     for key, (label, help_text) in labels.items():

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import ngettext
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_POST
 
@@ -246,7 +247,11 @@ def student_edit(request, pk):
         if not form.is_valid():
             return render_page(request, STUDENT_FORM, "form", context, status=422)
         form.save()
-        return done(request, class_url(student.classroom), gettext("Saved."))
+        return done(
+            request,
+            class_url(student.classroom),
+            pgettext("message: a child's details were saved", "Saved."),
+        )
     return render(request, STUDENT_FORM, context)
 
 

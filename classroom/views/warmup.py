@@ -5,7 +5,7 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.shortcuts import render
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_POST
@@ -25,7 +25,12 @@ from classroom.views.sessions import my_class
 from classroom.views.sessions import teacher_page
 
 TEMPLATE = "classroom/warmup/round.html"
-CHEERS = (_("Yes!"), _("Brilliant!"), _("Spot on!"), _("Great!"))
+CHEERS = (
+    pgettext_lazy("warm-up: cheer for a right answer", "Yes!"),
+    pgettext_lazy("warm-up: cheer for a right answer", "Brilliant!"),
+    pgettext_lazy("warm-up: cheer for a right answer", "Spot on!"),
+    pgettext_lazy("warm-up: cheer for a right answer", "Great!"),
+)
 # What a refused answer answers (the round comes back with the reason either way): a forged
 # token or an answer that is not a number 422, another child's round 404, a question answered
 # already or a round that is over 409.

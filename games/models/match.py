@@ -9,6 +9,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import registry
 from games import signals
@@ -74,7 +75,13 @@ class MatchQuerySet(models.QuerySet):
             Seat.objects.filter(match_id__in=keep).exclude(kind=Seat.Kind.STUDENT).update(
                 name=models.Case(
                     models.When(kind=Seat.Kind.BOT, then=models.Value(str(_("Computer player")))),
-                    default=models.Value(str(_("Guest"))),
+                    default=models.Value(
+                        str(
+                            pgettext_lazy(
+                                "the name a guest's seat keeps after the room expires", "Guest"
+                            )
+                        )
+                    ),
                 ),
                 owner_key="",
                 former_owner_key="",
@@ -114,9 +121,9 @@ class MatchQuerySet(models.QuerySet):
 class Match(MovesMixin, RoomsMixin, BotsMixin, TimeoutsMixin, models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for players")
-        ACTIVE = "active", _("Playing")
-        FINISHED = "finished", _("Finished")
-        ABANDONED = "abandoned", _("Abandoned")
+        ACTIVE = "active", pgettext_lazy("a game's status", "Playing")
+        FINISHED = "finished", pgettext_lazy("a game's status", "Finished")
+        ABANDONED = "abandoned", pgettext_lazy("a game's status", "Abandoned")
 
     public_id = models.CharField(max_length=12, unique=True, default=new_public_id, editable=False)
     # The slug of an installed game (games/registry.py; checked by Match.create): no DB choices, so

@@ -7,6 +7,7 @@ from django.db import connections
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from config.prepared import PreparedQuery
 from games import signals
@@ -81,9 +82,9 @@ def seen_lately(last_seen_at, now=None) -> bool:
 
 class Seat(models.Model):
     class Kind(models.TextChoices):
-        GUEST = "guest", _("Guest")
+        GUEST = "guest", pgettext_lazy("a seat's kind", "Guest")
         USER = "user", _("Signed-in user")
-        STUDENT = "student", _("Student")
+        STUDENT = "student", pgettext_lazy("a seat's kind", "Student")
         BOT = "bot", _("Computer player")
         OPEN = "open", _("Open seat")
 

@@ -6,6 +6,7 @@ until both duellists have chosen, then both flip together (``last_duel``)."""
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.utils.translation import pgettext
 
 from games.engine.base import Phrase
 from games.engine.base import render_event
@@ -60,12 +61,12 @@ def mm_kind_name(kind: str) -> str:
 
 def mm_colour_name(colour: str) -> str:
     return {
-        "red": _("red"),
-        "blue": _("blue"),
-        "green": _("green"),
-        "yellow": _("yellow"),
-        "purple": _("purple"),
-        "orange": _("orange"),
+        "red": pgettext("the colour of a deck of cards", "red"),
+        "blue": pgettext("the colour of a deck of cards", "blue"),
+        "green": pgettext("the colour of a deck of cards", "green"),
+        "yellow": pgettext("the colour of a deck of cards", "yellow"),
+        "purple": pgettext("the colour of a deck of cards", "purple"),
+        "orange": pgettext("the colour of a deck of cards", "orange"),
     }.get(colour, colour)
 
 

@@ -1,4 +1,5 @@
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.presenters import event_lines
 from games.registry import Game
@@ -15,5 +16,5 @@ GAME = Game(
     minutes=15,
     summary=_("Be the first to get rid of your cards on the way to the party."),
     css=("css/muertoons.css",),
-    level_labels={"heuristic": _("Clever")},
+    level_labels={"heuristic": pgettext_lazy("a computer player's level", "Clever")},
 )

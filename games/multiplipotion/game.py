@@ -1,4 +1,5 @@
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.forms import TIER_CHOICES
 from games.presenters import event_lines
@@ -20,7 +21,7 @@ GAME = Game(
     level_labels={
         "apprentice": _("Apprentice (gentle)"),
         "wizard": _("Grand wizard (sharp)"),
-        "coach": _("Coach"),
+        "coach": pgettext_lazy("a computer player's level: Coach Luna", "Coach"),
     },
     home_play=True,
     board_links_replay=True,

@@ -9,6 +9,7 @@ a card's text is rebuilt from its numbers by ``munchkin_cards.card_text`` with D
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.utils.translation import pgettext
 
 from games.engine.base import render_event
 from games.munchkin import engine
@@ -108,9 +109,9 @@ def mk_action_label(action: dict, names: dict, view: dict, kinds: dict | None = 
     if t == "play":
         if (kinds or {}).get(action["card"]) in ("item", "oneshot"):
             return _("Put it on the table")
-        return _("Play")
+        return pgettext("Munchkin button: play a card", "Play")
     if t == "sell":
-        return _("Sell")
+        return pgettext("Munchkin button: sell an item", "Sell")
     if t == "use":
         return _("Use it")
     if t == "stow":
@@ -150,7 +151,7 @@ def mk_action_label(action: dict, names: dict, view: dict, kinds: dict | None = 
     if t == "give":
         return _("Give to %(name)s") % {"name": _seat_name(names, action["to"])}
     if t == "discard":
-        return _("Discard")
+        return pgettext("Munchkin button: discard a card", "Discard")
     if t == "take":
         return _("Take it")
     if t == "swap":
@@ -249,8 +250,10 @@ def mk_character(ch: dict, names: dict, view: dict, live: bool = True) -> dict:
         "seat": ch["seat"],
         "name": _seat_name(names, ch["seat"]),
         "level": ch["level"],
-        "races": ", ".join(tr(r["name"]) for r in ch["races"]) or _("Human"),
-        "classes": ", ".join(tr(c["name"]) for c in ch["classes"]) or _("No class"),
+        "races": ", ".join(tr(r["name"]) for r in ch["races"])
+        or pgettext("Munchkin: the race of a character with no race card", "Human"),
+        "classes": ", ".join(tr(c["name"]) for c in ch["classes"])
+        or pgettext("Munchkin: a character with no class card", "No class"),
         "extras": [tr(x["name"]) for x in (ch["mixed"], ch["double"]) if x],
         "used": [i for i in items if i["used"]],
         "carried": [i for i in items if not i["used"]],

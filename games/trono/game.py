@@ -1,4 +1,5 @@
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.presenters import event_lines
 from games.registry import Game
@@ -6,7 +7,10 @@ from games.registry import Game
 from . import engine
 from . import presenter
 
-ON_OFF = {"on": _("On"), "off": _("Off")}
+ON_OFF = {
+    "on": pgettext_lazy("a game option is on", "On"),
+    "off": pgettext_lazy("a game option is off", "Off"),
+}
 
 GAME = Game(
     rules=engine,
@@ -28,5 +32,5 @@ GAME = Game(
     option_choice_labels={
         name: ON_OFF for name in ("lombard", "sins", "porchetta", "earthquake", "carnival")
     },
-    level_labels={"heuristic": _("Clever")},
+    level_labels={"heuristic": pgettext_lazy("a computer player's level", "Clever")},
 )
