@@ -9,7 +9,7 @@ PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 python; do \
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; \
 	then echo $$p; break; fi; done)
 
-.PHONY: install run test lint format lock soak bench clean
+.PHONY: install messages run test lint format lock soak bench clean
 
 install: $(STAMP)
 
@@ -20,14 +20,22 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
 	@touch $(STAMP)
 
-run: install
+# The translations, compiled from locale/<lang>/LC_MESSAGES/django.po with Babel (pure Python;
+# GNU gettext is needed only to extract the strings, by makemessages: docs/languages.md).
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
+messages: install $(CATALOGUES)
+
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po $(STAMP)
+	$(BIN)/pybabel compile --statistics -i $< -o $@
+
+run: install messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	@echo "Open http://127.0.0.1:$(APP_PORT)/  (Ctrl+C stops web, worker and beat)"
 	APP_PORT=$(APP_PORT) $(BIN)/honcho start -f Procfile
 
 # On every core (pytest-xdist); a bare `pytest tests/x.py::test_y` runs in one process at once.
-test: install
+test: install messages
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
 lint: install

@@ -14,6 +14,8 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from classroom.languages import CHILD_LANGUAGE
+from classroom.languages import child_loaded
 from classroom.models import Student
 from config.prepared import PreparedQuery
 
@@ -40,6 +42,8 @@ def sign_in_student(request, student: Student) -> None:
     request.session["signin_generation"] = student.classroom.signin_generation
     request.session["signin_key"] = student.signin_key
     request.session["player_key"] = secrets.token_urlsafe(18)
+    # The school's language, for the pages that never look the child up (classroom/languages.py).
+    request.session[CHILD_LANGUAGE] = student.classroom.school.language
     request.session.set_expiry(session_end(student.classroom.school))
 
 
@@ -74,4 +78,6 @@ def current_student(request) -> Student | None:
         request.session.flush()
         student = None
     request._current_student = student
+    if student is not None:
+        child_loaded(request, student)
     return student

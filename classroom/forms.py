@@ -201,14 +201,21 @@ class SignupForm(GrownUpForm):
 
 
 class SchoolForm(forms.ModelForm):
-    """The school admin's settings of their school: its name and time zone."""
+    """The school admin's settings of their school: its name, time zone and the language of
+    its children's screens."""
 
     name = NameField(label=_("School name"), max_length=120)
     timezone = TimeZoneField(label=_("Time zone"))
 
     class Meta:
         model = School
-        fields = ["name", "timezone"]
+        fields = ["name", "timezone", "language"]
+        help_texts = {
+            "language": _(
+                "Sign-in, the games, the children's pages and the printed cards speak it. "
+                "Each teacher chooses their own."
+            )
+        }
 
 
 # --- the school's invites ----------------------------------------------------------------------

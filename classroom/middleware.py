@@ -1,4 +1,5 @@
-"""The signed-in child on the request, and the time zone of the requester's school.
+"""The signed-in child on the request, the time zone of the requester's school, and the
+requester's language (``ChosenLanguageMiddleware``, docs/languages.md).
 
 ``request.child`` is the child signed in on this device with their pictures or badge
 (``child_session.current_student``), looked up the first time it is read (a lazy object: a
@@ -26,9 +27,12 @@ from zoneinfo import ZoneInfo
 
 from django.db import DatabaseError
 from django.utils import timezone
+from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 
 from classroom.child_session import current_student
+from classroom.languages import chosen_language
+from classroom.languages import use_language
 from classroom.models import School
 from classroom.models import seat_key_of
 
@@ -115,3 +119,23 @@ class SchoolTimeZoneMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+class ChosenLanguageMiddleware:
+    """After LocaleMiddleware (which reads the cookie and Accept-Language) and the child's and
+    the grown-up's middleware: activates ``chosen_language`` when there is one, for the whole
+    request, and sets Content-Language from the language the page was written in."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.language_chosen_for_page = False
+        child_session = bool(request.session.get("student_id"))
+        use_language(request, chosen_language(request), for_page=child_session)
+        response = self.get_response(request)
+        # The language the page was written in (a view may have chosen it: use_language), and
+        # none left active on this thread once the response is done.
+        response.headers.setdefault("Content-Language", translation.get_language())
+        translation.deactivate()
+        return response

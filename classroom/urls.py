@@ -6,6 +6,7 @@ from classroom.views import accounts
 from classroom.views import child
 from classroom.views import core
 from classroom.views import exports
+from classroom.views import language
 from classroom.views import reports
 from classroom.views import rosters
 from classroom.views import school
@@ -90,6 +91,8 @@ urlpatterns = [
         {"skipped": False},
         name="wall_warm_up_on",
     ),
+    # The language switcher of every page (Django's set_language, and a grown-up's account)
+    path("language/", language.set_language, name="set_language"),
     # The school admin: dashboard, settings, invites, year end
     path("school/", school.school_dashboard, name="school_dashboard"),
     path("school/settings/", school.school_settings, name="school_settings"),

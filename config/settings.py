@@ -84,6 +84,9 @@ MIDDLEWARE = [
     "classroom.middleware.SignedInChildMiddleware",
     # Times in the requester's school's zone: the child's, or the grown-up's (lazily).
     "classroom.middleware.SchoolTimeZoneMiddleware",
+    # The language: a signed-in child's school's, a grown-up's own choice, else LocaleMiddleware's
+    # (the language cookie, then the browser's Accept-Language).
+    "classroom.middleware.ChosenLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -263,8 +266,11 @@ LOGOUT_REDIRECT_URL = "classroom:home"
 
 # --- i18n ---------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+# docs/languages.md: who sees which language, and how to add one.
+LANGUAGES = [("en", _("English")), ("es", _("Spanish")), ("it", _("Italian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates in each language's own way (classroom/templatetags/local_dates.py); English's here.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/London")
 USE_TZ = True

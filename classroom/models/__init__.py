@@ -14,6 +14,7 @@ from .child_seat import ChildSeat
 from .child_seat import seat_key_of
 from .child_seat import student_pk_of
 from .health import WorkerHeartbeat
+from .preferences import Preferences
 from .recompute import RecomputeJob
 from .report_queries import ReportStudentQuerySet
 from .roster import CODE_ALPHABET
@@ -48,6 +49,7 @@ __all__ = [
     "Group",
     "Invite",
     "Membership",
+    "Preferences",
     "RateLimit",
     "RecomputeJob",
     "ReportStudentQuerySet",

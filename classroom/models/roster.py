@@ -1,6 +1,7 @@
 import csv
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from dataclasses import field
 
@@ -10,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.collation import sort_key
 from config.names import clean_name
 from config.names import isolate
 from config.names import name_key
@@ -135,7 +137,7 @@ class Classroom(ClassroomSignIn, models.Model):
         """The child of this class (archived ones too) whose name is ``name``, ignoring
         case and accents (``name_key``, kept in ``sort_name``), or None: two children with
         the same name cannot tell their names apart on the sign-in screen."""
-        students = self.students.filter(sort_name=name_sort_key(name))
+        students = self.students.filter(sort_name=name_sort_key(name, self.school.language))
         if exclude is not None:
             students = students.exclude(pk=exclude.pk)
         return students.first()
@@ -204,11 +206,15 @@ class Group(models.Model):
         super().save(*args, **kwargs)
 
 
-def name_sort_key(name: str) -> str:
+SORT_NAME_LENGTH = 255
+
+
+def name_sort_key(name: str, language: str = settings.LANGUAGE_CODE) -> str:
     """How a name sorts in every list of children, and how two children's names compare:
-    letters without their accents and case ("Émilie" with the Es, "bob" with the Bs), so a
-    child finds their name where they look (``config.names.name_key``)."""
-    return name_key(name)[:80]
+    letters without their accents and case ("Émilie" with the Es, "bob" with the Bs), in the
+    order of the school's language ("Ñoño" after "Nora" in Spanish): a child finds their name
+    where they look (``config.collation``; compatibility forms folded first, as ``name_key``)."""
+    return sort_key(unicodedata.normalize("NFKC", clean_name(name)), language)[:SORT_NAME_LENGTH]
 
 
 class StudentQuerySet(models.QuerySet):
@@ -216,8 +222,20 @@ class StudentQuerySet(models.QuerySet):
         objs = list(objs)
         for obj in objs:
             obj.name = clean_name(obj.name)
-            obj.sort_name = name_sort_key(obj.name)
+            obj.sort_name = name_sort_key(obj.name, obj.classroom.school.language)
         return super().bulk_create(objs, *args, **kwargs)
+
+    def resort(self, language: str) -> int:
+        """Recompute these children's ``sort_name`` for ``language`` (their school's language
+        changed): how many changed."""
+        changed = []
+        for student in self.only("pk", "name", "sort_name"):
+            key = name_sort_key(student.name, language)
+            if key != student.sort_name:
+                student.sort_name = key
+                changed.append(student)
+        self.model.objects.bulk_update(changed, ["sort_name"], batch_size=500)
+        return len(changed)
 
     def active(self):
         return self.filter(archived_at__isnull=True)
@@ -245,7 +263,7 @@ class Student(StudentSignIn, models.Model):
     archived_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # name_sort_key(name), kept by save() and bulk_create(): the order of every list.
-    sort_name = models.CharField(max_length=80, default="", editable=False)
+    sort_name = models.CharField(max_length=SORT_NAME_LENGTH, default="", editable=False)
 
     objects = StudentQuerySet.as_manager()
 
@@ -260,7 +278,7 @@ class Student(StudentSignIn, models.Model):
 
     def save(self, *args, **kwargs):
         self.name = clean_name(self.name)  # every way in, the Django admin's too
-        self.sort_name = name_sort_key(self.name)
+        self.sort_name = name_sort_key(self.name, self.classroom.school.language)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "name" in update_fields:
             kwargs["update_fields"] = {*update_fields, "sort_name"}

@@ -50,6 +50,13 @@ class School(models.Model):
     # Children's sessions end at this local time (the end of the school day).
     day_ends_at = models.TimeField(_("school day ends at"), default=time(16, 0))
     timezone = models.CharField(_("time zone"), max_length=64, default=settings.TIME_ZONE)
+    # The language of the children's screens (sign-in, play, their pages, printed cards).
+    language = models.CharField(
+        _("language of the children's screens"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = SchoolQuerySet.as_manager()

@@ -18,6 +18,7 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
@@ -36,6 +37,7 @@ from classroom.models import School
 from classroom.views.access import teacher_page
 from classroom.views.responses import finish
 from classroom.views.responses import render_page
+from config.collation import by_name
 from config.names import isolate
 from config.params import LocalNextMixin
 from config.throttle import client_address
@@ -236,6 +238,8 @@ def signup(request):
             school = School.objects.create(
                 name=form.cleaned_data["school_name"].strip(),
                 timezone=form.cleaned_data["time_zone"],
+                # The children's screens start in the language the teacher's browser asked for.
+                language=translation.get_supported_language_variant(translation.get_language()),
             )
             Membership.objects.create(user=user, school=school, role=Membership.Role.ADMIN)
         start_grown_up_session(request, user)
@@ -296,6 +300,7 @@ def teacher_home(request):
     classes = Classroom.objects.for_teacher(request.user).annotate(
         children=Count("students", filter=Q(students__archived_at__isnull=True))
     )
+    classes = by_name(classes, translation.get_language())
     return render(
         request,
         "classroom/accounts/teacher_home.html",

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from classroom.child_session import current_student
 from classroom.child_session import sign_in_student
 from classroom.child_session import sign_out_student
+from classroom.languages import use_language
 from classroom.models import PICTURES
 from classroom.models import Classroom
 from classroom.models import SignInDevice
@@ -114,6 +115,7 @@ def join_class(request, code):
         return render(request, "classroom/signin/join.html", ctx, status=404)
     if classroom.code != code:
         return redirect("classroom:join_class", classroom.code)
+    use_language(request, classroom.school.language)
     response = render(
         request,
         "classroom/signin/class.html",
@@ -143,6 +145,7 @@ def join_pictures(request, code, pk):
     wrong answers; five wrong in a row lock the child for a cool-off (models/signin.py)."""
     classroom, canonical = class_for_code(code)
     student = signin_student(classroom, pk)
+    use_language(request, classroom.school.language)
     if request.method == "GET" and not canonical:
         return redirect("classroom:join_pictures", classroom.code, student.pk)
     ctx = {"classroom": classroom, "student": student, "lockout_minutes": LOCKOUT_MINUTES}
@@ -193,6 +196,7 @@ def join_badge(request, token):
         .select_related("classroom", "classroom__school"),
         badge_token=token,
     )
+    use_language(request, student.classroom.school.language)
     if request.method == "POST":
         student.register_success()
         sign_in_student(request, student)
@@ -248,6 +252,7 @@ def login_cards(request, pk):
     classroom = get_object_or_404(
         Classroom.objects.for_teacher(request.user).select_related("school"), pk=pk
     )
+    use_language(request, classroom.school.language)  # the cards are the children's
     students = classroom.students_for_signin()
     only = request.GET.get("student", "")
     if only:

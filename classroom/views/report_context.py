@@ -11,6 +11,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils import translation
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -37,6 +38,7 @@ from classroom.models import RecomputeJob
 from classroom.models import School
 from classroom.models import Student
 from classroom.models import hardest
+from config.collation import by_name
 from config.params import int_param
 
 # An unfinished rebuild younger than this blocks a second one for the same class; an older
@@ -625,7 +627,7 @@ def class_hardest_context(request, classroom) -> dict:
 def school_hardest_context(request, school, classes) -> dict:
     """The school's hardest facts (active classes), each opening per class how many of its
     children struggle: a school admin sees no child's name (docs/classroom/school-admin.md)."""
-    classes = list(classes.order_by("name", "pk"))
+    classes = by_name(classes.order_by("name", "pk"), translation.get_language())
     ctx = hardest_context(
         request,
         school,

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.shortcuts import redirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
@@ -20,11 +21,13 @@ from classroom.forms import InviteForm
 from classroom.forms import SchoolForm
 from classroom.models import Invite
 from classroom.models import School
+from classroom.models import Student
 from classroom.models.school import GAMES_CHART_DAYS
 from classroom.views.access import teacher_page
 from classroom.views.responses import done
 from classroom.views.responses import finish
 from classroom.views.responses import render_page
+from config.collation import by_name
 from config.params import int_param
 
 
@@ -112,11 +115,13 @@ def games_chart(days: list[tuple]) -> dict:
 @require_GET
 def school_dashboard(request):
     school = admin_school(request)
-    classes = list(school.classes_with_counts())
+    classes = list(school.classes_with_counts())  # the archived: the most recent first
     context = {
         "school": school,
         "staff": list(school.staff()),
-        "active_classes": [c for c in classes if c.archived_at is None],
+        "active_classes": by_name(
+            [c for c in classes if c.archived_at is None], translation.get_language()
+        ),
         "archived_classes": [c for c in classes if c.archived_at is not None],
         "active": school.active_children(),
         "chart": games_chart(school.games_per_day()),
@@ -142,7 +147,9 @@ def school_settings(request):
         return render_page(request, SETTINGS, "form", {"school": school, "form": form}, 422)
     if not form.has_changed():
         return done(request, reverse("classroom:school_dashboard"), _("Nothing changed."))
-    form.save()
+    school = form.save()
+    if "language" in form.changed_data:  # the children's lists in the new language's order
+        Student.objects.filter(classroom__school=school).resort(school.language)
     return done(
         request,
         reverse("classroom:school_dashboard"),
@@ -226,7 +233,11 @@ def invite_revoke(request, pk):
 
 
 def render_year_end(request, school, *, error="", notice="", status=200):
-    classes = [c for c in school.classes_with_counts() if c.archived_at is None]
+    classes = [
+        c
+        for c in by_name(school.classes_with_counts(), translation.get_language())
+        if c.archived_at is None
+    ]
     context = {
         "school": school,
         "classes": classes,

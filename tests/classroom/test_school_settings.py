@@ -37,7 +37,7 @@ def test_the_admin_sees_the_schools_name_and_zone(world):
 )
 def test_the_admin_changes_the_zone_and_the_schools_pages_follow(world, zone, hour):
     admin = world.client("admin_a")
-    response = admin.post(URL, {"name": "School A", "timezone": zone})
+    response = admin.post(URL, {"name": "School A", "timezone": zone, "language": "en"})
     assert response.status_code == 302 and response["Location"] == reverse(
         "classroom:school_dashboard"
     )
@@ -65,10 +65,17 @@ def test_a_school_day_in_mexico_city_is_mexico_citys(world):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"name": "School A", "timezone": "Mars/Olympus_Mons"}, "Select a valid choice"),
-        ({"name": "School A", "timezone": "US/Eastern"}, "Select a valid choice"),
-        ({"name": "School A", "timezone": ""}, "This field is required"),
-        ({"name": "\u200b\u2066", "timezone": "Europe/Rome"}, "Type a name"),
+        (
+            {"name": "School A", "timezone": "Mars/Olympus_Mons", "language": "en"},
+            "Select a valid choice",
+        ),
+        ({"name": "School A", "timezone": "US/Eastern", "language": "en"}, "Select a valid choice"),
+        ({"name": "School A", "timezone": "", "language": "en"}, "This field is required"),
+        ({"name": "\u200b\u2066", "timezone": "Europe/Rome", "language": "en"}, "Type a name"),
+        (
+            {"name": "School A", "timezone": "Europe/Rome", "language": "fr"},
+            "Select a valid choice",
+        ),
     ],
 )
 def test_bad_settings_answer_422_with_the_reason_and_change_nothing(world, data, message):
@@ -83,7 +90,7 @@ def test_bad_settings_answer_422_with_the_reason_and_change_nothing(world, data,
 
 def test_the_name_is_cleaned_and_the_page_says_so(world):
     response = world.client("admin_a").post(
-        URL, {"name": "\u202eHillside\u200b Primary", "timezone": "Europe/Rome"}
+        URL, {"name": "\u202eHillside\u200b Primary", "timezone": "Europe/Rome", "language": "en"}
     )
     assert response.status_code == 302
     assert School.objects.get(pk=world.school_a.pk).name == "Hillside Primary"
@@ -92,7 +99,9 @@ def test_the_name_is_cleaned_and_the_page_says_so(world):
 def test_nothing_changed_says_so(world):
     school = world.school_a
     admin = world.client("admin_a")
-    response = admin.post(URL, {"name": school.name, "timezone": school.timezone})
+    response = admin.post(
+        URL, {"name": school.name, "timezone": school.timezone, "language": school.language}
+    )
     assert response.status_code == 302
     page = admin.get(reverse("classroom:school_dashboard")).text
     assert "Nothing changed." in page
@@ -108,6 +117,6 @@ def test_a_colleague_another_schools_admin_and_the_superuser_get_404_and_change_
     # School B's admin gets School B's settings; the others, no school's.
     assert page.status_code == (200 if role == "admin_b" else 404)
     assert 'value="School A"' not in page.text
-    client.post(URL, {"name": "Taken over", "timezone": "Asia/Tokyo"})
+    client.post(URL, {"name": "Taken over", "timezone": "Asia/Tokyo", "language": "it"})
     school = School.objects.get(pk=world.school_a.pk)
     assert (school.name, school.timezone) == ("School A", before)

@@ -29,6 +29,22 @@ ENTRIES = [
         "expect": everyone(200),
     },
     {"name": "login", "url": lambda w: reverse("login"), "expect": everyone(200)},
+    # The language switcher: everybody may choose (a signed-in child's pages stay in their
+    # school's language all the same); a language not offered is 422.
+    {
+        "name": "classroom:set_language",
+        "method": "post",
+        "url": lambda w: reverse("classroom:set_language"),
+        "data": lambda w: {"language": "es", "next": "/"},
+        "expect": everyone(302),
+    },
+    {
+        "name": "classroom:set_language",
+        "method": "post",
+        "url": lambda w: reverse("classroom:set_language"),
+        "data": lambda w: {"language": "fr", "next": "/"},
+        "expect": everyone(422),
+    },
     {
         "name": "logout",
         "method": "post",

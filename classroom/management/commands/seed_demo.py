@@ -85,7 +85,7 @@ class Command(BaseCommand):
             if ada is not None:
                 self.stdout.write(
                     f"Children: open /join/, type the class code {classroom.code}, tap Ada, "
-                    f"then her pictures: {', '.join(ada.picture_slugs)}."
+                    f"then the pictures: {', '.join(ada.picture_slugs)}."
                 )
             self.stdout.write(
                 f"Demo logins (password for both: {DEMO_PASSWORD}):\n"
