@@ -61,9 +61,12 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(School)
 class SchoolAdmin(admin.ModelAdmin):
-    list_display = ["name", "timezone", "day_ends_at", "member_count", "class_count", "created_at"]
+    list_display = [
+        *("name", "timezone", "language", "day_ends_at"),
+        *("member_count", "class_count", "created_at"),
+    ]
     search_fields = ["name"]
-    list_filter = ["timezone"]
+    list_filter = ["timezone", "language"]
     readonly_fields = ["created_at"]
     inlines = [MembershipInline]
 

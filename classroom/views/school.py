@@ -153,7 +153,8 @@ def school_settings(request):
     return done(
         request,
         reverse("classroom:school_dashboard"),
-        _("Saved. The school's pages now use the time zone %(zone)s.") % {"zone": school.timezone},
+        _("Saved: the school's time zone is %(zone)s, its children's screens speak %(language)s.")
+        % {"zone": school.timezone, "language": school.get_language_display()},
     )
 
 

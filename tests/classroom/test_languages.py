@@ -189,3 +189,15 @@ def test_the_charts_numbers_use_dots_in_every_language(world, lang):
             charts += 1
             assert numbers_with_commas(svg) == [], page.request["PATH_INFO"]
     assert charts >= 2
+
+
+@pytest.mark.parametrize(("lang", "expected"), [("en", "12.5 · 1234"), ("es", "12,5 · 1234")])
+def test_numbers_for_people_are_localized_and_never_in_markup(lang, expected):
+    from django.template import Context
+    from django.template import Template
+
+    with translation.override(lang):
+        page = Template(
+            '{% load l10n %}{{ x }} · {{ n }}<rect width="{{ x|unlocalize }}"></rect>'
+        ).render(Context({"x": 12.5, "n": 1234}))
+    assert page == f'{expected}<rect width="12.5"></rect>'

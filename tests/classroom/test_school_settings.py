@@ -48,7 +48,7 @@ def test_the_admin_changes_the_zone_and_the_schools_pages_follow(world, zone, ho
         # School B is another school: its zone did not move.
         assert world.client("admin_b").get("/test/what-time/").text.split()[0] != zone
     notice = admin.get(reverse("classroom:school_dashboard")).text
-    assert f"now use the time zone {zone}" in notice
+    assert f"time zone is {zone}" in notice and "screens speak English." in notice
 
 
 def test_a_school_day_in_mexico_city_is_mexico_citys(world):
