@@ -4,6 +4,9 @@ groups and children, and the teacher's game sessions."""
 import zoneinfo
 from functools import cache
 
+from babel import Locale
+from babel.core import get_global
+from babel.dates import get_timezone_location
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -12,6 +15,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils import timezone
+from django.utils import translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -28,6 +32,7 @@ from classroom.models.roster import ROSTER_MAX_BYTES
 from classroom.models.roster import child_name_problem
 from classroom.models.roster import group_name_problem
 from classroom.models.roster import tidy
+from config.collation import sort_key
 from config.names import NameField
 from config.names import clean_name
 from config.names import isolate
@@ -163,11 +168,37 @@ ZONE_AREAS += ("Indian", "Pacific")
 
 
 @cache
-def time_zone_choices() -> list[tuple[str, str]]:
-    zones = sorted(
-        z for z in zoneinfo.available_timezones() if z.split("/", 1)[0] in ZONE_AREAS and "/" in z
+def time_zone_names() -> tuple[str, ...]:
+    """The zones of places, without the old names of zones (CLDR's aliases: "Australia/South"
+    is "Australia/Adelaide")."""
+    aliases = get_global("zone_aliases")
+    return tuple(
+        sorted(
+            z
+            for z in zoneinfo.available_timezones()
+            if z.split("/", 1)[0] in ZONE_AREAS and "/" in z and z not in aliases
+        )
     )
-    return [(z, z.replace("_", " ").replace("/", " / ")) for z in zones]
+
+
+@cache
+def time_zone_choices_in(language: str) -> list[tuple[str, str]]:
+    """Each zone named by its country and city in ``language``, from CLDR (Babel): "Spain
+    (Madrid)", "España (Madrid)", "Spagna (Madrid)"; in that language's alphabetical order."""
+    locale = Locale.parse(translation.to_locale(language if language != "en" else "en-gb"))
+    territories = get_global("zone_territories")
+    choices = []
+    for zone in time_zone_names():
+        city = get_timezone_location(zone, locale=locale, return_city=True)
+        code = territories.get(zone, "")
+        country = locale.territories.get(code, "") if code and code != "001" else ""
+        choices.append((zone, f"{country} ({city})" if country and country != city else city))
+    return sorted(choices, key=lambda choice: sort_key(choice[1], language))
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    """The zones, named in the page's language (the choices are read when the form is shown)."""
+    return time_zone_choices_in(translation.get_language() or settings.LANGUAGE_CODE)
 
 
 class TimeZoneField(forms.ChoiceField):

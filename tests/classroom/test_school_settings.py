@@ -26,9 +26,14 @@ def test_the_admin_sees_the_schools_name_and_zone(world):
     assert "School settings" in page
     assert 'value="School A"' in page
     assert f'<option value="{world.school_a.timezone}" selected>' in page
-    assert '<option value="Europe/Madrid">Europe / Madrid</option>' in page
-    assert '<option value="America/Mexico_City">America / Mexico City</option>' in page
+    # Each zone by its country and city (CLDR's names, through Babel), in the page's language.
+    assert '<option value="Europe/Madrid">Spain (Madrid)</option>' in page
+    assert '<option value="America/Mexico_City">Mexico (Mexico City)</option>' in page
     assert "US/Eastern" not in page and "Etc/GMT" not in page  # places only
+    assert "Australia/South" not in page  # no old names of zones
+    spanish = world.client("admin_a").get(URL, headers={"accept-language": "es"}).text
+    assert '<option value="Europe/Madrid">España (Madrid)</option>' in spanish
+    assert spanish.index("Alemania (Berlín)") < spanish.index("España (Madrid)")
 
 
 @pytest.mark.parametrize(
