@@ -135,7 +135,8 @@ SEAT_KIND_CHOICES = [
 
 def family_bot_name(index: int) -> str:
     """The name of the family game's ``index``-th computer player: "Coco (computer)"."""
-    return f"{FAMILY_BOT_NAMES[index % len(FAMILY_BOT_NAMES)]} ({_('computer')})"
+    name = FAMILY_BOT_NAMES[index % len(FAMILY_BOT_NAMES)]
+    return str(_("%(name)s (computer)")) % {"name": name}
 
 
 def family_games() -> list[dict]:

@@ -1,5 +1,9 @@
 """What the classroom's tests share."""
 
+from pathlib import Path
+
+import pytest
+
 from classroom import diagnosis
 
 
@@ -16,3 +20,11 @@ def attempt_fields(student, a, b, answer, *, ms=2000, **fields) -> dict:
         "response_ms": None if answer is None else ms,
         **fields,
     }
+
+
+@pytest.fixture
+def worker(celery_routes_to_worker):
+    """tests/conftest.py's real worker, every task of this process and of the worker itself
+    on its queue (a computer's move in the worker ends the game and sends the statistics
+    task). Its log."""
+    return Path(__file__).resolve().parents[2] / "var" / f"{celery_routes_to_worker}.log"

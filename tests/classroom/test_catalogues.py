@@ -2,23 +2,19 @@
 translated in every plural form, none fuzzy, the same placeholders as its msgid, and the
 catalogues hold exactly the strings the code marks today (makemessages run on a copy)."""
 
-import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
+from catalogue_kit import BASE
+from catalogue_kit import PLACEHOLDER
+from catalogue_kit import EnglishOnPage
+from catalogue_kit import catalogue
+from django.utils import translation
+from django.utils.translation import gettext
 
-BASE = Path(__file__).resolve().parents[2]
 LANGUAGES = ("es", "it")
-PLACEHOLDER = re.compile(r"%\([a-z_]+\)[-+ #0-9.]*[sdif]|%[sdif]|%%")
-
-
-def catalogue(lang: str, base: Path = BASE):
-    with open(base / "locale" / lang / "LC_MESSAGES" / "django.po", "rb") as f:
-        return read_po(f, abort_invalid=True)
 
 
 def entries(lang, base=BASE):
@@ -82,3 +78,17 @@ def test_the_catalogues_hold_exactly_the_strings_of_the_code(tmp_path):
         assert not committed - fresh, (
             f"{lang}: no longer in the code: {sorted(committed - fresh)[:8]}"
         )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_english_on_a_page_is_told_from_its_translation(lang):
+    """The browser walks' check (tests/classroom/test_languages_browser.py): an English msgid
+    whose translation differs is found, filled in or not, a name between FSI and PDI too; the
+    translation, a text the same in both languages, a number and a name typed are not."""
+    english = EnglishOnPage(lang, ignore=["Ana"])
+    with translation.override(lang):
+        spoken = [gettext("End my turn"), gettext("Hello %(name)s!") % {"name": "Ana"}]
+    computer = ["Coco (computer)"] if lang == "es" else []  # Italian says "computer" too
+    page = ["End my turn", "Hello Ana!", "\u2068Coco (computer)\u2069", "  Tap  your name "]
+    assert english(page) == ["End my turn", "Hello Ana!", *computer, "Tap your name"]
+    assert english([*spoken, "Ana", "12", "15 min", "Munchkin", "MultipliPotion"]) == []

@@ -4,14 +4,14 @@ plays the computer (in a real Celery worker) to the end; the teacher's wall show
 while it is played."""
 
 import pytest
-from browser_kit import FIND_CAPTURE
-from browser_kit import act
 from playwright.sync_api import expect
 
 from classroom.models import Classroom
 from classroom.models import Student
 from classroom.models import session_of
 from games.models import Match
+
+from .browser_pages import play_to_the_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -85,31 +85,6 @@ def sign_up_to_the_live_wall(teacher, live_server):
     teacher.get_by_role("heading", name="Year 3 Owls · live games").wait_for()
     assert no_sideways_scroll(teacher)
     return classroom
-
-
-def play_to_the_end(child, match):
-    """The child plays in the browser: a card, every capture it can see, end of turn."""
-    for _ in range(200):
-        match.refresh_from_db()
-        if match.is_over:
-            break
-        child.wait_for_selector(".turn-banner.mine, .result-text")
-        if child.locator(".result-text").count():
-            break
-        hand = child.locator(".hand button.slot-hand")
-        if hand.count():
-            act(child, lambda h=hand: h.first.click())
-        if child.locator(".result-text").count():
-            break
-        capture = child.evaluate(FIND_CAPTURE)
-        if capture:
-            a, b, monster = capture
-            child.locator(f'label.slot-pick:has(input[value="{a}"])').click()
-            child.locator(f'label.slot-pick:has(input[value="{b}"])').click()
-            act(child, lambda m=monster: child.locator(f'button.slot-target[value="{m}"]').click())
-        if child.locator(".result-text").count():
-            break
-        act(child, lambda: child.get_by_role("button", name="End my turn").click())
 
 
 def test_a_class_from_sign_up_to_a_finished_game(browser, live_server, celery_routes_to_worker):

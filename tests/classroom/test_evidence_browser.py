@@ -40,13 +40,14 @@ from games.models import Match
 from games.models import MoveRejected
 from games.multiplipotion import engine as mp
 
+from .browser_pages import WARM_UP_ANSWERS
+from .browser_pages import do_the_warm_up
 from .browser_pages import new_page
 from .browser_pages import teacher_session
+from .browser_pages import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-# The warm-up, as typed: True a right answer, False a wrong one (the product plus one).
-WARM_UP_ANSWERS = (True, False, True, True, False, True)
 NATURAL_TURNS = 6  # turns the child plays in the browser looking for a capture
 
 
@@ -60,69 +61,6 @@ READ_HEATMAP = """() => [...document.querySelectorAll('table.heatmap .heat-cell'
   words: c.querySelector('.visually-hidden').textContent,
   background: getComputedStyle(c).backgroundColor,
 }))"""
-
-
-def wait_until(condition, what: str, timeout: float = 30, log: Path | None = None):
-    """Poll ``condition`` (a database state another process changes) until it holds; on a
-    timeout, say what was awaited (with the end of the worker's ``log``)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            tail = log.read_text()[-3000:] if log and log.exists() else ""
-            raise AssertionError(f"timed out waiting for {what}\n{tail}")
-        time.sleep(0.05)
-
-
-# --- the Celery worker --------------------------------------------------------------------
-
-
-@pytest.fixture
-def worker(celery_routes_to_worker):
-    """tests/conftest.py's real worker, every task of this process and of the worker itself
-    on its queue (a computer's move in the worker ends the game and sends the statistics
-    task). Its log."""
-    return Path(__file__).resolve().parents[2] / "var" / f"{celery_routes_to_worker}.log"
-
-
-# --- the warm-up ------------------------------------------------------------------------------
-
-
-def current_sum(page) -> tuple[int, int]:
-    label = page.locator("label[for=warmup-answer]").inner_text()
-    a, b = map(int, re.findall(r"\d", label)[:2])
-    return a, b
-
-
-def do_the_warm_up(page, warm_up) -> list[tuple[int, int, int]]:
-    """Type WARM_UP_ANSWERS on the keyboard; before the last one only a second is left, so
-    the round ends by itself. Returns (a, b, typed) in order."""
-    answered = []
-    for i, right in enumerate(WARM_UP_ANSWERS):
-        page.wait_for_function("document.activeElement.id === 'warmup-answer'")
-        a, b = current_sum(page)
-        typed = a * b if right else a * b + 1
-        token = page.locator("input[name=token]").input_value()
-        page.keyboard.type(str(typed))
-        if i == 2:
-            page.screenshot(path="/tmp/e2e_warmup.png")
-        if i == len(WARM_UP_ANSWERS) - 1:
-            WarmUp.objects.filter(pk=warm_up.pk).update(
-                started_at=timezone.now() - timedelta(seconds=warm_up.seconds - 1)
-            )
-        page.keyboard.press("Enter")
-        # The answer is in when the next question (another token) or the end is swapped in.
-        page.wait_for_function(
-            """t => document.querySelector('.warmup-end') ||
-                   (document.querySelector('input[name=token]') || {}).value !== t""",
-            arg=token,
-        )
-        feedback = page.locator(
-            ".warmup-feedback.is-right" if right else ".warmup-feedback.is-other"
-        )
-        if page.locator(".warmup-end").count() == 0:
-            assert f"{a} × {b} = {a * b}" in feedback.inner_text()
-        answered.append((a, b, typed))
-    return answered
 
 
 # --- the game ---------------------------------------------------------------------------------
@@ -258,7 +196,7 @@ def warm_up_and_play(browser, live_server, ada, assignment, contexts, worker):
     child.get_by_text("Time left").wait_for()
     warm_up = WarmUp.objects.get(student=ada, assignment=assignment)
     assert warm_up.seconds == 60
-    typed = do_the_warm_up(child, warm_up)
+    typed = do_the_warm_up(child, warm_up, screenshot="/tmp/e2e_warmup.png")
     right = sum(WARM_UP_ANSWERS)
     child.get_by_text(f"You got {right} facts right!").wait_for(timeout=15_000)
     child.screenshot(path="/tmp/e2e_warmup_end.png")

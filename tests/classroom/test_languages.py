@@ -7,6 +7,8 @@ from datetime import date
 from datetime import timedelta
 
 import pytest
+from catalogue_kit import numbers_with_commas
+from catalogue_kit import svgs
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -141,30 +143,6 @@ def test_dates_are_written_the_way_of_each_language(lang, kind, expected):
         assert local_date(date(2026, 3, 3), kind) == expected
 
 
-def svgs(page) -> list:
-    """Every <svg> of the page, parsed (the charts must be well-formed XML)."""
-    from xml.etree import ElementTree
-
-    found = re.findall(r"<svg\b.*?</svg>", page.text, re.S)
-    return [ElementTree.fromstring(svg) for svg in found]  # noqa: S314 (our own page)
-
-
-POINT = re.compile(r"-?\d+(\.\d+)?,-?\d+(\.\d+)?")
-
-
-def numbers_with_commas(svg) -> list[tuple[str, str]]:
-    """Attributes with a decimal comma ("196,0"); in ``points`` a comma parts x from y."""
-    wrong = []
-    for element in svg.iter():
-        for name, value in element.attrib.items():
-            if name == "points":
-                if not all(POINT.fullmatch(pair) for pair in value.split()):
-                    wrong.append((name, value))
-            elif re.search(r"\d,\d", value):
-                wrong.append((name, value))
-    return wrong
-
-
 @pytest.mark.parametrize("lang", ["es", "it"])
 def test_the_charts_numbers_use_dots_in_every_language(world, lang):
     from classroom.models import DailyTrend
@@ -185,7 +163,7 @@ def test_the_charts_numbers_use_dots_in_every_language(world, lang):
     charts = 0
     for page in pages:
         assert page.status_code == 200 and html_lang(page) == lang
-        for svg in svgs(page):
+        for svg in svgs(page.text):
             charts += 1
             assert numbers_with_commas(svg) == [], page.request["PATH_INFO"]
     assert charts >= 2

@@ -2,30 +2,13 @@
 person and two computer players that play in a real Celery worker."""
 
 import pytest
-from browser_kit import act
 
 from .browser_helpers import assert_page_hides_the_others
+from .browser_helpers import munchkin_move
 from .browser_helpers import start_family_game
 from .browser_helpers import wider_than_the_window
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-# What the person taps, in this order of preference, when it is their move.
-PREFERENCE = [
-    "button.mk-ready",
-    "button.mk-play",  # put races, classes and items on the table
-    "button.mk-kick",
-    "button.mk-fight",
-    "button.mk-loot",
-    "button.mk-end_turn",
-    "button.mk-roll",
-    "button.mk-accept",
-    "button.mk-pass",
-    "button.mk-take",
-    "button.mk-give",
-    "button.mk-discard",
-    "button.mk-decline",
-]
 
 
 def assert_no_hidden_cards(page, match):
@@ -58,17 +41,10 @@ def test_one_person_and_two_computers_play_munchkin_to_the_end(
             assert len(set(clocks)) <= 1, clocks
             assert page.locator(".mk-combat .mk-side-players").count() == 1
             assert page.locator(".mk-combat .mk-side-monsters").count() == 1
-        for selector in PREFERENCE:
-            if selector == "button.mk-play" and plays > 6:
-                continue
-            button = page.locator(selector)
-            if button.count():
-                if selector == "button.mk-play":
-                    plays += 1
-                act(page, lambda b=button: b.first.click())
-                break
-        else:
+        tapped = munchkin_move(page, plays_left=plays <= 6)
+        if tapped is None:
             pytest.fail(f"nothing to tap in phase {phase}")
+        plays += tapped == "button.mk-play"
         if turn % 10 == 0:
             assert_no_hidden_cards(page, match)
             assert (wide := wider_than_the_window(page)) == [], wide

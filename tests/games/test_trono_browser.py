@@ -2,10 +2,10 @@
 page: one person and two computer players that play in a real Celery worker."""
 
 import pytest
-from browser_kit import act
 
 from .browser_helpers import assert_page_hides_the_others
 from .browser_helpers import start_family_game
+from .browser_helpers import trono_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -28,25 +28,7 @@ def test_one_person_and_two_computers_play_trono_to_the_end(
             break
         phase = page.locator("#board").get_attribute("data-phase")
         seen.add(phase)
-        if phase == "roll":
-            button = page.locator("button.tr-roll, button.tr-keep").first
-            act(page, lambda b=button: b.click())
-        elif phase == "choose":
-            boxes = page.locator(".tr-die-pick input")
-            need = 1 if page.locator(".tr-kept").count() else 3
-            for i in range(need):
-                boxes.nth(i).check()
-            act(page, lambda: page.get_by_role("button", name="Use these dice").click())
-        elif phase == "resolve":
-            option = page.locator(".tr-effects button.tr-option").first
-            act(page, lambda o=option: o.click())
-        elif phase == "cancel":
-            act(page, lambda: page.locator("button.tr-cancel").click())
-        elif phase == "plague":
-            act(page, lambda: page.locator(".tr-question button.tr-option").first.click())
-        elif phase == "lombard":
-            act(page, lambda: page.locator("button.tr-no_reroll").click())
-        else:
+        if not trono_move(page, phase):
             pytest.fail(f"unexpected phase {phase}")
         if turn % 8 == 0:
             assert_no_hidden_roles(page, match)

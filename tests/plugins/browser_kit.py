@@ -46,3 +46,27 @@ def child_session(student) -> str:
     session["player_key"] = f"browser-{student.pk}"
     session.save()
     return session.session_key
+
+
+# What a page says: the lines of its visible text, each of its text nodes that is shown (a
+# visually hidden one too: a screen reader says it), the charts' titles, the words of its
+# attributes that people see or hear (a tooltip, a label, a placeholder) and its title.
+PAGE_WORDS = """() => {
+  const words = [document.title, ...document.body.innerText.split('\\n')];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const el = walker.currentNode.parentElement;
+    if (el && (el.checkVisibility() || el.closest('svg title, svg desc')))
+      words.push(walker.currentNode.textContent);
+  }
+  for (const el of document.body.querySelectorAll('[title], [aria-label], [placeholder], [alt]'))
+    for (const name of ['title', 'aria-label', 'placeholder', 'alt'])
+      if (el.hasAttribute(name)) words.push(el.getAttribute(name));
+  return words.map(w => w.replace(/\\s+/g, ' ').trim()).filter(Boolean);
+}"""
+
+
+def page_words(page) -> list[str]:
+    """The texts of the page people see or hear (PAGE_WORDS), once the page has loaded."""
+    page.wait_for_load_state("load")
+    return page.evaluate(PAGE_WORDS)
