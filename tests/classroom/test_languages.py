@@ -179,3 +179,13 @@ def test_numbers_for_people_are_localized_and_never_in_markup(lang, expected):
             '{% load l10n %}{{ x }} · {{ n }}<rect width="{{ x|unlocalize }}"></rect>'
         ).render(Context({"x": 12.5, "n": 1234}))
     assert page == f'{expected}<rect width="12.5"></rect>'
+
+
+def test_a_speed_people_read_has_the_languages_decimal_mark():
+    from classroom.charts import seconds
+
+    assert seconds(2400) == "2.4" and seconds(12400) == "12"
+    with translation.override("es"):
+        assert seconds(2400) == "2,4"
+    with translation.override("it"):
+        assert seconds(2400) == "2,4"
