@@ -57,6 +57,10 @@ class Game:
     home_play: bool = False
     # Its board links to the replay itself (the family room card then does not).
     board_links_replay: bool = False
+    # "How to play": a few short paragraphs (each a gettext_lazy string) in the app's own
+    # version of the rules (its options and rulings): the goal, a turn, the special cards or
+    # moves, the end. The set-up page and the board show them folded away.
+    how_to_play: tuple[Any, ...] = ()
 
     @property
     def slug(self) -> str:

@@ -244,7 +244,7 @@ def new_family(request, slug):
     # Home play: a signed-in child's MultipliPotion counts in their evidence (marked home).
     child = signed_in_child(request) if game.home_play else None
     form = FamilyGameForm(game, request.POST or None, child=child)
-    ctx = {"form": form, "game": module, "child": child}
+    ctx = {"form": form, "game": module, "child": child, "how_to_play": game.how_to_play}
     if request.method == "POST":
         if not form.is_valid():
             template = "games/family_new.html#form" if request.htmx else "games/family_new.html"

@@ -15,4 +15,29 @@ GAME = Game(
     summary=_("Secret card duels across the multiverse: be the last Mortadelo standing."),
     css=("css/mortadelo.css",),
     level_labels={"odds": _("Plays the odds")},
+    how_to_play=(
+        _(
+            "Each player picks a Mortadelo with its own secret blow and fights with a 12-card "
+            "deck. Six wounds send you to the cloning machine; the last Mortadelo standing wins."
+        ),
+        _(
+            "On your turn, challenge another Mortadelo: you both choose a card face down, then "
+            "flip them together."
+        ),
+        _(
+            "Attacks (punch or kick) succeed unless met by the matching defence; Total Defence "
+            "stops both. Two attacks both succeed, two defences fail. Only cards that succeed do "
+            "their effects."
+        ),
+        _(
+            "Tortazo stars wound, a heart heals, Upgrade takes a Mamporro Plus, Play another "
+            "card adds a card at once, and Special Mamporro sets off your secret blow. A "
+            "knockout earns a Mamporro Plus too."
+        ),
+        _(
+            "After the duel, draw back up to five cards. Knocked out, you still meddle: when a "
+            "secret blow goes off, yours hits a duellist you choose. If the last two fall "
+            "together, whoever fell just before wins."
+        ),
+    ),
 )

@@ -25,4 +25,23 @@ GAME = Game(
     },
     home_play=True,
     board_links_replay=True,
+    how_to_play=(
+        _("You are a wizard! Each card has a potion for you and a monster for the other wizard."),
+        _("On your turn you get a new card. Put one card from your hand on your side."),
+        _(
+            "Do two of your potions multiply to make a monster on the other side? Tap the two "
+            "potions, then the monster. You capture it: it is your trophy! You can capture one "
+            "monster each turn."
+        ),
+        _("A wrong answer is fine: try again. Then tap “End my turn”."),
+        _(
+            "Keep your eyes open! Did the other wizard miss a monster? At the start of your "
+            "turn, before you put down a card, tap their two potions and your monster. If you "
+            "are right, you win a trophy too."
+        ),
+        _(
+            "The first wizard with 5 trophies wins. If the cards run out, the one with more "
+            "trophies wins."
+        ),
+    ),
 )

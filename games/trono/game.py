@@ -33,4 +33,29 @@ GAME = Game(
         name: ON_OFF for name in ("lombard", "sins", "porchetta", "earthquake", "carnival")
     },
     level_labels={"heuristic": pgettext_lazy("a computer player's level", "Clever")},
+    how_to_play=(
+        _(
+            "Everybody has a secret role that needs its own mix of People, Tower, Book and "
+            "Mortadella tokens. Keep yours secret."
+        ),
+        _(
+            "On your turn, roll five dice, keep three and use them one by one. People, Tower, "
+            "Book and Mortadella give you that token; a Book can be a Joker; two People can make "
+            "someone lose a Tower or Book."
+        ),
+        _(
+            "Wine and Rats hurt: one Wine takes a People from someone you choose, two make them "
+            "miss a turn (Mortadella can cancel either); Rats cost everybody a People or a "
+            "Tower."
+        ),
+        _(
+            "The two other dice go to the next player, who may keep them and roll three, or roll "
+            "five."
+        ),
+        _(
+            "Match your role's needs on your turn to take the throne. The Master of the "
+            "Innkeepers must also guess another player's role, and is out after a wrong guess. "
+            "Extra rules add a re-roll token, a seven-token limit and surprise rolls."
+        ),
+    ),
 )

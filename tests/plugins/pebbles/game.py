@@ -14,4 +14,9 @@ GAME = Game(
     minutes=5,
     summary=_("Put your secret pebbles down one by one: the highest total wins."),
     level_labels={"greedy": _("Greedy")},
+    how_to_play=(
+        _("Each player holds three secret pebbles worth 1 to 6 points."),
+        _("On your turn, put one of your pebbles on the table for everybody to see."),
+        _("When every hand is empty, the highest total wins."),
+    ),
 )
