@@ -6,8 +6,8 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from browser_kit import FIND_CAPTURE
 from browser_kit import act
+from browser_kit import capture_seen
 from browser_kit import session_cookie
 from django.test import Client
 from django.utils import timezone
@@ -121,12 +121,7 @@ def play_to_the_end(child, match, *, end_turn="End my turn", each_turn=None):
             act(child, lambda h=hand: h.first.click())
         if child.locator(".result-text").count():
             break
-        capture = child.evaluate(FIND_CAPTURE)
-        if capture:
-            a, b, monster = capture
-            child.locator(f'label.slot-pick:has(input[value="{a}"])').click()
-            child.locator(f'label.slot-pick:has(input[value="{b}"])').click()
-            act(child, lambda m=monster: child.locator(f'button.slot-target[value="{m}"]').click())
+        capture_seen(child)
         if child.locator(".result-text").count():
             break
         act(child, lambda: child.get_by_role("button", name=end_turn).click())

@@ -17,8 +17,8 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from browser_kit import FIND_CAPTURE
 from browser_kit import act
+from browser_kit import capture_seen
 from browser_kit import child_session
 from django.contrib.auth import get_user_model
 from django.db.models import Max
@@ -112,14 +112,10 @@ def capture_in_the_browser(page, match) -> tuple[int, int]:
         if hand.count():
             card = card_making_a_capture(match)
             act(page, lambda c=card: page.locator(f'.hand button.slot-hand[value="{c}"]').click())
-        capture = page.evaluate(FIND_CAPTURE)
+        capture = capture_seen(page)
         if capture:
-            a, b, monster = capture
-            page.locator(f'label.slot-pick:has(input[value="{a}"])').click()
-            page.locator(f'label.slot-pick:has(input[value="{b}"])').click()
-            act(page, lambda m=monster: page.locator(f'button.slot-target[value="{m}"]').click())
             assert page.locator(".feedback-ok").count() == 1
-            return mp.POTION[a], mp.POTION[b]
+            return mp.POTION[capture[0]], mp.POTION[capture[1]]
         end = page.get_by_role("button", name="End my turn")
         if end.count():
             act(page, end.click)

@@ -25,6 +25,8 @@ from config.names import isolate
 from config.names import name_key
 from games.models import Match
 
+from ..games.conftest import family_form
+
 ZWSP, RLO = "\u200b", "\u202e"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -106,16 +108,7 @@ def test_isolate_filters_escape_and_isolate():
 
 # --- a family room ----------------------------------------------------------------------------
 def family_room(client, **extra):
-    data = {
-        "players": "3",
-        "seat1_kind": "here",
-        "seat1_name": "Ana",
-        "seat2_kind": "remote",
-        "seat3_kind": "computer",
-        "seat3_level": "heuristic",
-    }
-    data.update(extra)
-    return client.post(reverse("games:new_family", args=["muertoons"]), data)
+    return client.post(reverse("games:new_family", args=["muertoons"]), family_form(**extra))
 
 
 @pytest.mark.django_db

@@ -2,8 +2,8 @@
 against a computer player that runs in a real Celery worker."""
 
 import pytest
-from browser_kit import FIND_CAPTURE
 from browser_kit import act
+from browser_kit import capture_seen
 from django.urls import reverse
 
 from games.models import Match
@@ -18,12 +18,7 @@ def take_turn(page):
         act(page, lambda: hand.first.click())
     if page.locator(".result-text").count():
         return
-    capture = page.evaluate(FIND_CAPTURE)
-    if capture:
-        a, b, monster = capture
-        page.locator(f'label.slot-pick:has(input[value="{a}"])').click()
-        page.locator(f'label.slot-pick:has(input[value="{b}"])').click()
-        act(page, lambda: page.locator(f'button.slot-target[value="{monster}"]').click())
+    if capture_seen(page):
         assert page.locator(".feedback-ok").count() == 1
     if page.locator(".result-text").count():
         return

@@ -70,3 +70,15 @@ def page_words(page) -> list[str]:
     """The texts of the page people see or hear (PAGE_WORDS), once the page has loaded."""
     page.wait_for_load_state("load")
     return page.evaluate(PAGE_WORDS)
+
+
+def capture_seen(page):
+    """A capture the board offers (FIND_CAPTURE), made as a child makes it: tick the two
+    potions, tap the monster. (potion a, potion b, monster), or None when there is none."""
+    capture = page.evaluate(FIND_CAPTURE)
+    if capture:
+        a, b, monster = capture
+        page.locator(f'label.slot-pick:has(input[value="{a}"])').click()
+        page.locator(f'label.slot-pick:has(input[value="{b}"])').click()
+        act(page, lambda: page.locator(f'button.slot-target[value="{monster}"]').click())
+    return capture
