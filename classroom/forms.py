@@ -196,6 +196,11 @@ def time_zone_choices_in(language: str) -> list[tuple[str, str]]:
     return sorted(choices, key=lambda choice: sort_key(choice[1], language))
 
 
+def zone_place(zone: str) -> str:
+    """The zone as the time-zone menu names it in the page's language ("España (Madrid)")."""
+    return dict(time_zone_choices()).get(zone, zone)
+
+
 def time_zone_choices() -> list[tuple[str, str]]:
     """The zones, named in the page's language (the choices are read when the form is shown)."""
     return time_zone_choices_in(translation.get_language() or settings.LANGUAGE_CODE)

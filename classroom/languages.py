@@ -5,8 +5,17 @@ Accept-Language). ``classroom.middleware.ChosenLanguageMiddleware`` applies it."
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import pgettext_lazy
 
 from classroom.models.preferences import SESSION_LANGUAGE
+
+# Each language's name inside a sentence ("its screens speak Spanish": "español" in Spanish,
+# lower case there, where a list of languages writes "Español").
+IN_A_SENTENCE = {
+    "en": pgettext_lazy("a language's name inside a sentence", "English"),
+    "es": pgettext_lazy("a language's name inside a sentence", "Spanish"),
+    "it": pgettext_lazy("a language's name inside a sentence", "Italian"),
+}
 
 # The session's copy of a signed-in child's school's language (made at sign-in).
 CHILD_LANGUAGE = "child_language"

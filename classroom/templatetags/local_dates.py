@@ -5,13 +5,19 @@ the others have no Django format name, so each is a translated date-format strin
 translation is the format that language writes ("l j F" is "l, j \\d\\e F" in Spanish)."""
 
 from django import template
+from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.translation import pgettext_lazy
 
 register = template.Library()
 
+# Languages that write the months' and the days' names in lower case inside a date ("martes,
+# 3 de marzo", "martedì 3 marzo"): Django's Italian names are capitalised ("Marzo"), and its
+# short months are capitalised in every language ("Mar"). A date holds only names and numbers.
+LOWER_CASE_NAMES = {"es", "it"}
+
 FORMATS = {
-    # 3 Mar 2026 · 3 de marzo de 2026 · 03 marzo 2026
+    # 3 Mar 2026 · 3 de marzo de 2026 · 3 marzo 2026
     "date": "DATE_FORMAT",
     # 3 Mar · 3 de marzo · 3 marzo
     "day_month": "MONTH_DAY_FORMAT",
@@ -46,4 +52,5 @@ def local_date(value, kind):
     page's language; "" for no value. ``kind``: one of FORMATS."""
     if value in (None, ""):
         return ""
-    return date_format(value, str(FORMATS[kind]))
+    written = date_format(value, str(FORMATS[kind]))
+    return written.lower() if translation.get_language() in LOWER_CASE_NAMES else written

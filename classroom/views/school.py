@@ -19,6 +19,8 @@ from django.views.decorators.http import require_POST
 
 from classroom.forms import InviteForm
 from classroom.forms import SchoolForm
+from classroom.forms import zone_place
+from classroom.languages import IN_A_SENTENCE
 from classroom.models import Invite
 from classroom.models import School
 from classroom.models import Student
@@ -154,7 +156,7 @@ def school_settings(request):
         request,
         reverse("classroom:school_dashboard"),
         _("Saved: the school's time zone is %(zone)s, its children's screens speak %(language)s.")
-        % {"zone": school.timezone, "language": school.get_language_display()},
+        % {"zone": zone_place(school.timezone), "language": IN_A_SENTENCE[school.language]},
     )
 
 

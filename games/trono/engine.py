@@ -22,6 +22,7 @@ from typing import Any
 
 from games.engine.base import LIST_TEXT as LIST_TEXT  # re-exported: its tests read it
 from games.engine.base import IllegalAction
+from games.engine.base import Phrase
 from games.engine.base import Word
 from games.engine.base import check_bot_call
 from games.engine.base import check_known_options
@@ -30,6 +31,7 @@ from games.engine.base import describe_with
 from games.engine.base import gettext_noop
 from games.engine.base import listing
 from games.engine.base import load_checked
+from games.engine.base import ngettext_noop
 
 SLUG = "trono"
 NAME = "Il Trono di Mortadella"
@@ -1057,12 +1059,12 @@ EVENT_TEXTS = {
     "kept": gettext_noop("%(who)s kept the two dice passed on."),
     "refused": gettext_noop("%(who)s refused the two dice passed on."),
     "chose": gettext_noop("%(who)s chose %(dice)s."),
-    "gained": gettext_noop("%(who)s took %(n)s %(sym)s."),
-    "stole": gettext_noop("%(who)s stole %(n)s %(sym)s from %(target)s."),
-    "discarded": gettext_noop("%(who)s gave back %(n)s %(sym)s."),
+    "gained": gettext_noop("%(who)s took %(tokens)s."),
+    "stole": gettext_noop("%(who)s stole %(tokens)s from %(target)s."),
+    "discarded": gettext_noop("%(who)s gave back %(tokens)s."),
     "skip_token": gettext_noop("%(who)s takes the Skip Turn token."),
     "skipped": gettext_noop("%(who)s misses this turn."),
-    "cancelled": gettext_noop("%(who)s gave back %(n)s Mortadella to cancel it."),
+    "cancelled": gettext_noop("%(who)s gave back %(tokens)s to cancel it."),
     "nothing": gettext_noop("%(who)s found nothing to steal."),
     "porchetta": gettext_noop("Porchetta Festival! Everybody takes a token."),
     "earthquake": gettext_noop("Earthquake! Everybody gives back all Towers and Books."),
@@ -1073,6 +1075,13 @@ EVENT_TEXTS = {
     "eliminated": gettext_noop("%(who)s is out of the game."),
     "game_over": gettext_noop("%(who)s takes the throne!"),
     "game_over_nobody": gettext_noop("The game is over: nobody took the throne."),
+}
+# A number of tokens of one symbol (SYMS), in the log ("2 Towers"): with the plural forms.
+TOKEN_COUNTS = {
+    "people": ngettext_noop("%(n)s People token", "%(n)s People tokens"),
+    "tower": ngettext_noop("%(n)s Tower", "%(n)s Towers"),
+    "book": ngettext_noop("%(n)s Book", "%(n)s Books"),
+    "mortadella": ngettext_noop("%(n)s Mortadella", "%(n)s Mortadellas"),
 }
 GUESS_RESULTS = {True: gettext_noop("right!"), False: gettext_noop("wrong!")}
 # The events told by their player's name alone.
@@ -1093,6 +1102,11 @@ def face_word(face: str) -> Word:
     return Word(FACE_NAMES.get(face, face))
 
 
+def tokens_phrase(face: str, n: int) -> Phrase:
+    """``n`` tokens of the symbol ``face``, in the reader's language and plural."""
+    return Phrase(TOKEN_COUNTS[face], {"n": n})
+
+
 def event_fields(event: Event, who) -> tuple[str, dict] | None:
     """Which of ``EVENT_TEXTS`` the event takes, and its fields (None: the log leaves it out,
     like a turn's start or a take of nothing); ``who(seat)`` names a seat."""
@@ -1106,12 +1120,18 @@ def event_fields(event: Event, who) -> tuple[str, dict] | None:
         return kind, {"who": who(event.get("seat")), "dice": dice}
     # A take or a give-back of nothing is left out; a theft of nothing is told.
     if (kind in ("gained", "discarded") and event.get("n")) or kind == "stole":
-        fields = {"who": who(event.get("seat")), "n": event["n"], "sym": face_word(event["symbol"])}
+        fields = {
+            "who": who(event.get("seat")),
+            "tokens": tokens_phrase(event["symbol"], event["n"]),
+        }
         if kind == "stole":
             fields["target"] = who(event.get("target"))
         return kind, fields
     if kind == "cancelled":
-        return kind, {"who": who(event.get("seat")), "n": event["cost"]}
+        return kind, {
+            "who": who(event.get("seat")),
+            "tokens": tokens_phrase("mortadella", event["cost"]),
+        }
     if kind == "guess":
         return kind, {
             "who": who(event.get("seat")),

@@ -134,8 +134,11 @@ def test_no_language_is_left_active_after_a_request(world):
         ("en", "weekday", "Tuesday 3 March"),
         ("es", "date", "3 de marzo de 2026"),
         ("es", "weekday", "martes, 3 de marzo"),
-        ("it", "weekday", "Martedì 3 Marzo"),  # Django's Italian names, as it writes them
-        ("it", "day_month", "3 Marzo"),
+        ("es", "short_weekday_year", "mar, 3 mar 2026"),
+        ("it", "weekday", "martedì 3 marzo"),  # Django's Italian names are capitalised
+        ("it", "day_month", "3 marzo"),
+        ("it", "date", "3 marzo 2026"),  # Django's Italian DATE_FORMAT has "03"
+        ("it", "short_weekday_year", "mar 3 mar 2026"),
     ],
 )
 def test_dates_are_written_the_way_of_each_language(lang, kind, expected):

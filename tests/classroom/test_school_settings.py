@@ -51,7 +51,9 @@ def test_the_admin_changes_the_zone_and_the_schools_pages_follow(world, zone, ho
         # School B is another school: its zone did not move.
         assert world.client("admin_b").get("/test/what-time/").text.split()[0] != zone
     notice = admin.get(reverse("classroom:school_dashboard")).text
-    assert f"time zone is {zone}" in notice and "screens speak English." in notice
+    place = {"Europe/Madrid": "Spain (Madrid)", "Europe/Rome": "Italy (Rome)"}.get(zone)
+    place = place or "Mexico (Mexico City)"
+    assert f"time zone is {place}," in notice and "screens speak English." in notice
 
 
 def test_a_school_day_in_mexico_city_is_mexico_citys(world):
@@ -122,3 +124,24 @@ def test_a_colleague_another_schools_admin_and_the_superuser_get_404_and_change_
     client.post(URL, {"name": "Taken over", "timezone": "Asia/Tokyo", "language": "it"})
     school = School.objects.get(pk=world.school_a.pk)
     assert (school.name, school.timezone) == ("School A", before)
+
+
+@pytest.mark.parametrize(
+    ("lang", "school_language", "said"),
+    [
+        ("es", "it", "es España (Madrid) y las pantallas del alumnado están en italiano."),
+        ("it", "es", "è Spagna (Madrid) e gli schermi di alunni e alunne sono in spagnolo."),
+        ("en", "es", "is Spain (Madrid), its children&#x27;s screens speak Spanish."),
+    ],
+)
+def test_the_notice_names_the_zone_and_the_language_as_a_sentence_writes_them(
+    world, lang, school_language, said
+):
+    """The zone by its place, as the menu names it; the language in lower case inside a Spanish
+    or Italian sentence ("en italiano"), though the switcher lists it as "Italiano"."""
+    admin = world.client("admin_a")
+    admin.cookies["django_language"] = lang
+    data = {"name": "School A", "timezone": "Europe/Madrid", "language": school_language}
+    assert admin.post(URL, data).status_code == 302
+    notice = admin.get(reverse("classroom:school_dashboard")).text
+    assert said in notice

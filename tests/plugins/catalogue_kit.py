@@ -70,6 +70,17 @@ def catalogue(lang: str, base: Path = BASE):
         return read_po(f, abort_invalid=True)
 
 
+NUMBER_FIELDS = re.compile(r"%\((n|count|number|total)\)[-+ #0-9.]*[sd]|%d")
+
+
+def _fill(placeholder: str) -> str:
+    """What a placeholder stands for on a page: a number for the number fields ("%(n)s"),
+    any text for the others."""
+    if placeholder == "%%":
+        return "%"
+    return r"\d[\d.,\s]*" if NUMBER_FIELDS.fullmatch(placeholder) else ".+?"
+
+
 def _pattern(text: str) -> str | None:
     """A regular expression for ``text`` (a msgid or a translation) as a page shows it:
     spaces run together, no HTML tags, any text for a placeholder. None for a text with no
@@ -78,7 +89,7 @@ def _pattern(text: str) -> str | None:
     parts = PLACEHOLDER.split(text)
     if not any(re.search(r"[^\W\d_]{2,}", part) for part in parts):
         return None
-    fills = [".+?" if p != "%%" else "%" for p in PLACEHOLDER.findall(text)]
+    fills = [_fill(p) for p in PLACEHOLDER.findall(text)]
     return "".join(re.escape(part) + fill for part, fill in zip(parts, [*fills, ""], strict=True))
 
 
