@@ -1,7 +1,7 @@
 """Munchkin: one test per rulebook passage and per ruling (docs/rules/munchkin.md), the bots,
 and a hypothesis state machine over random legal play.
 
-Passages are quoted (shortened) from ../shared/rules/munchkin-es.txt.
+Passages are quoted (shortened) from the Spanish Munchkin rulebook.
 """
 
 import json

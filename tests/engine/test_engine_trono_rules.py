@@ -724,3 +724,21 @@ TronoMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 test_trono_state_machine = TronoMachine.TestCase
+
+
+def test_ruling_a_skipped_turn_is_not_played_so_its_player_does_not_win_in_it():
+    """docs/rules, "Ruling, a skipped turn": the Rector (seat 1) meets his conditions while
+    holding the Skip Turn token; his skipped turn wins nothing, the game goes on to seat 2, and
+    he wins at the start of his next played turn, the conditions still met."""
+    rector = [4, 2, 5, 0]
+    tokens = [[0, 0, 0, 0], rector, [0, 0, 0, 0], [0, 0, 0, 0]]
+    s = resolving(["tower"], roles=FOUR, tokens=tokens, skip=[False, True, False, False])
+    s, events = act(s, 0, eff(0))
+    assert tr.meets("rector", s["tokens"][1])
+    assert [e["kind"] for e in events if e["kind"] in {"skipped", "game_over"}] == ["skipped"]
+    assert s["result"] is None and s["current"] == 2
+    for seat in (2, 3, 0):  # their turns: nothing that touches the Rector's tokens
+        s["phase"], s["effects"] = "resolve", [{"id": 0, "kind": "tower"}]
+        s, events = act(s, seat, eff(0))
+    assert s["result"] is not None and s["result"]["winners"] == [1]
+    assert next(e for e in events if e["kind"] == "game_over")["winners"] == [1]

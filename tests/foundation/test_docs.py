@@ -1,0 +1,28 @@
+"""The docs speak of what is in this repository: a rulebook is cited by its title and section,
+never by a path of a file the repository does not hold."""
+
+import re
+from pathlib import Path
+
+BASE = Path(__file__).resolve().parents[2]
+RULES = BASE / "docs" / "rules"
+
+
+def test_every_game_has_its_rules_page_citing_its_rulebook_by_title():
+    pages = sorted(RULES.glob("*.md"))
+    assert len(pages) >= 5
+    for page in pages:
+        text = page.read_text()
+        assert re.search(r"[Rr]ulebook", text.split("\n\n", 2)[1]), f"{page.name}: no source"
+
+
+def test_no_doc_cites_a_file_outside_the_repository():
+    """A path to a rulebook's text (``shared/rules/…``, ``….txt``) is not in the repository."""
+    docs = [*BASE.glob("docs/**/*.md"), BASE / "README.md", *BASE.glob("tests/**/*.py")]
+    found = {
+        str(path.relative_to(BASE)): hits
+        for path in docs
+        if path != Path(__file__).resolve()
+        and (hits := re.findall(r"\S*shared/rules\S*|\S+/rules/[\w-]+\.txt", path.read_text()))
+    }
+    assert not found, found
