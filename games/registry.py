@@ -61,6 +61,9 @@ class Game:
     # version of the rules (its options and rulings): the goal, a turn, the special cards or
     # moves, the end. The set-up page and the board show them folded away.
     how_to_play: tuple[Any, ...] = ()
+    # Who takes the first turn, as the family-night form says it (a gettext_lazy sentence;
+    # None: "Player 1 goes first.").
+    who_starts: Any = None
 
     @property
     def slug(self) -> str:

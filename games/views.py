@@ -219,17 +219,22 @@ def join_room(request):
             return render(request, template, ctx, status=429)
         if not form.is_valid() and "code" in form.errors:
             count_wrong_code(request, "room")
+        new_game = None
         if form.is_valid():
             match = form.match
             _match, mine = load_match(request, match.public_id)
-            if mine or match.open_seats():
+            if mine or (match.open_seats() and not match.is_over):
                 target = reverse("games:play" if mine else "games:join", args=[match.public_id])
                 if request.htmx:
                     return HttpResponseClientRedirect(target)
                 return redirect(target)
-            form.add_error("code", _("This game has already started: every seat is taken."))
+            if match.is_over:  # the code of a game that ended: a new game instead
+                form.add_error("code", _("That game is over. Why not start a new one?"))
+                new_game = reverse("games:new_family", args=[match.game])
+            else:
+                form.add_error("code", _("This game has already started: every seat is taken."))
         template = "games/join_room.html#form" if request.htmx else "games/join_room.html"
-        return render(request, template, {"form": form}, status=422)
+        return render(request, template, {"form": form, "new_game": new_game}, status=422)
     return render(request, "games/join_room.html", {"form": form})
 
 
@@ -245,6 +250,7 @@ def new_family(request, slug):
     child = signed_in_child(request) if game.home_play else None
     form = FamilyGameForm(game, request.POST or None, child=child)
     ctx = {"form": form, "game": module, "child": child, "how_to_play": game.how_to_play}
+    ctx["who_starts"] = game.who_starts or _("Player 1 goes first.")
     if request.method == "POST":
         if not form.is_valid():
             template = "games/family_new.html#form" if request.htmx else "games/family_new.html"

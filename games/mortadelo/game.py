@@ -15,6 +15,7 @@ GAME = Game(
     summary=_("Secret card duels across the multiverse: be the last Mortadelo standing."),
     css=("css/mortadelo.css",),
     level_labels={"odds": _("Plays the odds")},
+    who_starts=_("Once every Mortadelo is picked, who starts the duels is drawn at random."),
     how_to_play=(
         _(
             "Each player picks a Mortadelo with its own secret blow and fights with a 12-card "

@@ -25,6 +25,7 @@ GAME = Game(
     },
     home_play=True,
     board_links_replay=True,
+    who_starts=_("Player 1 goes first: the rulebook says the youngest, so seat them there."),
     how_to_play=(
         _("You are a wizard! Each card has a potion for you and a monster for the other wizard."),
         _("On your turn you get a new card. Put one card from your hand on your side."),

@@ -33,6 +33,9 @@ GAME = Game(
         name: ON_OFF for name in ("lombard", "sins", "porchetta", "earthquake", "carnival")
     },
     level_labels={"heuristic": pgettext_lazy("a computer player's level", "Clever")},
+    who_starts=_(
+        "Everyone rolls the five dice at the start: the most Mortadella and Wine goes first."
+    ),
     how_to_play=(
         _(
             "Everybody has a secret role that needs its own mix of People, Tower, Book and "

@@ -134,3 +134,22 @@ def test_unused_seats_are_ignored():
     response = client.post(reverse("games:new_family", args=["muertoons"]), data)
     assert response.status_code == 302
     assert Match.objects.get().seats.count() == 3
+
+
+@pytest.mark.parametrize(
+    ("slug", "said"),
+    [
+        ("trono", "Everyone rolls the five dice at the start"),
+        ("mortadelo", "who starts the duels is drawn at random"),
+        ("multiplipotion", "the rulebook says the youngest"),
+        ("muertoons", "Player 1 goes first."),
+        ("munchkin", "Player 1 goes first."),
+    ],
+)
+def test_the_form_says_who_really_goes_first_in_each_game(client, slug, said):
+    """Il Trono starts with the start roll and Mortadelo with a drawn player: the form must not
+    promise Player 1 the first turn there."""
+    page = client.get(reverse("games:new_family", args=[slug])).text
+    assert said in page
+    if slug in {"trono", "mortadelo"}:
+        assert "Player 1 goes first" not in page

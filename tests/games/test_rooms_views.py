@@ -354,3 +354,21 @@ def test_the_host_seats_are_never_called_quiet():
         make_quiet(match, number)
     match = Match.objects.get_with_seats(match.public_id)
     assert [(s.name, m) for s, m in match.quiet_seats()] == [("Cleo", 3)]
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_the_code_of_a_game_that_ended_says_so_and_offers_a_new_game(htmx):
+    """A room code typed after its game ended: "over", not "every seat is taken", and a link to
+    set up a new game of the same kind; its open seat is not offered any more."""
+    host, match = host_room()
+    join(match, "Ben")
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = Client().post(reverse("games:join_room"), {"code": match.room_code}, **headers)
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert "That game is over" in page and "every seat is taken" not in page
+    assert f'href="{reverse("games:new_family", args=["muertoons"])}"' in page
+    # A seat of the game still goes back to it (its end screen).
+    back = host.post(reverse("games:join_room"), {"code": match.room_code})
+    assert back.status_code == 302 and back["Location"] == match.get_absolute_url()
