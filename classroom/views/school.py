@@ -46,7 +46,7 @@ CHART_HEIGHT = 280
 CHART_LEFT = 44  # room for the y-axis labels
 CHART_RIGHT = 8
 CHART_TOP = 28  # room for the y-axis title
-CHART_BOTTOM = 48  # room for the day and month labels
+CHART_BOTTOM = 70  # room for the day and month labels, and the axis title under them
 
 
 def nice_ceiling(value: int) -> int:
@@ -93,7 +93,11 @@ def games_chart(days: list[tuple]) -> dict:
         {"value": value, "y": round(baseline - plot_h * value / top, 1)}
         for value in sorted({0, top // 2, top})
     ]
-    busiest = max(days, key=lambda d: d[1], default=None)
+    # The busiest day, when one day stands out: the only day with the most games, two or more.
+    most = max((n for _day, n in days), default=0)
+    busiest = next((d for d in days if d[1] == most), None)
+    if most < 2 or sum(n == most for _day, n in days) > 1:
+        busiest = None
     return {
         "width": CHART_WIDTH,
         "height": CHART_HEIGHT,
@@ -103,10 +107,11 @@ def games_chart(days: list[tuple]) -> dict:
         "baseline": baseline,
         "day_label_y": baseline + 18,
         "month_label_y": baseline + 38,
+        "axis_title_y": baseline + 62,
         "bars": bars,
         "ticks": ticks,
         "total": sum(n for _day, n in days),
-        "busiest": busiest if busiest and busiest[1] else None,
+        "busiest": busiest,
         "days": len(days),
         "first": days[0][0] if days else None,
         "last": days[-1][0] if days else None,

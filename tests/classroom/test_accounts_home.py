@@ -75,3 +75,18 @@ def test_archive_dates_are_the_schools_day(world):
     assert response.status_code == 200, response
     text = response.text
     assert "archived 16 Dec 2026" in text and "15 Dec" not in text
+
+
+def test_after_the_year_end_archive_the_home_offers_this_years_class_not_a_first_one(world):
+    """Every class archived (the year-end archive): not "No classes yet — Make my first class"
+    above the archived list, but a new year's start, the archived classes below."""
+    world.class_a.archive()
+    text = world.client("teacher_a").get(reverse("classroom:teacher_home")).text
+    assert "No classes yet" not in text and "Make my first class" not in text
+    assert "No active classes" in text and "Make a new class" in text
+    assert text.index("No active classes") < text.index("Archived classes")
+    assert reverse("classroom:class_restore", args=[world.class_a.pk]) in text
+    fresh = Classroom.objects.create(school=world.school_a, teacher=world.admin_a, name="1A")
+    fresh.delete()  # a teacher who never had a class still gets the first-class page
+    home = world.client("admin_a").get(reverse("classroom:teacher_home")).text
+    assert "Make my first class" in home

@@ -269,6 +269,12 @@ def test_the_child_report_shows_focus_facts_and_error_kinds_in_words(world, ada_
     # (6 of 10, both orders: the one got wrong most), 4 × 4 (2 of 3); 5 × 5 (5 of 5) is 4th.
     assert re.findall(r"(\d) × (\d) = \d+</a>", focus) == [("6", "9"), ("7", "8"), ("4", "4")]
     assert "6 right of the latest 10" in focus
+    # Listed once: the empty detail panel points to the list instead of repeating it.
+    assert html.count('class="focus-list"') == 1
+    assert 'href="#focus-title"' in html
+    # Each opens in the panel, as a square does (its real link kept).
+    link = reverse("classroom:child_fact", args=[ada_stats.pk, 6, 9])
+    assert f'href="{link}" hx-get="{link}" hx-target="#facts"' in focus
     rows = kind_rows(html)
     assert rows["neighbouring fact"] == "3"
     assert rows["another times-table answer"] == "2"

@@ -242,3 +242,31 @@ def test_query_count_does_not_grow_with_classes(world, client, django_assert_max
     assert after == before
     with django_assert_max_num_queries(10):
         client.get(reverse("classroom:school_dashboard"))
+
+
+def test_the_busiest_day_is_named_only_when_one_day_stands_out():
+    from datetime import date as day_
+
+    from classroom.views.school import games_chart
+
+    days = [day_(2026, 11, d) for d in range(25, 31)]
+    assert games_chart([(d, 1) for d in days])["busiest"] is None  # every day had one game
+    assert games_chart([(d, 0) for d in days])["busiest"] is None
+    two_tops = [(d, 3 if i in {1, 4} else 1) for i, d in enumerate(days)]
+    assert games_chart(two_tops)["busiest"] is None
+    one_top = [(d, 4 if i == 2 else 1) for i, d in enumerate(days)]
+    assert games_chart(one_top)["busiest"] == (days[2], 4)
+
+
+def test_the_day_axis_title_sits_under_the_month_labels():
+    """ "(the last bar is today)" used to share the month labels' line and overlap "Dec" on the
+    first days of a month: its own line, under them, inside the chart."""
+    from datetime import date as day_
+
+    from classroom.views.school import games_chart
+
+    days = [day_(2026, 11, 28), day_(2026, 11, 29), day_(2026, 11, 30), day_(2026, 12, 1)]
+    chart = games_chart([(d, 1) for d in days])
+    assert chart["bars"][-1]["new_month"]
+    assert chart["axis_title_y"] >= chart["month_label_y"] + 18
+    assert chart["axis_title_y"] + 6 <= chart["height"]

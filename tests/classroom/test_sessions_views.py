@@ -699,3 +699,12 @@ def test_the_session_list_costs_the_same_queries_for_one_session_or_many(world):
     with CaptureQueriesContext(connection) as six:
         assert "1 child on other tables" in client.get(url).text
     assert len(six) == len(one)
+
+
+@pytest.mark.parametrize("name", ["assignment_list", "assignment_new", "assignment_edit"])
+def test_the_game_sessions_tab_is_marked_on_every_session_page(world, name):
+    pk = world.assignment_a.pk if name == "assignment_edit" else world.class_a.pk
+    html = world.client("teacher_a").get(reverse(f"classroom:{name}", args=[pk])).text
+    nav = re.search(r'<nav class="class-nav".*?</nav>', html, re.S).group(0)
+    current = re.findall(r'<a [^>]*aria-current="page"[^>]*>([^<]+)</a>', nav)
+    assert current == ["Game sessions"]
