@@ -125,6 +125,7 @@ def school_dashboard(request):
     classes = list(school.classes_with_counts())  # the archived: the most recent first
     context = {
         "school": school,
+        "zone_place": zone_place(school.timezone),
         "staff": list(school.staff()),
         "active_classes": by_name(
             [c for c in classes if c.archived_at is None], translation.get_language()

@@ -270,3 +270,15 @@ def test_the_day_axis_title_sits_under_the_month_labels():
     assert chart["bars"][-1]["new_month"]
     assert chart["axis_title_y"] >= chart["month_label_y"] + 18
     assert chart["axis_title_y"] + 6 <= chart["height"]
+
+
+def test_the_dashboard_names_the_schools_zone_by_its_place(world):
+    """"Days are counted in the school's time zone (United Kingdom (London))", in the page's
+    language, not the zone's database name."""
+    from classroom.models import School
+
+    School.objects.filter(pk=world.school_a.pk).update(timezone="Europe/Rome")
+    admin = world.client("admin_a")
+    assert "time zone (Italy (Rome))" in admin.get(reverse("classroom:school_dashboard")).text
+    admin.cookies["django_language"] = "es"
+    assert "(Italia (Roma))" in admin.get(reverse("classroom:school_dashboard")).text
