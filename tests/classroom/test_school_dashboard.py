@@ -273,7 +273,7 @@ def test_the_day_axis_title_sits_under_the_month_labels():
 
 
 def test_the_dashboard_names_the_schools_zone_by_its_place(world):
-    """"Days are counted in the school's time zone (United Kingdom (London))", in the page's
+    """ "Days are counted in the school's time zone (United Kingdom (London))", in the page's
     language, not the zone's database name."""
     from classroom.models import School
 

@@ -273,3 +273,32 @@ def test_the_two_dice_kept_show_and_one_more_is_asked_for():
         **HTMX,
     ).content.decode()
     assert refused.count('class="tr-kept"') == 2  # still there after a refused move
+
+
+@pytest.mark.django_db
+def test_the_end_screen_has_no_empty_dice_tray_and_no_keep_it_secret_note():
+    """Every role is revealed at the end: no "Do not show it to the others!", "Your role" (not
+    secret), and the dice tray only if it holds dice."""
+    match = make_tr(("ana", "ben", "cleo"), seed=4)
+    rng = random.Random(4)
+    while not match.is_over:
+        step(match, rng)
+    state = state_of(match)
+    assert state["phase"] == "over"
+    body = client_for(match, 0).get(url("play", match)).content.decode()
+    assert "Do not show it to the others!" not in body and "Your secret role" not in body
+    assert "Your role" in body
+    if 'class="side tr-tray"' in body:  # the last dice, if the end shows them
+        tray = body[body.index('class="side tr-tray"') :].split("</section>")[0]
+        assert 'class="tr-die ' in tray
+    else:
+        assert not (state["kept"] or state["rolled"]) or "tr-die" not in body
+
+
+@pytest.mark.django_db
+def test_the_skip_turn_mark_is_our_own_picture_not_a_font_glyph():
+    match = drive_until(lambda s: any(s["skip"]))
+    seat = next(i for i, marked in enumerate(state_of(match)["skip"]) if marked)
+    body = client_for(match, seat).get(url("play", match)).content.decode()
+    assert "⏸" not in body
+    assert 'src="/static/img/skip-turn.svg" alt=""' in body and "Skip Turn token" in body
