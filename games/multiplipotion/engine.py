@@ -70,7 +70,9 @@ TIER_IDS: dict[str, tuple[str, ...]] = {
     "full": tuple(CARDS),
 }
 
-PHASES = ("place", "capture_or_end", "end", "forced_capture", "over")
+# "last_call": every card is played; the other player may still check the last turn (FAQ)
+# before the game ends (docs/rules, "The last turn can be checked").
+PHASES = ("place", "capture_or_end", "end", "forced_capture", "last_call", "over")
 
 # Child-friendly messages.
 MSG_OVER = gettext_noop("The game is over.")
@@ -128,6 +130,7 @@ def setup(players: int, seed: int, options: dict | None = None) -> State:
         "missed": False,  # the previous player ended a turn while a capture was possible
         "wrong": [0, 0],  # wrong claims per seat (no penalty: just counted)
         "last": None,  # the last multiplication claim, for a kind message on screen
+        "drawn": hands[0][-1],  # the card the current player drew for this turn
         "result": None,
     }
 
@@ -156,7 +159,7 @@ def _may_challenge(state: State) -> bool:
     cur = state["current"]
     return (
         state["challenge"]
-        and state["phase"] in ("place", "capture_or_end")
+        and state["phase"] in ("place", "capture_or_end", "last_call")
         and len(state["areas"][1 - cur]) >= 2
         and bool(state["areas"][cur])
     )
@@ -174,6 +177,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         actions = [{"type": "place", "card": c} for c in state["hands"][seat]]
     elif phase == "capture_or_end":
         actions = _claims(areas[seat], areas[1 - seat], "capture")
+    # In the last call: a check of the last turn, or the end of the game (end_turn).
     if _may_challenge(state):
         actions += _claims(areas[1 - seat], areas[seat], "challenge")
     if phase != "place":
@@ -392,9 +396,19 @@ def _capture(state: State, seat: int, action: Action) -> tuple[State, list[Event
         # empty, there is no trophy (the used potions are never taken).
         cur = state["current"]
         if s["phase"] != "over":
-            if state["pile"]:
-                top = s["pile"][0]
-                s["pile"] = s["pile"][1:]
+            drawn = state.get("drawn")
+            if state["pile"] or drawn in s["hands"][cur]:
+                if state["pile"]:
+                    top = s["pile"][0]
+                    s["pile"] = s["pile"][1:]
+                else:
+                    # Ruling (docs/rules, "The last card of the pile"): the pile's last card
+                    # went to the vigilant player's hand at the start of this turn, before the
+                    # challenge; it was the top of the pile, so it is the reward.
+                    top = drawn
+                    hands = list(s["hands"])
+                    hands[cur] = [c for c in hands[cur] if c != drawn]
+                    s["hands"] = hands
                 trophies = list(s["trophies"])
                 trophies[cur] = [*trophies[cur], top]
                 s["trophies"] = trophies
@@ -403,7 +417,9 @@ def _capture(state: State, seat: int, action: Action) -> tuple[State, list[Event
                     events.append(_over(s, [cur], "five_trophies"))
             else:
                 events.append({"kind": "vigilance_trophy", "seat": cur, "card": None})
-        if s["phase"] != "over":
+        if s["phase"] != "over" and state.get("last_call"):
+            events.append(_cards_out(s))  # the check of the last turn was the game's last move
+        elif s["phase"] != "over":
             s["phase"] = "place" if s["hands"][cur] else "capture_or_end"
     elif s["phase"] != "over":
         s["phase"] = "end"
@@ -413,7 +429,7 @@ def _capture(state: State, seat: int, action: Action) -> tuple[State, list[Event
 
 
 def _challenge(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-    if state["phase"] not in ("place", "capture_or_end") or not state["challenge"]:
+    if state["phase"] not in ("place", "capture_or_end", "last_call") or not state["challenge"]:
         raise IllegalAction(MSG_NO_CHALLENGE)
     a, b, m = _claim_ids(action, MSG_CH_TWO_POTIONS)
     prev = 1 - seat
@@ -459,12 +475,22 @@ def _missed_facts(state: State, seat: int) -> list[tuple[int, int]]:
     return facts
 
 
+def _cards_out(s: State) -> Event:
+    """The end when no card is left in the pile or the hands: the most monsters wins."""
+    t0, t1 = len(s["trophies"][0]), len(s["trophies"][1])
+    return _over(s, [] if t0 == t1 else [0 if t0 > t1 else 1], "cards_out")
+
+
 def _end_turn(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     phase = state["phase"]
     if phase == "place":
         raise IllegalAction(MSG_PLACE_BEFORE_END)
     if phase == "forced_capture":
         raise IllegalAction(MSG_MUST_CAPTURE)
+    if phase == "last_call":  # no check of the last turn: the game ends
+        s = dict(state)
+        s["ply"] = state["ply"] + 1
+        return s, [_cards_out(s)]
     events: list[Event] = []
     missed = False
     if not state["captured"]:
@@ -479,14 +505,23 @@ def _end_turn(state: State, seat: int, action: Action) -> tuple[State, list[Even
     pile = state["pile"]
     hands = state["hands"]
     if not pile and not hands[0] and not hands[1]:
-        t0, t1 = len(state["trophies"][0]), len(state["trophies"][1])
-        winners = [] if t0 == t1 else [0 if t0 > t1 else 1]
-        events.append(_over(s, winners, "cards_out"))
+        s["challenge"] = not state["captured"]
+        s["current"] = nxt
+        if _may_challenge(s):
+            # Every card is played, but the FAQ lets the other player check this turn "when
+            # [it] announces the end of the turn": one last call before the end.
+            s["phase"] = "last_call"
+            s["last_call"] = True
+            s["captured"] = False
+            return s, events
+        s["current"] = seat
+        events.append(_cards_out(s))
         return s, events
     s["challenge"] = not state["captured"]
     s["captured"] = False
     s["current"] = nxt
     s["turn_no"] = state["turn_no"] + 1
+    s["drawn"] = pile[0] if pile else None  # the card drawn for this turn (see _capture)
     if pile:
         hands = list(hands)
         hands[nxt] = [*hands[nxt], pile[0]]

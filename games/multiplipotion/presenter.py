@@ -15,7 +15,7 @@ def multiplipotion_context(view, ctx) -> dict:
     area_mode = ""
     if my_turn and phase in {"capture_or_end", "forced_capture"} and view["areas"][them]:
         area_mode = "capture"
-    elif my_turn and view["can_challenge"] and phase == "place":
+    elif my_turn and view["can_challenge"] and phase in {"place", "last_call"}:
         area_mode = "challenge"
     feedback = None
     last = view.get("last")
@@ -35,7 +35,7 @@ def multiplipotion_context(view, ctx) -> dict:
         focus = "hand"
     elif area_mode == "capture" and len(view["areas"][me]) >= 2:
         focus = "capture"
-    elif my_turn and phase in {"capture_or_end", "end"}:
+    elif my_turn and phase in {"capture_or_end", "end", "last_call"}:
         focus = "end"
     return {
         "focus": focus,
@@ -73,6 +73,11 @@ def next_step(view, ctx) -> str:
     phase = view["phase"]
     if phase == "forced_capture":
         return _("You were caught! Tap two of your potions, then a monster they capture.")
+    if phase == "last_call":
+        return _(
+            "Every card is played. Did %(name)s miss a capture on the last turn? If so, tap "
+            "two of their potions, then your monster they make. If not, end the game."
+        ) % {"name": names[them]}
     if phase == "place":
         if view["can_challenge"]:
             return _(

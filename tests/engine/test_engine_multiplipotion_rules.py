@@ -657,6 +657,25 @@ def test_ruling_vigilance_with_an_empty_pile_gives_no_trophy():
     assert mp.to_act(s) == (1,) and s["phase"] == "place"
 
 
+def test_ruling_the_last_card_of_the_pile_is_the_vigilant_players_reward():
+    """FAQ: "the other player takes the top card of the draw pile as a trophy". With one card
+    left, the engine had already drawn it for the vigilant player's turn, so the reward was
+    lost; that card was the pile's top: it is the reward (docs/rules, "The last card of the
+    pile"), and the vigilant player plays on with the hand they had."""
+    last = C(8, 56)
+    s = _missed_position(pile=[last], rest=None)
+    s, ev = act(s, 0, END)
+    assert s["pile"] == [] and last in s["hands"][1]
+    s, _ = act(s, 1, challenge(C(7, 14), C(9, 18), C(2, 63)))
+    s, ev = act(s, 0, capture(C(7, 14), C(9, 18), C(2, 63)))
+    assert kinds(ev) == ["fact", "captured", "vigilance_trophy"]
+    assert ev[-1]["card"]["id"] == last
+    assert s["trophies"] == [[C(2, 63)], [last]]
+    assert last not in s["hands"][1] and s["hands"][1] == [C(5, 6), C(5, 9), C(5, 15)]
+    assert sorted(mp.cards(s)) == sorted([*mp.cards(_missed_position(pile=[last], rest=None))])
+    assert mp.to_act(s) == (1,) and s["phase"] == "place"
+
+
 def test_ruling_fifth_trophy_by_vigilance_wins():
     s = _missed_position(pile=[C(8, 56)])
     s["trophies"] = [[], [C(2, 8), C(3, 10), C(4, 15), C(2, 16)]]
@@ -906,3 +925,59 @@ def test_bots_never_make_wrong_claims(level):
                 if e["kind"] == "fact" and e["context"] != "missed":
                     assert e["correct"]
         assert mp.outcome(s) is not None
+
+
+def _last_turn_missed():
+    """Seat 0's last turn: pile and hands empty, a capture (9 × 7 = 63) left on the board."""
+    return arrange(
+        areas=([C(9, 18), C(7, 14)], [C(2, 63), C(3, 21)]),
+        rest=None,
+        phase="capture_or_end",
+        trophies=([C(2, 4)], [C(3, 4)]),
+    )
+
+
+def test_faq_a_capture_missed_on_the_very_last_turn_can_still_be_checked():
+    """FAQ: the other player may intervene when the player "announces the end of the turn",
+    the last turn too (docs/rules, "The last turn can be checked"): a last call, then the
+    forced capture, then the end (no card left, so no reward card)."""
+    s, ev = act(_last_turn_missed(), 0, END)
+    assert "game_over" not in kinds(ev) and s["phase"] == "last_call"
+    assert mp.to_act(s) == (1,) and mp.view(s, 1)["can_challenge"]
+    legal = mp.legal_actions(s, 1)
+    assert {a["type"] for a in legal} == {"challenge", "end_turn"}
+    s, _ = act(s, 1, challenge(C(9, 18), C(7, 14), C(2, 63)))
+    assert s["phase"] == "forced_capture" and mp.to_act(s) == (0,)
+    s, ev = act(s, 0, capture(C(9, 18), C(7, 14), C(2, 63)))
+    assert kinds(ev) == ["fact", "captured", "vigilance_trophy", "game_over"]
+    assert ev[-2]["card"] is None
+    assert mp.outcome(s)["winners"] == [0] and mp.outcome(s)["reason"] == "cards_out"
+
+
+def test_the_last_call_declined_ends_the_game_as_before():
+    s, _ = act(_last_turn_missed(), 0, END)
+    s, ev = act(s, 1, END)
+    assert kinds(ev) == ["game_over"] and mp.outcome(s)["winners"] == []  # 1 trophy each
+
+
+def test_no_last_call_when_nothing_can_be_checked():
+    """A last turn that leaves one potion (two are needed to check): the game ends at once.
+    Otherwise there is always a last call, a capture missed or not, as on every turn: its
+    coming must not tell whether something was missed."""
+    s = arrange(areas=([C(9, 18)], [C(2, 63)]), rest=None, phase="capture_or_end")
+    s, ev = act(s, 0, END)
+    assert kinds(ev)[-1] == "game_over" and mp.outcome(s)["winners"] == []
+    nothing_missed = arrange(areas=([C(2, 4), C(3, 4)], [C(2, 63)]), rest=None)
+    nothing_missed["phase"] = "capture_or_end"
+    s, ev = act(nothing_missed, 0, END)
+    assert s["phase"] == "last_call" and not [e for e in ev if e.get("context") == "missed"]
+
+
+def test_bots_check_the_last_turn_and_end_the_game():
+    s, _ = act(_last_turn_missed(), 0, END)
+    rng = random.Random(1)
+    for level in ("wizard", "apprentice", "random", "coach"):
+        action = mp.bot_action(mp.view(s, 1), mp.legal_actions(s, 1), level, rng)
+        assert action["type"] in {"challenge", "end_turn"}
+    wizard = mp.bot_action(mp.view(s, 1), mp.legal_actions(s, 1), "wizard", rng)
+    assert wizard["type"] == "challenge"

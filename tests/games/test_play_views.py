@@ -514,3 +514,37 @@ def test_a_capture_with_one_potion_keeps_that_potion_ticked(make_match, ana):
     assert "Tap exactly two of your potions" in body
     ticked = re.findall(r'name="potions" value="([^"]+)" form="area-form" checked', body)
     assert ticked == [str(one)]
+
+
+def test_the_last_call_asks_the_other_player_to_check_the_last_turn(make_match, ana, ben):
+    """Every card played and a capture possible on the last turn: Ben's board asks him to check
+    Ana's last turn or end the game (docs/rules, "The last turn can be checked"); declining
+    ends the game."""
+    from games.multiplipotion import engine as mp
+
+    match = make_match()
+    state = mp.load(match.state)
+    c = {(v["potion"], v["monster"]): k for k, v in mp.CARDS.items() if k in mp.TIER_IDS["green"]}
+    ana_area = [c[(2, 4)], c[(3, 4)]]
+    rest = [k for k in mp.TIER_IDS["green"] if k not in ana_area]
+    state.update(
+        areas=[ana_area, rest[:-2]],
+        hands=[[], []],
+        pile=[],
+        trophies=[[rest[-2]], [rest[-1]]],
+        phase="capture_or_end",
+        current=0,
+        captured=False,
+    )
+    Match.objects.filter(pk=match.pk).update(state=mp.dump(state))
+    match.refresh_from_db()
+    response = post_move(ana, match, type="end_turn")
+    assert response.status_code == 200
+    match.refresh_from_db()
+    assert not match.is_over and mp.load(match.state)["phase"] == "last_call"
+    board = ben.get(reverse("games:play", args=[match.public_id])).text
+    assert "Every card is played. Did" in board and "No: end the game" in board
+    assert 'name="type" value="challenge"' in board
+    assert post_move(ben, match, type="end_turn").status_code == 200
+    match.refresh_from_db()
+    assert match.is_over
