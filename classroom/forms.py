@@ -31,6 +31,7 @@ from classroom.models.roster import NAME_MAX_LENGTH
 from classroom.models.roster import ROSTER_MAX_BYTES
 from classroom.models.roster import child_name_problem
 from classroom.models.roster import group_name_problem
+from classroom.models.roster import roster_text
 from classroom.models.roster import tidy
 from config.collation import sort_key
 from config.names import NameField
@@ -400,6 +401,7 @@ class RosterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.classroom = classroom
         self.reading = None
+        self.text = ""
         self.fields["csv_file"].widget.attrs["accept"] = ".csv,.txt,text/csv,text/plain"
 
     def clean(self):
@@ -413,8 +415,13 @@ class RosterForm(forms.Form):
             raise ValidationError(_("Paste some names, or choose a CSV file."))
         if len(text.encode("utf-8")) > ROSTER_MAX_BYTES:
             raise ValidationError(_("That is too much text: at most 100 KB."))
-        self.reading = self.classroom.read_roster(text)
-        if self.reading.errors:
+        self.text = roster_text(text)
+        self.reading = self.classroom.read_roster(self.text)
+        # The good lines are added even when others are bad (the view gives the bad ones back
+        # to fix), unless nothing is good or the whole list is refused (too many lines).
+        if not self.reading.rows or any(n is None for n, _reason in self.reading.errors):
+            self.data = self.data.copy()
+            self.data["names"] = self.text  # the box shows the lines as they are numbered
             raise ValidationError(
                 _("Nothing was added. Fix the lines below and try again."), code="lines"
             )

@@ -153,10 +153,12 @@ class Classroom(ClassroomSignIn, models.Model):
         return read_roster(text, self)
 
     def add_roster(self, reading: "RosterReading") -> tuple[list["Student"], list["Group"]]:
-        """Add every child of a clean reading in one transaction (all or nothing); groups
-        the class does not have yet are created. Returns (children, new groups)."""
-        if reading.errors or not reading.rows:
-            raise ValueError("only a reading without errors can be imported")
+        """Add every good line of a reading in one transaction (its bad lines are the
+        teacher's to fix: ``reading.bad_lines``); groups the class does not have yet are
+        created. A reading refused as a whole (no good line, or too many lines) adds nothing.
+        Returns (children, new groups)."""
+        if not reading.rows or any(n is None for n, _reason in reading.errors):
+            raise ValueError("only a reading with good lines, not refused whole, is added")
         with transaction.atomic():
             groups = {name_key(g.name): g for g in self.groups.select_for_update()}
             new_groups = []
@@ -429,6 +431,18 @@ class RosterReading:
     rows: list[RosterRow] = field(default_factory=list)
     # (line number or None for the whole list, reason)
     errors: list[tuple] = field(default_factory=list)
+    # The text of each line, by its number (the bad ones go back in the box to be fixed).
+    lines: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def problems(self) -> list[tuple]:
+        """(line number or None, the line's text or "", reason) for each error."""
+        return [(n, self.lines.get(n, "") if n else "", reason) for n, reason in self.errors]
+
+    @property
+    def bad_lines(self) -> list[str]:
+        """The lines with a problem, as they were typed, in their order."""
+        return [self.lines[n] for n, _reason in self.errors if n is not None]
 
     @property
     def new_group_names(self) -> list[str]:
@@ -442,12 +456,19 @@ def _delimiter(lines: list[str]) -> str | None:
     return None
 
 
+def roster_text(text: str) -> str:
+    """A pasted list or a file as the box shows it: no byte-order mark, no empty lines."""
+    return "\n".join(line for line in text.lstrip("\ufeff").splitlines() if line.strip())
+
+
 def read_roster(text: str, classroom: Classroom | None = None) -> RosterReading:
     """One child per line: "name" or "name<sep>group" with a tab, ";" or "," between (a
     spreadsheet's CSV or a copied column). A first line "name,group" is a header and is
-    skipped. Empty lines are skipped. Every bad line is reported with its number."""
+    skipped. Empty lines are left out, and the lines are numbered without them: as the box
+    shows the text once it is given back (``roster_text``). Every bad line is reported with its
+    number."""
     reading = RosterReading()
-    lines = text.lstrip("\ufeff").splitlines()
+    lines = roster_text(text).splitlines()
     delimiter = _delimiter(lines)
     first_seen: dict[str, int] = {}
     existing = {}
@@ -457,8 +478,7 @@ def read_roster(text: str, classroom: Classroom | None = None) -> RosterReading:
         groups = {name_key(g.name): g.name for g in classroom.groups.all()}
     data_rows = 0
     for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
+        reading.lines[number] = raw
         if delimiter:
             cells = next(csv.reader([raw], delimiter=delimiter, skipinitialspace=True), [])
         else:
@@ -490,10 +510,10 @@ def read_roster(text: str, classroom: Classroom | None = None) -> RosterReading:
         if problem is None:
             key = name_key(name)  # "Ana", "ANA" and "Aná" are one name on the sign-in screen
             if key in first_seen:
-                problem = _("%(name)s is already on line %(line)s") % {
-                    "name": isolate(name),
-                    "line": first_seen[key],
-                }
+                problem = _(
+                    "%(name)s is on line %(line)s too: add an initial to tell them apart "
+                    "(e.g. “%(name)s B.”)"
+                ) % {"name": isolate(name), "line": first_seen[key]}
             elif key in existing:
                 problem = _(
                     "%(name)s is already in this class: add an initial (e.g. “%(name)s B.”)"

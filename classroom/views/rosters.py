@@ -35,6 +35,8 @@ from .responses import finish
 from .responses import render_page
 
 DETAIL = "classroom/rosters/class_detail.html"
+# The session's copy of a paste's lines that were not added (roster_add, then class_detail).
+LEFTOVER = "roster_leftover"
 CLASS_FORM = "classroom/rosters/class_form.html"
 GROUP_FORM = "classroom/rosters/group_form.html"
 STUDENT_FORM = "classroom/rosters/student_form.html"
@@ -121,7 +123,15 @@ def class_edit(request, pk):
 @require_http_methods(["GET"])
 def class_detail(request, pk):
     classroom = my_class(request, pk)
-    return render(request, DETAIL, detail_context(classroom))
+    forms_ = {}
+    leftover = request.session.pop(LEFTOVER, None)
+    if isinstance(leftover, dict) and leftover.get("class") == classroom.pk:
+        # The lines of the last paste that were not added, back in the box with their reasons
+        # (read again: a name added meanwhile is now "already in this class").
+        form = RosterForm({"names": str(leftover.get("text", ""))}, classroom=classroom)
+        form.is_valid()
+        forms_ = {"roster_form": form, "leftover": True}
+    return render(request, DETAIL, detail_context(classroom, **forms_))
 
 
 @teacher_page
@@ -188,6 +198,17 @@ def roster_add(request, pk):
         text += " " + gettext("New groups: %(names)s.") % {
             "names": ", ".join(isolate(g.name) for g in new_groups)
         }
+    bad = form.reading.bad_lines
+    if not bad:
+        return done(request, class_url(classroom), text)
+    text += " " + ngettext(
+        "%(count)d line was not added: it is in the box below, to fix.",
+        "%(count)d lines were not added: they are in the box below, to fix.",
+        len(bad),
+    ) % {"count": len(bad)}
+    request.session[LEFTOVER] = {"class": classroom.pk, "text": "\n".join(bad)}
+    # (No "#add-children": to the page the browser is on, a new fragment would not reload it;
+    # the box's alert takes the focus, which brings it into view.)
     return done(request, class_url(classroom), text)
 
 

@@ -89,8 +89,8 @@ def test_names_one_per_line_are_trimmed_and_empty_lines_skipped():
     reading = read_roster("  Ada  \n\n   \nBen   Lee\r\nZoë\n")
     assert [(r.line, r.name, r.group) for r in reading.rows] == [
         (1, "Ada", ""),
-        (4, "Ben Lee", ""),
-        (5, "Zoë", ""),
+        (2, "Ben Lee", ""),  # numbered as the box shows the text: without its empty lines
+        (3, "Zoë", ""),
     ]
     assert reading.errors == []
 
@@ -112,6 +112,11 @@ def test_bad_names_are_reported_with_their_line_and_reason(line, reason):
     assert [r.name for r in reading.rows] == ["Ada", "Ben"]
 
 
+def shown(text: str) -> str:
+    """A reason as read: without the marks that isolate a name."""
+    return "".join(c for c in text if c not in "\u2066\u2067\u2068\u2069")
+
+
 def test_data_minimisation_message_names_first_name_or_nickname():
     reading = read_roster("ada@example.com")
     assert "first name or nickname only" in reasons(reading)[1]
@@ -122,8 +127,10 @@ def test_a_name_of_40_characters_is_fine():
 
 
 def test_duplicates_within_the_paste_are_reported_whatever_the_case():
-    reading = read_roster("Ada\nBen\nada\n")
-    assert "already on line 1" in reasons(reading)[3]
+    reading = read_roster("Ada\nBen\n\nada\n")  # the empty line is not counted
+    assert "ada is on line 1 too: add an initial" in shown(reasons(reading)[3])
+    assert "(e.g. “ada B.”)" in shown(reasons(reading)[3])
+    assert reading.bad_lines == ["ada"] and reading.problems[0][:2] == (3, "ada")
 
 
 def test_duplicates_against_the_class_are_reported(world):
@@ -164,14 +171,18 @@ def test_nothing_to_add_is_an_error():
     assert read_roster("\n \nname,group\n").errors
 
 
-def test_add_roster_is_all_or_nothing_and_creates_groups(world):
+def test_add_roster_adds_the_good_lines_and_creates_groups(world):
     reading = world.class_a.read_roster("Zed,Owls\nYan,Foxes\n")
     students, new_groups = world.class_a.add_roster(reading)
     assert [s.name for s in students] == ["Zed", "Yan"]
     assert [g.name for g in new_groups] == ["Foxes"]
     assert Student.objects.get(name="Zed").group == world.group_a
     assert Group.objects.filter(classroom=world.class_a).count() == 2
-    bad = world.class_a.read_roster("Wil\n123\n")
-    with pytest.raises(ValueError):
-        world.class_a.add_roster(bad)
-    assert not Student.objects.filter(name="Wil").exists()
+    mixed = world.class_a.read_roster("Wil\n123,Bats\n")
+    students, new_groups = world.class_a.add_roster(mixed)
+    assert [s.name for s in students] == ["Wil"] and new_groups == []
+    assert mixed.bad_lines == ["123,Bats"] and not Group.objects.filter(name="Bats").exists()
+    for refused in ("123\n", "\n".join(f"K{i}" for i in range(201))):  # no good line; too many
+        with pytest.raises(ValueError):
+            world.class_a.add_roster(world.class_a.read_roster(refused))
+    assert not Student.objects.filter(name="K1").exists()

@@ -169,21 +169,45 @@ def test_pasting_names_with_a_csrf_enforcing_client(world):
     assert "3 children added." in page.text
 
 
-def test_one_bad_line_adds_nobody_and_lists_every_bad_line(world):
-    pasted = "Zed\nyan@example.com\nXia\n42\nZed\nAli\n"
+def test_the_good_lines_are_added_and_the_bad_ones_come_back_to_fix(world):
+    """15 lines with bad ones among them used to add nobody: the good ones are added (the
+    notice says how many), the bad ones come back in the box, numbered as the box shows them,
+    each with its text and its reason; a name pasted twice (now in the class) suggests an
+    initial."""
+    pasted = "Zed\nyan@example.com\n\nXia\n42\nZed\nAli\n"
+    teacher = world.client("teacher_a")
+    response = teacher.post(roster_url(world), {"names": pasted}, headers=HX)
+    assert response.status_code == 200
+    page_url = reverse("classroom:class_detail", args=[world.class_a.pk])
+    assert response["HX-Redirect"] == page_url
+    assert names(world.class_a) == ["Ada", "Ali", "Xia", "Zed"]
+    page = teacher.get(page_url).text
+    text = " ".join(re.sub(r"</?bdi>|[\u2066-\u2069]", "", page).split())
+    assert "2 children added. 4 lines were not added: they are in the box below, to fix." in text
+    assert "These lines were not added. Fix them in the box and add them again." in text
+    assert "Nothing was added" not in text
+    box = re.search(r"<textarea[^>]*>(.*?)</textarea>", text, re.S).group(1).strip()
+    assert box.split(" ") == ["yan@example.com", "42", "Zed", "Ali"]
+    errors = re.search(r'<ol class="line-errors".*?</ol>', text, re.S).group(0)
+    assert 'Line 1:</span> <q class="line-text">yan@example.com</q>' in errors
+    assert "first name or nickname only" in errors
+    assert 'Line 3:</span> <q class="line-text">Zed</q> — Zed is already in this class' in errors
+    assert "(e.g. “Zed B.”)" in errors
+    assert "Line 5" not in errors
+    # Shown once: the next visit has an empty box.
+    assert "line-errors" not in teacher.get(page_url).text
+
+
+def test_nothing_good_adds_nobody_and_numbers_the_lines_without_the_empty_ones(world):
+    pasted = "\n\n123\n\nan@example.com\n"
     response = world.client("teacher_a").post(roster_url(world), {"names": pasted}, headers=HX)
     assert response.status_code == 422
     text = response.text
     assert "<html" not in text and 'id="roster-add"' in text
     assert "Nothing was added" in text
-    for line in ("Line 2:", "Line 4:", "Line 5:", "Line 6:"):
-        assert line in text
-    assert "Line 1:" not in text and "Line 3:" not in text
-    assert "first name or nickname only" in text
-    assert "already in this class" in text
+    assert "Line 1:" in text and "Line 2:" in text and "Line 3:" not in text
+    assert re.search(r"<textarea[^>]*>\s*123\nan@example.com</textarea>", text)
     assert names(world.class_a) == ["Ada", "Ali"]
-    # The pasted text is kept so the teacher can fix it.
-    assert "yan@example.com" in text
 
 
 def test_plain_post_with_errors_shows_the_whole_page_with_422(world):
@@ -214,16 +238,19 @@ def test_csv_upload_with_bom_header_and_groups(world):
     assert Student.objects.get(name="Xia").group is None
 
 
-def test_csv_upload_errors_line_by_line_and_all_or_nothing(world):
+def test_csv_upload_adds_the_good_rows_and_gives_back_the_bad_ones(world):
     content = b"name,group\nZed,Owls\nZed,Foxes\nal@x.org,Owls\nWil,Owls,Smith\n"
-    response = world.client("teacher_a").post(
-        roster_url(world), {"csv_file": csv_file(content)}, headers=HX
-    )
-    assert response.status_code == 422
-    for line in ("Line 3:", "Line 4:", "Line 5:"):
-        assert line in response.text
-    assert names(world.class_a) == ["Ada", "Ali"]
+    teacher = world.client("teacher_a")
+    response = teacher.post(roster_url(world), {"csv_file": csv_file(content)}, headers=HX)
+    assert response.status_code == 200
+    assert names(world.class_a) == ["Ada", "Ali", "Zed"]
+    assert Student.objects.get(name="Zed").group == world.group_a
     assert not Group.objects.filter(name="Foxes").exists()
+    page = teacher.get(response["HX-Redirect"]).text
+    box = re.search(r"<textarea[^>]*>(.*?)</textarea>", page, re.S).group(1).strip()
+    assert box.splitlines() == ["Zed,Foxes", "al@x.org,Owls", "Wil,Owls,Smith"]
+    for line in ("Line 1:", "Line 2:", "Line 3:"):
+        assert line in page
 
 
 @pytest.mark.parametrize(
