@@ -116,13 +116,16 @@ def join_class(request, code):
     if classroom.code != code:
         return redirect("classroom:join_class", classroom.code)
     use_language(request, classroom.school.language)
+    students = list(classroom.students_for_signin())
     response = render(
         request,
         "classroom/signin/class.html",
         {
             "classroom": classroom,
-            "students": list(classroom.students_for_signin()),
+            "students": students,
             "student": current_student(request),
+            # The keyboard starts on the first name that can be tapped, not the page's top.
+            "first_open": next((s.pk for s in students if not s.is_locked), None),
         },
     )
     SignInDevice.remember(request, response)

@@ -137,3 +137,28 @@ def test_switching_child_takes_two_taps_and_a_stray_one_changes_nothing(
     page.wait_for_url(f"**{reverse('classroom:join_class', args=[class_3a.code])}")
     assert page.locator(".name-btn .name-text").all_inner_texts() == ["Ada", "Ben", "Mia", "Zoe"]
     assert real_errors(page) == []
+
+
+def test_each_step_starts_the_keyboard_on_the_first_thing_to_choose(page, live_server, class_3a):
+    """After the code, the focus is on the first name (not the page's top, six Tabs through the
+    header away); after the name, on the first picture; the Enter and Space keys do the rest."""
+
+    def focused():
+        return page.evaluate(
+            "(document.activeElement.closest('label') || document.activeElement).innerText.trim()"
+        )
+
+    page.goto(live_server.url + reverse("classroom:join"))
+    page.keyboard.type(class_3a.code.lower())
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**{reverse('classroom:join_class', args=[class_3a.code])}")
+    page.wait_for_load_state("load")
+    assert focused() == "Ada"  # the names in their order: Ada, Ben, Mia, Zoe
+    page.keyboard.press("Tab")
+    assert focused() == "Ben"
+    ben = class_3a.students.get(name="Ben")
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**{reverse('classroom:join_pictures', args=[class_3a.code, ben.pk])}")
+    page.wait_for_load_state("load")
+    first = page.locator("label.pic-tile input").first
+    assert first.evaluate("e => e === document.activeElement")

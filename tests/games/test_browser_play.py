@@ -224,3 +224,48 @@ def test_ticking_two_potions_from_the_keyboard_goes_to_the_monsters(browser, liv
     assert monster in match.state["trophies"][0]  # captured
     for c in contexts:
         c.close()
+
+
+def test_capturing_your_potions_come_first_and_ticked_is_not_focused(browser, live_server):
+    """In the page's order (Tab, screen readers) your potions come before the opponent's
+    monsters when you capture, though their side is still drawn above; a ticked potion and
+    the focused one look different (a dark ring and a ✓ against the amber focus ring)."""
+    contexts, ana, _ben, match = ana_and_ben(browser, live_server)
+    match.refresh_from_db()
+    capture_position(match)
+    ana.reload()
+    ana.wait_for_selector(".area-me input[name=potions]")
+    order = ana.evaluate(
+        """() => {
+          const potion = document.querySelector('.area-me input[name=potions]');
+          const monster = document.querySelector('.area-them .slot-target');
+          return {
+            potionFirst: !!(potion.compareDocumentPosition(monster)
+                            & Node.DOCUMENT_POSITION_FOLLOWING),
+            themAbove: document.querySelector('.side-them').getBoundingClientRect().top
+                       < document.querySelector('.side-me').getBoundingClientRect().top,
+          };
+        }"""
+    )
+    assert order == {"potionFirst": True, "themAbove": True}
+    first, second = (
+        ana.locator(".area-me label.slot-pick").nth(0),
+        ana.locator(".area-me label.slot-pick").nth(1),
+    )
+    first.click()  # ticked
+    second.locator("input").focus()  # focused, not ticked
+    ana.keyboard.press("Shift+Tab")
+    ana.keyboard.press("Tab")  # focus-visible comes from the keyboard
+    look = ana.evaluate(
+        """() => [...document.querySelectorAll('.area-me label.slot-pick .mp-card')]
+          .slice(0, 2).map(card => {
+            const s = getComputedStyle(card), mark = getComputedStyle(card, '::after');
+            return {ring: s.boxShadow, outline: s.outlineStyle, tick: mark.content};
+          })"""
+    )
+    ticked, focused = look
+    assert ticked["tick"] == '"✓"' and focused["tick"] in {"none", "normal"}
+    assert focused["outline"] == "solid" and ticked["outline"] == "none"
+    assert ticked["ring"] != "none"
+    for c in contexts:
+        c.close()
