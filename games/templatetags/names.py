@@ -39,7 +39,7 @@ LONG_NAME, LONGER_NAME = 16, 26
 
 @register.filter
 def name_size(value) -> str:
-    """"name-long" or "name-longer" for a name its box must write smaller, else "": the
+    """ "name-long" or "name-longer" for a name its box must write smaller, else "": the
     class the name's box takes, so long names shrink to fit instead of breaking inside a
     word (docs/classroom: names)."""
     text = str(value or "")
