@@ -1,0 +1,132 @@
+"""Family night on a phone (390×844, touch) in chromium (issue 24, item 9): the brand is whole
+on every page, Munchkin's answer to the "anyone?" countdown sits next to it (not below the
+whole hand), and Mortadelo's card titles break between words only."""
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from games import registry
+from games.models import Match
+
+from ..classroom.test_long_names_browser import BROKEN_WORDS
+from .conftest import bot_step
+from .conftest import seat_specs
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def phone(browser, live_server):
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    return context, page
+
+
+def seated(browser, live_server, match):
+    """A phone whose session owns seat 0 (Ana's): it sets the game up, as the host does."""
+    from .conftest import guest_client
+
+    client = guest_client("ana")
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": client.cookies["sessionid"].value,
+                "domain": host,
+                "path": "/",
+            }
+        ]
+    )
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(live_server.url + reverse("games:play", args=[match.public_id]))
+    page.wait_for_selector("#board")
+    return context, page
+
+
+def game_until(slug, predicate, seeds=range(1, 40), plies=800):
+    rules = registry.get(slug).rules
+    for seed in seeds:
+        match = Match.create(slug, seat_specs(["ana", "bot1", "bot2"], bots=(1, 2)), seed=seed)
+        rng = random.Random(seed)
+        for _ in range(plies):
+            if match.is_over:
+                break
+            state = rules.load(match.state)
+            if predicate(rules, state):
+                return match
+            bot_step(rules, match, rng, rules.BEST_LEVEL)
+        match.delete()
+    pytest.fail(f"no {slug} game reached the wanted situation")
+
+
+@pytest.mark.parametrize("path", ["/", "/family/", "/join/", "/family/munchkin/new/"])
+def test_the_brand_is_whole_on_a_phone(browser, live_server, path):
+    context, page = phone(browser, live_server)
+    page.goto(live_server.url + path)
+    brand = page.locator(".brand span")
+    assert brand.inner_text() == "MultipliPotion"
+    assert brand.evaluate("e => e.scrollWidth <= e.clientWidth")
+    box = brand.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    context.close()
+
+
+def test_munchkins_answer_is_next_to_the_countdown_on_a_phone(browser, live_server):
+    def anyone_for_ana(rules, state):
+        return state["phase"] == "combat" and rules.to_act(state) == (0,)
+
+    match = game_until("munchkin", anyone_for_ana)
+    context, page = seated(browser, live_server, match)
+    clock = page.locator(".board-side [data-countdown]")
+    answer = page.locator(".mk-general button").first
+    hand = page.locator(".mk-hand, .mk-sheet").first
+    clock_box, answer_box, hand_box = (
+        clock.bounding_box(),
+        answer.bounding_box(),
+        hand.bounding_box(),
+    )
+    assert answer_box["y"] < hand_box["y"], "the answer must come before the hand"
+    assert 0 <= answer_box["y"] - (clock_box["y"] + clock_box["height"]) < 250
+    page.screenshot(path="/tmp/phone_munchkin_window.png", full_page=True)
+    context.close()
+
+
+def test_mortadelo_card_titles_break_between_words_on_a_phone(browser, live_server):
+    """Every card's name, in English, Spanish and Italian ("Boomerang Block", "Acchiappapugni"),
+    written into a card of the phone's board as the template writes it (its name_size class):
+    no word broken in two, nothing wider than the card."""
+    from django.utils import translation
+
+    from games.mortadelo import cards
+    from games.templatetags.names import name_size
+
+    def ana_holds_cards(rules, state):
+        return bool(state["hands"][0]) and state["phase"] != "pick"
+
+    match = game_until("mortadelo", ana_holds_cards)
+    context, page = seated(browser, live_server, match)
+    assert page.locator(".mm-card .mm-name").count() > 0
+    names = set()
+    for lang in ("en", "es", "it"):
+        with translation.override(lang):
+            names |= {translation.gettext(c["name"]) for c in cards.CARDS.values()}
+    measure = (
+        "(el, names) => names.flatMap(([name, size]) => {"
+        " el.className = 'mm-name ' + size; el.textContent = name;"
+        " const card = el.closest('.mm-card');"
+        " const wide = card.scrollWidth > card.clientWidth + 1 ? [name + ' (too wide)'] : [];"
+        " return [...(" + BROKEN_WORDS + ")(el), ...wide]; })"
+    )
+    found = page.locator(".mm-card .mm-name").first.evaluate(
+        measure, sorted([name, name_size(name)] for name in names)
+    )
+    assert found == []
+    page.screenshot(path="/tmp/phone_mortadelo.png", full_page=True)
+    context.close()
