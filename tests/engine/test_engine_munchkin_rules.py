@@ -484,7 +484,7 @@ def test_ask_for_help_declined_then_another_accepts_for_treasure():
     s = arrange(
         players=4,
         levels=[3, 2, 4, 1],
-        door_top=[card("Rubber Duck of Doom")],
+        door_top=[card("Bathtub Kraken")],
         hands=[
             [],
             [card("Wooden Spoon")],
@@ -519,7 +519,7 @@ def test_bribe_with_an_item_changes_hands_when_help_is_accepted():
     s = arrange(
         levels=[3, 3, 1],
         items=[[card("Wooden Spoon"), card("Colander Helmet")], [], []],
-        door_top=[card("Rubber Duck of Doom")],
+        door_top=[card("Bathtub Kraken")],
     )
     s, _ = fight(s)
     s, _ = act(s, 0, {"type": "ask_help", "to": 1, "item": card("Colander Helmet")})
@@ -662,7 +662,7 @@ def test_run_modifiers_sprite_items_monster_and_chicken(dice):
         levels=[1, 1, 1],
         races=[[card("Sprite")], [], []],
         items=[[card("Rocket Wellies")], [], []],
-        curses=[[card("Chicken on Your Head")], [], []],
+        curses=[[card("Clucking Bonnet")], [], []],
         door_top=[card("Crabby Crab")],
     )
     s, _ = fight(s)
@@ -682,7 +682,7 @@ def test_the_view_tells_the_roll_that_escapes(dice, die):
         levels=[1, 1, 1],
         races=[[card("Sprite")], [], []],
         items=[[card("Rocket Wellies")], [], []],
-        curses=[[card("Chicken on Your Head")], [], []],
+        curses=[[card("Clucking Bonnet")], [], []],
         door_top=[card("Crabby Crab")],
     )
     s, _ = fight(s)
@@ -773,7 +773,7 @@ def test_death_looting_the_body_and_coming_back(dice):
         levels=[4, 2, 5, 3],
         races=[[card("Sprite")], [], [], []],
         classes=[[card("Healer")], [], [], []],
-        curses=[[card("Chicken on Your Head")], [], [], []],
+        curses=[[card("Clucking Bonnet")], [], [], []],
         hands=[[card("Wooden Spoon"), card("Hangry")], [], [], []],
         items=[[card("Puffy Jacket"), card("Bunny Slippers")], [], [], []],
         door_top=[card("Zombie Lunch Lady")],
@@ -877,14 +877,14 @@ def test_victim_loses_the_least_useful_small_item():
 
 def test_un_curse_cookie_removes_a_kept_curse():
     s = arrange(
-        hands=[[card("Un-Curse Cookie")], [], []], curses=[[card("Chicken on Your Head")], [], []]
+        hands=[[card("Un-Curse Cookie")], [], []], curses=[[card("Clucking Bonnet")], [], []]
     )
     s, _ = act(
         s,
         0,
-        {"type": "uncurse", "card": card("Un-Curse Cookie"), "curse": card("Chicken on Your Head")},
+        {"type": "uncurse", "card": card("Un-Curse Cookie"), "curse": card("Clucking Bonnet")},
     )
-    assert s["curses"][0] == [] and card("Chicken on Your Head") in s["door_discard"]
+    assert s["curses"][0] == [] and card("Clucking Bonnet") in s["door_discard"]
 
 
 # ------------------------------------------------------------------------------------------
