@@ -467,10 +467,19 @@ def _run_bonus(s: State, p: int) -> int:
 
 
 def timeout_action(state: State, seat: int) -> Action | None:
-    """What the table does for ``seat`` when its time is up (the optional protocol hook):
-    in a combat's "anyone?" window, pass. Nothing else in Munchkin has a clock."""
-    if state["phase"] == "combat" and seat in to_act(state):
+    """What the table does for ``seat`` when its time is up (the optional protocol hook), so a
+    person who closed the page never stalls the others (docs/rules, "Waiting for somebody"):
+    in a combat's "anyone?" window, pass; asked for help or offered a trade, say no; due to
+    run away, roll for the first monster left. Nothing else in Munchkin has a clock."""
+    if seat not in to_act(state):
+        return None
+    phase = state["phase"]
+    if phase == "combat":
         return {"type": "pass"}
+    if phase in ("help", "trade"):
+        return {"type": "decline"}
+    if phase == "run" and state["run"]["left"]:
+        return {"type": "roll", "monster": state["run"]["left"][0]}
     return None
 
 

@@ -19,6 +19,8 @@ from games.presenters import common_step
 from games.presenters import own_legal_actions
 
 WINDOW_SECONDS = 20  # the "anyone?" window of a person: then the board passes for them
+# The waits with that clock; the button the board presses when it runs out (engine.timeout_action).
+WAITS = {"combat": "pass", "help": "decline", "trade": "decline", "run": "roll"}
 
 KIND_SIGNS = {
     "race": "☺",
@@ -293,7 +295,11 @@ def munchkin_context(view, ctx) -> dict:
         "combat": mk_combat(view, names),
         "loot": _loot(view, names, by_card),
         "trade": _trade(view, names),
-        "window": view["phase"] == "combat" and my_turn,
+        # A clock runs while this person is waited for (the "anyone?" window, a help request,
+        # a trade offer, a run away): then the board answers for them, as the table would.
+        "window": view["phase"] in WAITS and my_turn,
+        "wait": view["phase"] if my_turn else "",
+        "wait_button": WAITS.get(view["phase"], "") if my_turn else "",
         "window_seconds": WINDOW_SECONDS,
         "acting_name": ", ".join(_seat_name(names, s) for s in view["to_act"]) if live else "",
         "step": mk_next_step(view, ctx, names, me),

@@ -359,3 +359,53 @@ def test_the_face_up_treasure_line_translates_each_piece(monkeypatch):
     event = {"kind": "treasure_shown", "seat": 0, "cards": [[1, "Pet Rock"], [0, "Wand"]]}
     line = registry.get("munchkin").event_line(event, {0: "Ana", 1: "Ben"})
     assert line == "ZZ Piedra -> Ben + Wand -> Ana"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("phase", "answer", "said"),
+    [
+        ("help", {"type": "decline"}, "the table says no for you"),
+        ("trade", {"type": "decline"}, "the table says no for you"),
+        ("run", {"type": "roll"}, "the table rolls for you"),
+    ],
+)
+def test_every_wait_for_a_person_has_the_windows_clock(phase, answer, said):
+    """Asked for help, offered a trade or due to roll to run away (docs/rules, "Waiting for
+    somebody"): the person's board counts down and then presses the answer the table gives
+    (say no; roll for the first monster), and a closed page is answered by the beat task as
+    in an "anyone?" window, so nobody stalls the others."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import TIMEOUT_GRACE_SECONDS
+
+    if phase == "trade":  # the bots seldom offer one: a person's offer, as the board sends it
+
+        def offer_of(s):
+            acting = MK.to_act(s)[0]
+            return next((a for a in MK.legal_actions(s, acting) if a["type"] == "offer"), None)
+
+        match = drive_until(lambda s: offer_of(s) is not None)
+        state = state_of(match)
+        match.play(MK.to_act(state)[0], offer_of(state), version=match.version, follow_ups=False)
+    else:
+        match = drive_until(lambda s: s["phase"] == phase)
+    state = state_of(match)
+    assert state["phase"] == phase
+    waited = MK.to_act(state)[0]
+    expected = dict(answer)
+    if phase == "run":
+        expected["monster"] = state["run"]["left"][0]
+    assert MK.timeout_action(state, waited) == expected
+    body = guest_client(CLIENTS[waited]).get(url("play", match)).content.decode()
+    assert "data-countdown" in body and said in body
+    pressed = re.search(r"<button[^>]*data-autopass[^>]*>", body).group(0)
+    assert f"mk-{expected['type']}" in pressed
+    version = match.version
+    long_ago = timezone.now() - timedelta(seconds=TIMEOUT_GRACE_SECONDS + 5)
+    Match.objects.filter(pk=match.pk).update(changed_at=long_ago)
+    assert Match.objects.time_out_overdue() >= 1
+    move = match.moves.get(ply=version + 1)
+    assert (move.seat, move.action) == (waited, expected)
