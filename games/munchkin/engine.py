@@ -503,6 +503,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
                 if _kind(cid) == "monster":
                     acts.append({"type": "fight", "card": cid})
             acts.append({"type": "loot"})
+            acts.append({"type": "end_turn"})  # looting is optional ("puedes saquear")
         else:
             acts.append({"type": "end_turn"})
     elif phase == "give":
@@ -559,11 +560,10 @@ def _turn_actions(s: State, p: int, acts: list[Action]) -> None:
             acts.append({"type": "levelup", "card": cid})
         elif k == "curse":
             acts += [{"type": "curse", "card": cid, "target": t} for t in living]
-        if k in ("item", "oneshot") and _sell_ok(s, p, cid, purse, level):
-            acts.append({"type": "sell", "card": cid})
+        if k in ("item", "oneshot"):
+            acts += _sales(s, p, cid, purse, level)
     for cid in s["items"][p]:
-        if _sell_ok(s, p, cid, purse, level):
-            acts.append({"type": "sell", "card": cid})
+        acts += _sales(s, p, cid, purse, level)
         if cid not in s["turn"]["flipped"] and _kind(cid) == "item":
             if cid in s["used"][p]:
                 acts.append({"type": "stow", "card": cid})
@@ -578,12 +578,25 @@ def _turn_actions(s: State, p: int, acts: list[Action]) -> None:
                 acts += [{"type": "offer", "card": cid, "to": q} for cid in s["items"][p]]
 
 
-def _sell_ok(s: State, p: int, cid: str, purse: int, level: int) -> bool:
-    value = _gold(cid)
+def _sales(s: State, p: int, cid: str, purse: int, level: int) -> list[Action]:
+    """Selling ``cid``: at its price, and for a Pocketkin who has not yet this turn, at twice
+    it ("one sale a turn at double price": the player chooses which sale, docs/rules)."""
+    out = []
+    if _sell_ok(s, p, cid, purse, level, double=False):
+        out.append({"type": "sell", "card": cid})
+    if _pocket_double(s, p) and _sell_ok(s, p, cid, purse, level, double=True):
+        out.append({"type": "sell", "card": cid, "price": "double"})
+    return out
+
+
+def _pocket_double(s: State, p: int) -> bool:
+    return "pocketkin" in _races(s, p) and not s["turn"]["pocket_sold"]
+
+
+def _sell_ok(s: State, p: int, cid: str, purse: int, level: int, *, double: bool) -> bool:
+    value = _gold(cid) * (2 if double else 1)
     if not value:
         return False
-    if "pocketkin" in _races(s, p) and not s["turn"]["pocket_sold"]:
-        value *= 2
     return level + (purse + value) // SELL_PRICE < WIN_LEVEL
 
 
@@ -761,7 +774,7 @@ def _why_not(s: State, seat: int, action: Action) -> str:
         return gettext_noop(
             "Only the fighter may ask for help, once per player, and only one can help."
         )
-    if kind == "end_turn" and s["phase"] != "charity":
+    if kind == "end_turn" and s["phase"] not in ("charity", "trouble"):
         return gettext_noop("Finish this part of your turn first.")
     return MSG_ILLEGAL
 
@@ -819,7 +832,7 @@ def _h_sell(s: State, p: int, a: Action, ev: list[Event]) -> None:
         _remove_item(s, p, cid)
     _discard(s, cid)
     value = _gold(cid)
-    double = "pocketkin" in _races(s, p) and not s["turn"]["pocket_sold"]
+    double = a.get("price") == "double"  # legal only for a Pocketkin's first sale of the turn
     if double:
         value *= 2
         s["turn"]["pocket_sold"] = True
@@ -2015,7 +2028,8 @@ class _Bot:
         junk = [a for a in sells if a["card"] not in used]
         total = self.v["purse"] + sum(_gold(a["card"]) for a in junk)
         if total >= SELL_PRICE and junk:
-            return max(junk, key=lambda a: _gold(a["card"]))
+            # The dearest item, and a Pocketkin's double price on it when it may.
+            return max(junk, key=lambda a: (_gold(a["card"]), a.get("price") == "double"))
         return None
 
     def _curse_leader(self) -> Action | None:

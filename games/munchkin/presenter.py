@@ -112,6 +112,8 @@ def mk_action_label(action: dict, names: dict, view: dict, kinds: dict | None = 
         if (kinds or {}).get(action["card"]) in ("item", "oneshot"):
             return _("Put it on the table")
         return pgettext("Munchkin button: play a card", "Play")
+    if t == "sell" and action.get("price") == "double":
+        return _("Sell at double price (Pocketkin, once a turn)")
     if t == "sell":
         return pgettext("Munchkin button: sell an item", "Sell")
     if t == "use":
@@ -494,7 +496,10 @@ def mk_next_step(view, ctx, names, me) -> str:
     if phase == "prep":
         return _("Your turn: get ready (items, sales, curses), then kick open the door.")
     if phase == "trouble":
-        return _("No monster behind the door. Fight a monster from your hand, or loot the room.")
+        return _(
+            "No monster behind the door. Fight a monster from your hand, loot the room, or just "
+            "end your turn."
+        )
     if phase == "charity":
         return _("You may still play cards. Then end your turn.")
     if phase == "give":

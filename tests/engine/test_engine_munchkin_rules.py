@@ -1073,15 +1073,46 @@ def test_selling_items_for_levels_without_change():
     assert s["turn"]["purse"] == 0  # no change
 
 
-def test_pocketkin_sells_one_item_a_turn_at_double():
+def test_pocketkin_sells_one_item_a_turn_at_double_the_sale_it_chooses():
+    """The Pocketkin's double price is for one sale a turn, the one the player chooses: a sale
+    at the normal price keeps it for a dearer item later (docs/rules, "Pocketkin")."""
     s = arrange(
         races=[[card("Pocketkin")], [], []],
         hands=[[card("Thinking Cap"), card("Puffy Jacket")], [], []],
     )
-    s, ev = act(s, 0, {"type": "sell", "card": card("Thinking Cap")})
-    assert ev[0]["gold"] == 1200 and s["levels"][0] == 2 and s["turn"]["purse"] == 200
-    s, ev = act(s, 0, {"type": "sell", "card": card("Puffy Jacket")})
-    assert ev[0]["gold"] == 400
+    jacket, cap = card("Puffy Jacket"), card("Thinking Cap")
+    legal = mk.legal_actions(s, 0)
+    assert {"type": "sell", "card": jacket} in legal
+    assert {"type": "sell", "card": jacket, "price": "double"} in legal
+    s, ev = act(s, 0, {"type": "sell", "card": jacket})  # the cheap one at its price
+    assert ev[0]["gold"] == 400 and not ev[0]["double"] and not s["turn"]["pocket_sold"]
+    s, ev = act(s, 0, {"type": "sell", "card": cap, "price": "double"})
+    assert ev[0]["gold"] == 1200 and ev[0]["double"] and s["levels"][0] == 2
+    assert s["turn"]["purse"] == 600
+
+
+def test_pocketkin_double_once_a_turn_and_for_nobody_else():
+    s = arrange(
+        races=[[card("Pocketkin")], [card("Stoutling")], []],
+        hands=[[card("Thinking Cap"), card("Puffy Jacket")], [], []],
+    )
+    s, ev = act(s, 0, {"type": "sell", "card": card("Thinking Cap"), "price": "double"})
+    assert ev[0]["gold"] == 1200
+    assert not [a for a in mk.legal_actions(s, 0) if a.get("price") == "double"]
+    with pytest.raises(IllegalAction):
+        act(s, 0, {"type": "sell", "card": card("Puffy Jacket"), "price": "double"})
+    plain = arrange(hands=[[card("Puffy Jacket")], [], []])
+    assert not [a for a in mk.legal_actions(plain, 0) if a.get("price") == "double"]
+
+
+# "3) Saquear la habitación: ... puedes saquear la habitación": looting is a choice.
+def test_looting_the_room_is_optional():
+    s = arrange(phase="trouble", door_top=[card("Hangry")])
+    assert {"type": "end_turn"} in mk.legal_actions(s, 0)
+    s, ev = act(s, 0, {"type": "end_turn"})
+    assert "looted" not in kinds(ev) and "turn_over" in kinds(ev)
+    assert s["current"] == 1 and card("Hangry") in s["door_deck"]  # not drawn
+    assert card("Hangry") not in s["hands"][0]
 
 
 # ------------------------------------------------------------------------------------------
