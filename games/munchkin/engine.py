@@ -576,6 +576,15 @@ def _turn_actions(s: State, p: int, acts: list[Action]) -> None:
         for q in living:
             if q != p and q not in s["turn"]["offered"] and s["items"][q]:
                 acts += [{"type": "offer", "card": cid, "to": q} for cid in s["items"][p]]
+        # A gift, nothing asked back ("también puedes regalar objetos sin recibir nada a
+        # cambio"): to a living player who may hold it (one Big item, unless a Stoutling).
+        for q in living:
+            if q != p:
+                acts += [
+                    {"type": "gift", "card": cid, "to": q}
+                    for cid in s["items"][p]
+                    if _big_ok(s, q, cid)
+                ]
 
 
 def _sales(s: State, p: int, cid: str, purse: int, level: int) -> list[Action]:
@@ -1008,6 +1017,13 @@ def _h_offer(s: State, p: int, a: Action, ev: list[Event]) -> None:
     s["trade"] = {"from": p, "to": a["to"], "card": a["card"], "back": s["phase"]}
     s["phase"] = "trade"
     ev.append({"kind": "offer", "seat": p, "to": a["to"], "name": _name(a["card"])})
+
+
+def _h_gift(s: State, p: int, a: Action, ev: list[Event]) -> None:
+    cid, q = a["card"], a["to"]
+    _remove_item(s, p, cid)
+    _place_item(s, q, cid)
+    ev.append({"kind": "gifted", "seat": p, "to": q, "name": _name(cid)})
 
 
 def _h_swap(s: State, q: int, a: Action, ev: list[Event]) -> None:
@@ -1524,6 +1540,7 @@ _HANDLERS = {
     "curse": _h_curse,
     "uncurse": _h_uncurse,
     "offer": _h_offer,
+    "gift": _h_gift,
     "swap": _h_swap,
     "decline": _h_decline,
     "kick": _h_kick,
@@ -1774,6 +1791,7 @@ EVENT_TEXTS = {
     "reborn": gettext_noop("%(who)s is back, with new cards."),
     "listened": gettext_noop("%(who)s listened at the door."),
     "big_given": gettext_noop("%(who)s gave %(card)s to %(to)s."),
+    "gifted": gettext_noop("%(who)s gave %(card)s to %(to)s."),
     "big_discarded": gettext_noop("%(who)s discarded %(card)s."),
     "game_over": gettext_noop("The game is over."),
 }
@@ -1852,7 +1870,7 @@ def _card_event_fields(event: Event, kind: Any, fields: dict, who: Callable):
         return kind, {**fields, "n": event["n"]}
     if kind == "lost_cards":
         return kind, {**fields, "n": event["n"]}
-    if kind in ("offer", "big_given"):
+    if kind in ("offer", "big_given", "gifted"):
         return kind, {**fields, "card": card, "to": who(event.get("to"))}
     if kind == "swapped":
         return kind, {**fields, "card": card, "got": _word(event["got"])}

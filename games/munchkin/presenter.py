@@ -132,6 +132,8 @@ def mk_action_label(action: dict, names: dict, view: dict, kinds: dict | None = 
         return _("Discard it")
     if t == "offer":
         return _("Offer to %(name)s in a trade") % {"name": _seat_name(names, action["to"])}
+    if t == "gift":
+        return _("Give it to %(name)s, for nothing") % {"name": _seat_name(names, action["to"])}
     if t == "oneshot":
         if "side" in action:
             if action["side"] == "players":

@@ -1419,3 +1419,29 @@ def test_bot_trades_a_carried_item_for_a_better_one_it_can_use():
     )
     s2, _ = act(s2, 0, {"type": "offer", "card": card("Bunny Slippers"), "to": 1})
     assert bot(s2, 1) == {"type": "swap", "card": card("Colander Helmet")}
+
+
+# "También puedes regalar objetos sin recibir nada a cambio"
+def test_an_item_can_be_given_as_a_gift_for_nothing():
+    s = arrange(
+        items=[[card("Trusty Umbrella")], [], []],
+        phase="charity",
+    )
+    umbrella = card("Trusty Umbrella")
+    assert {"type": "gift", "card": umbrella, "to": 1} in mk.legal_actions(s, 0)
+    s, ev = act(s, 0, {"type": "gift", "card": umbrella, "to": 1})
+    assert umbrella in s["items"][1] and umbrella not in s["items"][0]
+    assert ev[-1] == {"kind": "gifted", "seat": 0, "to": 1, "name": "Trusty Umbrella"}
+    assert mk.describe(ev[-1]) == "Player 1 gave Trusty Umbrella to Player 2."
+    assert s["phase"] == "charity" and mk.to_act(s) == (0,)  # still your turn
+
+
+def test_no_gift_to_the_dead_nor_in_a_combat():
+    s = arrange(items=[[card("Trusty Umbrella")], [], []], phase="charity")
+    s["dead"] = [False, True, False]  # "Los personajes muertos no pueden recibir cartas"
+    gifts = [a for a in mk.legal_actions(s, 0) if a["type"] == "gift"]
+    assert {a["to"] for a in gifts} == {2}
+    fighting = arrange(items=[[card("Trusty Umbrella")], [], []], door_top=[card("Dust Bunny")])
+    fighting, _ = act(fighting, 0, {"type": "kick"})
+    assert fighting["phase"] == "combat"
+    assert not [a for a in mk.legal_actions(fighting, 0) if a["type"] == "gift"]
