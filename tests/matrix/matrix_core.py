@@ -78,6 +78,14 @@ ENTRIES = [
         "expect": everyone(404) | {"child_a": 204, "teacher_a": 204, "superuser": 204},
     },
     {
+        "name": "games:stream",
+        "url": lambda w: play_url("stream")(w) + "?v=0",
+        # Whoever may GET the board may listen: its stream with push (Redis: 200), 204 without
+        # (the board polls); everyone else 404, with or without push.
+        "expect": everyone(404)
+        | {"child_a": (200, 204), "teacher_a": (200, 204), "superuser": (200, 204)},
+    },
+    {
         "name": "games:reveal",
         "method": "post",
         "url": play_url("reveal"),
