@@ -163,7 +163,12 @@ if REDIS_URL:
             "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "mpc"),
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {
+                "socket_connect_timeout": 2,
+                "socket_timeout": 2,
+                # One pool a process (ASGI makes a cache object a request: config/cache.py).
+                "pool_class": "config.cache.SharedConnectionPool",
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
