@@ -19,6 +19,7 @@ from classroom.models import Classroom
 from classroom.models import School
 from classroom.models import Student
 from games import live
+from games import registry
 from games import tasks
 from games.models import Match
 from games.models import Seat
@@ -61,13 +62,17 @@ def published(settings, monkeypatch):
     return sent
 
 
-def guests(n, key="k", open_seats=(), bots=()):
+GAME = "multiplipotion"  # two players
+
+
+def guests(n, key="k", open_seats=(), bots=(), game=GAME):
     seats = []
     for i in range(n):
         if i in open_seats:
             seats.append({"kind": Seat.Kind.OPEN, "name": f"Open{i}"})
         elif i in bots:
-            seats.append({"kind": Seat.Kind.BOT, "name": f"Bot{i}", "bot_level": "random"})
+            level = registry.rules()[game].LEVELS[0]
+            seats.append({"kind": Seat.Kind.BOT, "name": f"Bot{i}", "bot_level": level})
         else:
             seats.append({"kind": Seat.Kind.GUEST, "name": f"P{i}", "owner_key": key})
     return seats
@@ -98,7 +103,7 @@ def last_publish(published, match):
 
 @pytest.mark.django_db
 def test_a_move_on_the_web_publishes_after_commit(published, django_capture_on_commit_callbacks):
-    match = Match.create("pebbles", [*guests(1, key="a"), *guests(1, key="b")])
+    match = Match.create(GAME, [*guests(1, key="a"), *guests(1, key="b")])
     seat = match.to_act()[0]
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         response = guest_client("ab"[seat]).post(
@@ -116,7 +121,7 @@ def test_a_move_on_the_web_publishes_after_commit(published, django_capture_on_c
 
 @pytest.mark.django_db
 def test_a_refused_move_publishes_nothing(published, django_capture_on_commit_callbacks):
-    match = Match.create("pebbles", guests(2, key="a"))
+    match = Match.create(GAME, guests(2, key="a"))
     with django_capture_on_commit_callbacks(execute=True):
         response = guest_client("a").post(
             reverse("games:move", args=[match.public_id]), {"version": 7, "take": "x"}, **HTMX
@@ -129,7 +134,7 @@ def test_a_refused_move_publishes_nothing(published, django_capture_on_commit_ca
 def test_computer_turns_in_the_worker_publish_each_move(
     published, django_capture_on_commit_callbacks
 ):
-    match = Match.create("pebbles", guests(2, bots=(0, 1)))
+    match = Match.create(GAME, guests(2, bots=(0, 1)))
     with django_capture_on_commit_callbacks(execute=True):
         played = tasks.play_bots(match.pk)  # the worker's task, run here
     assert played >= 1
@@ -139,7 +144,7 @@ def test_computer_turns_in_the_worker_publish_each_move(
 
 @pytest.mark.django_db
 def test_a_time_out_publishes(published, monkeypatch, django_capture_on_commit_callbacks):
-    match = Match.create("pebbles", guests(2, key="a"))
+    match = Match.create(GAME, guests(2, key="a"))
     rules = match.engine
     monkeypatch.setattr(
         rules, "timeout_action", lambda state, n: rules.legal_actions(state, n)[0], raising=False
@@ -152,7 +157,7 @@ def test_a_time_out_publishes(published, monkeypatch, django_capture_on_commit_c
 @pytest.mark.django_db
 def test_a_join_and_the_hosts_computers_publish(published, django_capture_on_commit_callbacks):
     match = Match.create(
-        "pebbles", guests(3, key="host", open_seats=(1, 2)), family=True, host_key="host"
+        "muertoons", guests(3, key="host", open_seats=(1, 2)), family=True, host_key="host"
     )
     assert match.status == Match.Status.WAITING
     with django_capture_on_commit_callbacks(execute=True):
@@ -171,7 +176,7 @@ def test_a_join_and_the_hosts_computers_publish(published, django_capture_on_com
 @pytest.mark.django_db
 def test_a_seat_takeover_publishes(published, django_capture_on_commit_callbacks):
     match = Match.create(
-        "pebbles",
+        GAME,
         [guests(1, key="host")[0], {"kind": Seat.Kind.GUEST, "name": "Ben", "owner_key": "ben"}],
         family=True,
         host_key="host",
@@ -180,7 +185,7 @@ def test_a_seat_takeover_publishes(published, django_capture_on_commit_callbacks
         last_seen_at=timezone.now() - timedelta(minutes=10)
     )
     with django_capture_on_commit_callbacks(execute=True):
-        assert match.hand_to_computer(1, "random") is not None
+        assert match.hand_to_computer(1, registry.rules()[GAME].LEVELS[0]) is not None
     assert (match.public_id, "0s1") in published
 
 
@@ -199,7 +204,7 @@ def test_a_rooms_expiry_publishes_scrubbed_and_deleted(
         family=True,
         host_key="rosa",
     )
-    deleted = Match.create("pebbles", guests(2, key="g"), family=True, host_key="g")
+    deleted = Match.create(GAME, guests(2, key="g"), family=True, host_key="g")
     Match.objects.filter(pk__in=[scrubbed.pk, deleted.pk]).update(
         changed_at=timezone.now() - timedelta(hours=13)
     )
@@ -261,7 +266,7 @@ def test_without_push_nothing_is_published(
 ):
     settings.LIVE_PUSH = False
     monkeypatch.setattr(live, "send", lambda *a: pytest.fail("published without push"))
-    match = Match.create("pebbles", guests(2, bots=(0, 1)))
+    match = Match.create(GAME, guests(2, bots=(0, 1)))
     with django_capture_on_commit_callbacks(execute=True):
         assert tasks.play_bots(match.pk) >= 1
 

@@ -81,7 +81,7 @@ def boards(browser, asgi_server):
     """Ana's and Ben's pages (each its own browser context) and their match, with every
     request of Ben's page noted (url, time)."""
     match = Match.create(
-        "pebbles",
+        "multiplipotion",
         [
             {"kind": Seat.Kind.GUEST, "name": "Ana", "owner_key": "ana"},
             {"kind": Seat.Kind.GUEST, "name": "Ben", "owner_key": "ben"},
@@ -113,10 +113,10 @@ def board_version(page) -> str:
     return page.locator("#board").get_attribute("data-version")
 
 
-def play_a_pebble(page):
-    """The seat on turn taps its first pebble; returns the version it moved from."""
+def place_a_card(page):
+    """The seat on turn places its first card; returns the version it moved from."""
     before = board_version(page)
-    page.locator("button.slot-hand:not([disabled])").first.click()
+    page.locator(".hand button.slot-hand").first.click()
     page.wait_for_function(
         "v => document.querySelector('#board').dataset.version !== v", arg=before
     )
@@ -144,7 +144,7 @@ def test_a_move_shows_on_the_other_board_by_push(boards, asgi_server):
     time.sleep(2.5)  # polling would have asked twice by now (every second while waiting)
     assert polls(other, quiet_from) == [] and polls(mover, quiet_from) == []
     moved_at = time.monotonic()
-    before = play_a_pebble(mover)
+    before = place_a_card(mover)
     other.wait_for_function(
         "v => document.querySelector('#board').dataset.version !== v", arg=before, timeout=3000
     )
@@ -172,7 +172,7 @@ def test_with_the_stream_blocked_the_board_polls_and_takes_the_stream_back(
     assert time.monotonic() - opened < 4  # within the stale time (2 s) and a tick
     # It polls every second now, and the game goes on: the move comes by polling.
     moved_at = time.monotonic()
-    before = play_a_pebble(mover)
+    before = place_a_card(mover)
     other.wait_for_function(
         "v => document.querySelector('#board').dataset.version !== v", arg=before, timeout=4000
     )

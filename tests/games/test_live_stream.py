@@ -35,7 +35,7 @@ def changed(token):
 
 def two_guests(**fields):
     return Match.create(
-        "pebbles",
+        "multiplipotion",
         [
             {"kind": Seat.Kind.GUEST, "name": "Ana", "owner_key": "ana"},
             {"kind": Seat.Kind.GUEST, "name": "Ben", "owner_key": "ben"},
@@ -256,7 +256,7 @@ def test_the_stream_ends_when_a_computer_takes_the_seat_over(push):
     async def scenario():
         await ben.open(stream_url(match))
         assert await ben.next() == BEAT
-        await sync_to_async(match.hand_to_computer)(1, "random")
+        await sync_to_async(match.hand_to_computer)(1, match.engine.LEVELS[0])
         assert await ben.next() == changed("0s1")  # Ben's board fetches the news
         assert await ben.next() == changed(live.GONE)  # at the next check: no seat
         assert await ben.ended()
