@@ -7,6 +7,7 @@ safe production defaults and requires a real ``SECRET_KEY``.
 """
 
 import os
+import warnings
 from datetime import timedelta
 from pathlib import Path
 
@@ -223,6 +224,13 @@ HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
 # a person quiet for this many minutes may be replaced by a computer player by the host.
 FAMILY_ROOM_TTL_HOURS = int(os.environ.get("FAMILY_ROOM_TTL_HOURS", "12"))
 FAMILY_QUIET_MINUTES = int(os.environ.get("FAMILY_QUIET_MINUTES", "2"))
+# Under ASGI, WhiteNoise hands Django a static file as a synchronous iterator, which Django
+# serves as it should but warns about on every file: not a fault of ours, so not logged.
+warnings.filterwarnings(
+    "ignore",
+    message="StreamingHttpResponse must consume synchronous iterators",
+    module="django.core.handlers.asgi",
+)
 # Live boards (docs/platform.md, "Live updates"): with Redis, every board listens on a
 # server-sent-events stream (LIVE_PUSH; off without Redis, where boards poll as before). The
 # stream sends a heartbeat every LIVE_HEARTBEAT_SECONDS (and checks the seat again); a board

@@ -11,7 +11,8 @@ served by the ASGI server, over the match's Redis channel (``games.live``).
 - ``event: changed`` with the new token whenever the board changed (at once if it already
   differs from ``v``): the board then fetches itself with its poll's GET.
 
-Without push (no Redis, ``LIVE_PUSH`` off) or with Redis unreachable it answers 204 (after the
+Without push (no Redis, ``LIVE_PUSH`` off, or a WSGI server: ``presenters.pushed``) or with
+Redis unreachable it answers 204 (after the
 same authorization: a stranger still gets 404): there is no stream here, and the board polls as
 it always did (a pushed board's own fallback, static/js/app.js)."""
 
@@ -29,6 +30,7 @@ from django.http import HttpResponseNotAllowed
 from django.http import StreamingHttpResponse
 
 from games import live
+from games import presenters
 from games.models import Match
 from games.views import load_match
 from games.views import mark_seen
@@ -159,7 +161,7 @@ async def stream(request, public_id):
     if request.method != "GET":
         return HttpResponseNotAllowed(["GET"])
     viewer = await db_released(viewer_of)(request, public_id)
-    if not settings.LIVE_PUSH:
+    if not presenters.pushed(request):
         return HttpResponse(status=204)
     subscribed = await subscribe(public_id)
     if subscribed is None:

@@ -109,28 +109,49 @@ def run(coroutine):
 # --- without push ---------------------------------------------------------------------------
 
 
-@pytest.mark.django_db
+def asgi_get(session_key, url):
+    """GET through the ASGI handler (as uvicorn serves it), the body read whole."""
+
+    async def get():
+        client = AsyncClient()
+        client.cookies["sessionid"] = session_key
+        response = await client.get(url)
+        assert not response.streaming
+        return response
+
+    return run(get)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_without_push_the_stream_answers_204_and_the_board_polls(settings):
     settings.LIVE_PUSH = False
     match = two_guests()
-    client = Client()
-    client.cookies["sessionid"] = session_of("ben")
-    assert client.get(stream_url(match)).status_code == 204
-    stranger = Client()
-    stranger.cookies["sessionid"] = session_of("somebody")
-    assert stranger.get(stream_url(match)).status_code == 404  # the same rules as the board
-    body = client.get(match.get_absolute_url()).content.decode()
+    assert asgi_get(session_of("ben"), stream_url(match)).status_code == 204
+    # The same rules as the board's GET: a stranger gets 404, push or no push.
+    assert asgi_get(session_of("somebody"), stream_url(match)).status_code == 404
+    body = asgi_get(session_of("ben"), match.get_absolute_url()).content.decode()
     assert "sse-connect" not in body
     assert 'hx-trigger="every 1s"' in body
 
 
 @pytest.mark.django_db
-def test_the_pushed_boards_poller_listens_with_the_default_timings(settings):
+def test_a_wsgi_server_serves_polling_boards_and_no_stream(settings):
+    """With push on, a page a WSGI server serves (the suite's live server, gunicorn's gthread)
+    polls: such a server could only hold a thread on a stream."""
     settings.LIVE_PUSH = True
     match = two_guests()
     client = Client()
     client.cookies["sessionid"] = session_of("ben")
+    assert client.get(stream_url(match)).status_code == 204
     body = client.get(match.get_absolute_url()).content.decode()
+    assert "sse-connect" not in body and 'hx-trigger="every 1s"' in body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pushed_boards_poller_listens_with_the_default_timings(settings):
+    settings.LIVE_PUSH = True
+    match = two_guests()
+    body = asgi_get(session_of("ben"), match.get_absolute_url()).content.decode()
     assert f'sse-connect="{stream_url(match)}"' in body
     assert 'hx-trigger="sse:changed, every 30000ms, live-poll"' in body
     assert 'data-live-stale="20000"' in body and 'data-live-retry="60000"' in body
@@ -139,17 +160,15 @@ def test_the_pushed_boards_poller_listens_with_the_default_timings(settings):
     from config import settings as project
 
     assert project.LIVE_HEARTBEAT_SECONDS == 15 and project.LIVE_STALE_SECONDS == 20
-    assert project.LIVE_SAFETY_POLL_SECONDS == 30
+    assert project.LIVE_SAFETY_POLL_SECONDS == 30 and project.LIVE_RETRY_SECONDS == 60
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_with_redis_unreachable_the_stream_answers_204(settings):
     settings.LIVE_PUSH = True
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
     match = two_guests()
-    client = Client()
-    client.cookies["sessionid"] = session_of("ben")
-    assert client.get(stream_url(match)).status_code == 204
+    assert asgi_get(session_of("ben"), stream_url(match)).status_code == 204
 
 
 # --- on Redis -------------------------------------------------------------------------------
