@@ -5,14 +5,14 @@ lost. Without push it answers 204 and the board polls as before (tested on SQLit
 the board's poller is wired to the settings' timings."""
 
 import asyncio
+import threading
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import async_to_sync
-from asgiref.sync import sync_to_async
 from browser_kit import child_session
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.cached_db import SessionStore
+from django.db import connections
 from django.test import AsyncClient
 from django.test import Client
 from django.urls import reverse
@@ -25,6 +25,7 @@ from classroom.models import Student
 from games import live
 from games.models import Match
 from games.models import Seat
+from games.stream import db_released
 
 BEAT = "event: beat\ndata: \n\n"
 
@@ -103,7 +104,29 @@ def push(settings, redis_url):
 
 
 def run(coroutine):
-    return async_to_sync(coroutine)()
+    """Run the scenario on an event loop of its own thread: the suite's browser tests leave
+    Playwright's loop running in this one. Its database work runs in other threads too
+    (``db_released``: committed data, hence transactional tests, and no connection kept)."""
+    outcome = {}
+
+    def target():
+        try:
+            if asyncio.iscoroutinefunction(coroutine):
+                outcome["value"] = asyncio.run(coroutine())
+            else:  # WSGI requests: Django runs the async view on a loop of its own
+                outcome["value"] = coroutine()
+        except BaseException as exc:
+            outcome["error"] = exc
+        finally:
+            connections.close_all()  # this thread's own
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "the scenario did not end"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
 
 
 # --- without push ---------------------------------------------------------------------------
@@ -134,16 +157,20 @@ def test_without_push_the_stream_answers_204_and_the_board_polls(settings):
     assert 'hx-trigger="every 1s"' in body
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_a_wsgi_server_serves_polling_boards_and_no_stream(settings):
     """With push on, a page a WSGI server serves (the suite's live server, gunicorn's gthread)
     polls: such a server could only hold a thread on a stream."""
     settings.LIVE_PUSH = True
     match = two_guests()
-    client = Client()
-    client.cookies["sessionid"] = session_of("ben")
-    assert client.get(stream_url(match)).status_code == 204
-    body = client.get(match.get_absolute_url()).content.decode()
+
+    def wsgi_requests():
+        client = Client()
+        client.cookies["sessionid"] = session_of("ben")
+        assert client.get(stream_url(match)).status_code == 204
+        return client.get(match.get_absolute_url()).content.decode()
+
+    body = run(wsgi_requests)
     assert "sse-connect" not in body and 'hx-trigger="every 1s"' in body
 
 
@@ -187,7 +214,7 @@ def test_a_move_reaches_the_other_seats_stream_as_its_token_only(push):
         assert response["Cache-Control"] == "no-cache"
         assert response["X-Accel-Buffering"] == "no"
         assert await ben.next() == BEAT
-        token = await sync_to_async(move_for)(match, "ana")
+        token = await db_released(move_for)(match, "ana")
         assert await ben.next() == changed(token)
         assert await ben.next() == BEAT  # and the heartbeat goes on
         await ben.close()
@@ -216,17 +243,21 @@ def test_a_board_already_older_hears_changed_at_once(push):
 @pytest.mark.django_db(transaction=True)
 def test_strangers_get_404_and_a_watcher_may_listen(push):
     match = two_guests()
-    for session_key in (session_of("somebody"), ""):
-        stranger = Client()
-        stranger.cookies["sessionid"] = session_key
-        assert stranger.get(stream_url(match)).status_code == 404
-    ben = Client()
-    ben.cookies["sessionid"] = session_of("ben")
-    assert ben.get(reverse("games:stream", args=["nosuchmatch"])).status_code == 404
     admin = get_user_model().objects.create_superuser("root", password="x-long-pass-1")
-    grown_up = Client()
-    grown_up.force_login(admin)
-    watcher = Stream(grown_up.cookies["sessionid"].value)
+
+    def wsgi_requests():
+        for session_key in (session_of("somebody"), ""):
+            stranger = Client()
+            stranger.cookies["sessionid"] = session_key
+            assert stranger.get(stream_url(match)).status_code == 404
+        ben = Client()
+        ben.cookies["sessionid"] = session_of("ben")
+        assert ben.get(reverse("games:stream", args=["nosuchmatch"])).status_code == 404
+        grown_up = Client()
+        grown_up.force_login(admin)
+        return grown_up.cookies["sessionid"].value
+
+    watcher = Stream(run(wsgi_requests))
 
     async def scenario():
         assert (await watcher.open(stream_url(match))).status_code == 200
@@ -256,7 +287,7 @@ def test_the_stream_ends_when_the_childs_sign_in_ends(push):
         assert (await stream.open(stream_url(match))).status_code == 200
         assert await stream.next() == BEAT
         assert await stream.next() == BEAT  # checked again: still signed in
-        await sync_to_async(classroom.end_signins)()
+        await db_released(classroom.end_signins)()
         assert await stream.next() == changed(live.GONE)
         assert await stream.ended()
 
@@ -275,7 +306,7 @@ def test_the_stream_ends_when_a_computer_takes_the_seat_over(push):
     async def scenario():
         await ben.open(stream_url(match))
         assert await ben.next() == BEAT
-        await sync_to_async(match.hand_to_computer)(1, match.engine.LEVELS[0])
+        await db_released(match.hand_to_computer)(1, match.engine.LEVELS[0])
         assert await ben.next() == changed("0s1")  # Ben's board fetches the news
         assert await ben.next() == changed(live.GONE)  # at the next check: no seat
         assert await ben.ended()
