@@ -47,12 +47,19 @@ class SignedInChildMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        request.child = SimpleLazyObject(lambda: current_student(request))
-        request.seat_keys = SimpleLazyObject(
-            lambda: (request.child.seat_key,) if request.child else ()
-        )
-        request.claimed_seat_keys = SimpleLazyObject(lambda: claimed_seat_keys(request))
+        set_child(request)
+        # For a long-lived request (a board's stream): the child and the keys looked up again
+        # from the request's session, which the caller has read afresh.
+        request.refresh_seat_keys = lambda: set_child(request, again=True)
         return self.get_response(request)
+
+
+def set_child(request, *, again=False) -> None:
+    if again:
+        request.__dict__.pop("_current_student", None)
+    request.child = SimpleLazyObject(lambda: current_student(request))
+    request.seat_keys = SimpleLazyObject(lambda: (request.child.seat_key,) if request.child else ())
+    request.claimed_seat_keys = SimpleLazyObject(lambda: claimed_seat_keys(request))
 
 
 def requester_zone(request) -> ZoneInfo:

@@ -14,7 +14,9 @@ private API.
 
 import functools
 import logging
+import threading
 
+import redis
 from django.core.cache.backends.redis import RedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 from redis.exceptions import RedisError
@@ -55,6 +57,28 @@ OUTAGE_ANSWERS = {
 
 class ResilientRedisCacheClient(RedisCacheClient):
     pass
+
+
+class SharedConnectionPool(redis.BlockingConnectionPool):
+    """One connection pool a process for each Redis URL (the cache's ``pool_class`` option).
+    Under ASGI Django makes a cache object for each request (its context), and each would
+    open a Redis connection of its own and leave it to the garbage collector; with this every
+    request of the process borrows from the same pool, as the threads of a WSGI worker do.
+    redis-py's pool is thread-safe and starts afresh in a forked child. A blocking pool: with
+    its 100 connections in use, a request waits for one (up to 2 s, then the cache answers a
+    miss) rather than failing at once, as a burst of boards connecting their streams would."""
+
+    _shared: dict[str, redis.ConnectionPool] = {}
+    _lock = threading.Lock()
+
+    @classmethod
+    def from_url(cls, url, **kwargs):
+        with cls._lock:
+            pool = cls._shared.get(url)
+            if pool is None:
+                kwargs.setdefault("timeout", 2)
+                pool = cls._shared[url] = super().from_url(url, **kwargs)
+            return pool
 
 
 for _name, _answer in OUTAGE_ANSWERS.items():

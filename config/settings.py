@@ -7,6 +7,7 @@ safe production defaults and requires a real ``SECRET_KEY``.
 """
 
 import os
+import warnings
 from datetime import timedelta
 from pathlib import Path
 
@@ -163,7 +164,12 @@ if REDIS_URL:
             "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "mpc"),
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {
+                "socket_connect_timeout": 2,
+                "socket_timeout": 2,
+                # One pool a process (ASGI makes a cache object a request: config/cache.py).
+                "pool_class": "config.cache.SharedConnectionPool",
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -218,6 +224,23 @@ HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
 # a person quiet for this many minutes may be replaced by a computer player by the host.
 FAMILY_ROOM_TTL_HOURS = int(os.environ.get("FAMILY_ROOM_TTL_HOURS", "12"))
 FAMILY_QUIET_MINUTES = int(os.environ.get("FAMILY_QUIET_MINUTES", "2"))
+# Under ASGI, WhiteNoise hands Django a static file as a synchronous iterator, which Django
+# serves as it should but warns about on every file: not a fault of ours, so not logged.
+warnings.filterwarnings(
+    "ignore",
+    message="StreamingHttpResponse must consume synchronous iterators",
+    module="django.core.handlers.asgi",
+)
+# Live boards (docs/platform.md, "Live updates"): with Redis, every board listens on a
+# server-sent-events stream (LIVE_PUSH; off without Redis, where boards poll as before). The
+# stream sends a heartbeat every LIVE_HEARTBEAT_SECONDS (and checks the seat again); a board
+# that hears nothing for LIVE_STALE_SECONDS polls instead and tries the stream again after
+# LIVE_RETRY_SECONDS; while pushed to, it still polls every LIVE_SAFETY_POLL_SECONDS.
+LIVE_PUSH = bool(REDIS_URL) and env_bool("LIVE_PUSH", True)
+LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
+LIVE_STALE_SECONDS = float(os.environ.get("LIVE_STALE_SECONDS", "20"))
+LIVE_RETRY_SECONDS = float(os.environ.get("LIVE_RETRY_SECONDS", "60"))
+LIVE_SAFETY_POLL_SECONDS = float(os.environ.get("LIVE_SAFETY_POLL_SECONDS", "30"))
 # How many proxies of our own stand in front of the web nodes (a load balancer: 1). The
 # log-in lockout and the room-code throttle then read the device's address from
 # X-Forwarded-For (config/throttle.py); 0 (default): REMOTE_ADDR.

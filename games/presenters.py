@@ -2,6 +2,8 @@
 
 import uuid
 
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -107,6 +109,7 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
         "log": log_lines(match, names),
         "polling": not match.is_over,
         "poll_every": poll_interval(match, view, mine, my_turn),
+        "live": live_settings(request),
         # Only watching: no seat of this browser (a teacher, a link). A device holding seats
         # that are not acting (pass-and-play after the end, a remote seat's turn) is playing.
         "watching": spectator or not mine,
@@ -152,6 +155,24 @@ def way_on(match, seat, *, spectator) -> dict | None:
 
 POLL_FAST = "1s"
 POLL_SLOW = "3s"
+
+
+def pushed(request) -> bool:
+    """Whether this request's board listens on a stream: push is on (Redis) and the page is
+    served by the ASGI server, which serves the stream too (a WSGI server, as the suite's live
+    server, could only hold a thread on it: those boards poll)."""
+    return settings.LIVE_PUSH and isinstance(request, ASGIRequest)
+
+
+def live_settings(request) -> dict:
+    """The board's stream, when boards are pushed to (docs/platform.md, "Live updates"); the
+    times in whole milliseconds (a template would write a float the language's way)."""
+    return {
+        "push": pushed(request),
+        "stale": int(settings.LIVE_STALE_SECONDS * 1000),
+        "retry": int(settings.LIVE_RETRY_SECONDS * 1000),
+        "safety": int(settings.LIVE_SAFETY_POLL_SECONDS * 1000),
+    }
 
 
 def poll_interval(match, view, mine, my_turn) -> str:

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from games import stream
 from games import views
 
 app_name = "games"
@@ -11,6 +12,7 @@ urlpatterns = [
     path("play/<str:public_id>/", views.play, name="play"),
     path("play/<str:public_id>/move/", views.move, name="move"),
     path("play/<str:public_id>/poll/", views.poll, name="poll"),
+    path("play/<str:public_id>/stream/", stream.stream, name="stream"),
     path("play/<str:public_id>/reveal/", views.reveal, name="reveal"),
     path("play/<str:public_id>/join/", views.join, name="join"),
     path("play/<str:public_id>/room/", views.room, name="room"),

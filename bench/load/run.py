@@ -13,8 +13,8 @@ failure is halved, LOAD_MAX_STEPS steps in all (default 6). The figure is the la
 passed; ``update_latency_p95_ms`` is the one measured at that N.
 
 Environment: LOAD_STEPS=50,100,200 (explicit steps instead of the search), LOAD_STEP_SECONDS,
-LOAD_START, LOAD_MAX_STEPS, LOAD_WEB_WORKERS and LOAD_WEB_THREADS (default: those of
-config/gunicorn.conf.py, twice the cores × 2), LOAD_PORTS (8100-8199), LOAD_THINK_S (5: seconds
+LOAD_START, LOAD_MAX_STEPS, LOAD_WEB_WORKERS (uvicorn worker processes; default twice the
+cores), LOAD_PORTS (8100-8199), LOAD_THINK_S (5: seconds
 between a child's moves). The database must be PostgreSQL and REDIS_URL set (the production
 setup); its name must contain "bench", as for bench/run.py, because the run starts from a new
 database (unless ``setup_db=False``).
@@ -297,12 +297,10 @@ def bench_load(mode: str = "full", *, log=None) -> tuple[dict, dict]:
             max_steps=int(os.environ.get("LOAD_MAX_STEPS", "6")),
             log=log,
         )
-    # What config/gunicorn.conf.py gave each web server (or the LOAD_WEB_* overrides).
+    # The uvicorn workers of each web server (bench/load/stack.py, or LOAD_WEB_WORKERS).
     env = os.environ.get
-    result["web_workers"] = int(
-        env("LOAD_WEB_WORKERS") or env("WEB_CONCURRENCY") or 2 * len(os.sched_getaffinity(0))
-    )
-    result["web_threads"] = int(env("LOAD_WEB_THREADS") or env("WEB_THREADS") or 2)
+    result["web_server"] = "uvicorn"
+    result["web_workers"] = int(env("LOAD_WEB_WORKERS") or 2 * len(os.sched_getaffinity(0)))
     figures = {
         "students_at_p95_100ms": result["students_at_p95_100ms"],
         "update_latency_p95_ms": result["update_latency_p95_ms"],

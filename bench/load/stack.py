@@ -1,7 +1,6 @@
-"""The production setup on this machine, for the load and scale-out tests: gunicorn with
-config/gunicorn.conf.py (gthread workers) serving ``config.wsgi`` with ``DJANGO_ENV=production``
-and a Celery worker, on the database and Redis of the calling process's ``DATABASE_URL`` and
-``REDIS_URL``.
+"""The production setup on this machine, for the load and scale-out tests: uvicorn workers
+serving ``config.asgi`` (docs/deploy.md) with ``DJANGO_ENV=production`` and a Celery worker,
+on the database and Redis of the calling process's ``DATABASE_URL`` and ``REDIS_URL``.
 
 Ports are taken from 8100-8199 (``LOAD_PORTS`` changes the range, e.g. ``8100-8199``).
 Every process is started by us and stopped by its own pid.
@@ -55,6 +54,9 @@ def production_env(**extra: str) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
+        # ASGI: Django runs each request's sync code in a thread of its own, so it keeps no
+        # connection between requests (docs/deploy.md).
+        "CONN_MAX_AGE": "0",
     }
     env.pop("DEBUG", None)
     env.update(extra)
@@ -123,24 +125,20 @@ class Process:
                 self.proc.wait()
 
 
-def gunicorn_args(port: int, workers: int | None = None, threads: int | None = None) -> list[str]:
-    """The production command (config/gunicorn.conf.py) on a local port; ``workers`` and
-    ``threads`` override the file's (twice the cores, 2 threads) when given."""
-    args = [
-        sys.executable, "-m", "gunicorn", "-c", str(REPO / "config" / "gunicorn.conf.py"),
-        "config.wsgi", "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
+def web_args(port: int, workers: int | None = None) -> list[str]:
+    """The production command (docs/deploy.md: uvicorn serving ``config.asgi``, the boards'
+    streams being async views) on a local port; ``workers`` overrides twice the cores."""
+    workers = workers or 2 * len(os.sched_getaffinity(0))
+    return [
+        sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+        "--port", str(port), "--workers", str(workers), "--no-access-log",
+        "--log-level", "warning", "--timeout-keep-alive", "10", "--timeout-graceful-shutdown", "5",
     ]  # fmt: skip
-    if workers:
-        args += ["--workers", str(workers)]
-    if threads:
-        args += ["--threads", str(threads)]
-    return args
 
 
-def start_web(port: int, env, log_dir, *, workers=None, threads=None, name=None) -> Process:
+def start_web(port: int, env, log_dir, *, workers=None, name=None) -> Process:
     workers = workers or int(os.environ.get("LOAD_WEB_WORKERS", "0"))
-    threads = threads or int(os.environ.get("LOAD_WEB_THREADS", "0"))
-    return Process(name or f"web-{port}", gunicorn_args(port, workers, threads), env, log_dir)
+    return Process(name or f"web-{port}", web_args(port, workers), env, log_dir)
 
 
 def start_worker(env, log_dir, *, name="worker") -> Process:
@@ -173,7 +171,7 @@ def wait_until_up(url: str, procs: list[Process], timeout: float = 60, want=(200
 def production_stack(
     log_dir: Path, *, web_servers: int = 1, worker: bool = True, env_extra=None, **web_kw
 ):
-    """Start ``web_servers`` gunicorn servers (each on its own port, one SECRET_KEY) and a
+    """Start ``web_servers`` uvicorn servers (each on its own port, one SECRET_KEY) and a
     Celery worker; wait until ``/healthz`` answers 200 (database, cache, broker and the worker's
     heartbeat), yield ``{"urls": [...], "procs": [...], "env": {...}}``, stop them all.
     ``env_extra`` (e.g. the test database's DATABASE_URL) goes to every process."""

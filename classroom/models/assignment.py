@@ -68,7 +68,7 @@ class AssignmentQuerySet(models.QuerySet):
         now = timezone.now()
         with transaction.atomic():
             ids = list(self.not_ended().values_list("pk", flat=True))
-            Match.objects.filter(assignments__in=ids, status__in=LIVE_MATCH_STATUSES).update(
+            Match.objects.filter(assignments__in=ids, status__in=LIVE_MATCH_STATUSES).update_boards(
                 status=Match.Status.ABANDONED, finished_at=now, paused_at=None
             )
             WaitingEntry.objects.filter(assignment_id__in=ids).delete()

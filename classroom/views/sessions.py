@@ -414,7 +414,7 @@ def wall_pause(request, pk):
         classroom.assignments.open_now().filter(status=Assignment.Status.LIVE).update(
             status=Assignment.Status.PAUSED
         )
-        live_matches(classroom).filter(paused_at__isnull=True).update(paused_at=now)
+        live_matches(classroom).filter(paused_at__isnull=True).update_boards(paused_at=now)
     return after_wall_action(request, classroom)
 
 
@@ -434,7 +434,7 @@ def wall_resume(request, pk):
             match.paused_at = None
             # The wait while paused is not thinking time, and not a stall.
             match.changed_at = timezone.now()
-            match.save(update_fields=["paused_at", "changed_at"])
+            match.save_board(["paused_at", "changed_at"])
             match.after_change()  # bots to act are enqueued once this commits
     return after_wall_action(request, classroom)
 
@@ -454,7 +454,7 @@ def wall_end(request, pk):
     now = timezone.now()
     with transaction.atomic():
         classroom.assignments.filter(opens_at__lte=now).end()
-        live_matches(classroom).update(
+        live_matches(classroom).update_boards(
             status=Match.Status.ABANDONED, finished_at=now, paused_at=None
         )
         classroom.end_signins()

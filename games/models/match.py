@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games import live
 from games import registry
 from games import signals
 
@@ -28,6 +29,16 @@ from .timeouts import TimeoutsMixin
 
 
 class MatchQuerySet(models.QuerySet):
+    def update_boards(self, **fields) -> int:
+        """``update(**fields)`` for fields a board's token is made of (``status``,
+        ``paused_at``, …), and the boards of the matches it changed hear of it once committed
+        (``games.live``): the one way to change many boards' tokens at once."""
+        with transaction.atomic():
+            rows = list(self.values_list("pk", "public_id"))
+            changed = self.model.objects.filter(pk__in=[pk for pk, _id in rows]).update(**fields)
+            live.boards_changed(public_id for _pk, public_id in rows)
+        return changed
+
     def get_with_seats(self, public_id: str) -> "Match":
         """The match and its seats in one query (raises Match.DoesNotExist); the query is
         compiled once (config/prepared.py: every board request makes it)."""
@@ -90,13 +101,11 @@ class MatchQuerySet(models.QuerySet):
             )
             Match.objects.filter(
                 pk__in=keep, status__in=[Match.Status.WAITING, Match.Status.ACTIVE]
-            ).update(status=Match.Status.ABANDONED)
+            ).update_boards(status=Match.Status.ABANDONED)
             Match.objects.filter(pk__in=keep).update(room_code=None, host_key="", expired_at=now)
-            deleted = (
-                Match.objects.filter(pk__in=rooms.exclude(pk__in=keep).values("pk"))
-                .delete()[1]
-                .get("games.Match", 0)
-            )
+            gone = Match.objects.filter(pk__in=rooms.exclude(pk__in=keep).values("pk"))
+            live.boards_changed(gone.values_list("public_id", flat=True))
+            deleted = gone.delete()[1].get("games.Match", 0)
         return deleted, len(keep)
 
     def time_out_overdue(self, now=None) -> int:
@@ -191,6 +200,13 @@ class Match(MovesMixin, RoomsMixin, BotsMixin, TimeoutsMixin, models.Model):
     @property
     def poll_token(self) -> str:
         return self.board_token(self.version, self.paused_at, self.seating, self.status)
+
+    def save_board(self, fields) -> None:
+        """Save ``fields``, among them some of the board's token (``version``, ``seating``,
+        ``status``, ``paused_at``), and publish the new token once committed (``games.live``):
+        the one way to change one board's token."""
+        self.save(update_fields=list(fields))
+        live.board_changed(self)
 
     # --- engine access -------------------------------------------------------------
     @property

@@ -108,7 +108,7 @@ class MovesMixin:
             match.status = self.Status.FINISHED
             match.outcome = result
             match.finished_at = now
-        match.save(update_fields=list(self.SYNCED_FIELDS))
+        match.save_board(self.SYNCED_FIELDS)
         move = Move.objects.create(
             match=match,
             ply=match.version,

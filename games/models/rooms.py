@@ -35,7 +35,7 @@ class RoomsMixin:
             self.status = self.Status.ACTIVE
             self.changed_at = timezone.now()
             fields += ["status", "changed_at"]
-        self.save(update_fields=fields)
+        self.save_board(fields)
         if self.status == self.Status.ACTIVE:
             self.after_change()
 
@@ -98,7 +98,7 @@ class RoomsMixin:
                 update_fields=["former_owner_key", "owner_key", "kind", "bot_level", "user", "name"]
             )
             locked.seating += 1
-            locked.save(update_fields=["seating"])
+            locked.save_board(["seating"])
             locked.after_change()
         self.refresh_from_db()
         return seat

@@ -23,6 +23,55 @@
       monster.focus();
     }
   });
+  // Live boards (docs/platform.md, "Live updates"): a pushed board's poller listens on its
+  // stream (htmx's sse extension). Its own move's echo is not fetched again. When the stream
+  // says nothing (no event, no heartbeat) for data-live-stale ms, as behind a proxy that holds
+  // it back, the board closes it, polls every data-live-poll as before and, after
+  // data-live-retry ms, tries a fresh stream.
+  function hear(poller) { poller.liveHeard = Date.now(); }
+  function watch(event) {
+    var poller = event.target, source = event.detail && event.detail.source;
+    if (!poller.dataset || !poller.dataset.liveStale || !source || poller.liveSource === source) return;
+    poller.liveSource = source;
+    source.addEventListener("beat", function () { hear(poller); });
+    source.addEventListener("changed", function () { hear(poller); });
+  }
+  document.addEventListener("htmx:sseOpen", watch);
+  document.addEventListener("htmx:sseError", watch);
+  document.addEventListener("htmx:confirm", function (event) {
+    var poller = event.target, cause = event.detail.triggeringEvent;
+    if (poller.dataset && poller.dataset.liveToken && cause && cause.type === "sse:changed" &&
+        cause.detail && cause.detail.data === poller.dataset.liveToken) {
+      event.preventDefault();  // this board already shows that token
+    }
+  });
+  function ms(text) { return text.slice(-2) === "ms" ? parseFloat(text) : parseFloat(text) * 1000; }
+  setInterval(function () {
+    var now = Date.now();
+    document.querySelectorAll(".poller[data-live-stale]").forEach(function (poller) {
+      if (!poller.liveSince) poller.liveSince = now;
+      var heard = poller.liveHeard || poller.liveSince;
+      if (!poller.liveFallback && now - heard > +poller.dataset.liveStale) {
+        poller.liveFallback = now;
+        poller.dataset.liveUrl = poller.getAttribute("sse-connect") || poller.dataset.liveUrl;
+        poller.removeAttribute("sse-connect");  // the extension reconnects no more
+        if (poller.liveSource) poller.liveSource.close();
+        poller.classList.add("live-polling");
+      }
+      if (!poller.liveFallback) return;
+      if (now - (poller.livePolled || 0) >= ms(poller.dataset.livePoll)) {
+        poller.livePolled = now;
+        htmx.trigger(poller, "live-poll");
+      }
+      if (now - poller.liveFallback >= +poller.dataset.liveRetry) {
+        var fresh = poller.cloneNode(false);
+        fresh.setAttribute("sse-connect", poller.dataset.liveUrl);
+        fresh.classList.remove("live-polling");
+        poller.replaceWith(fresh);
+        htmx.process(fresh);
+      }
+    });
+  }, 250);
   // A new school's time zone (sign-up): the browser's own, when the list has it. Without
   // JavaScript the field keeps the site's default, and the teacher picks from the list.
   function browserZone(root) {

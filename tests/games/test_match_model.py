@@ -87,7 +87,8 @@ def test_bot_game_finishes_and_replay_reproduces_state(make_match):
     assert last_move.ply == match.version
 
 
-def test_bot_turns_are_enqueued_on_commit(make_match, django_capture_on_commit_callbacks):
+def test_bot_turns_are_enqueued_on_commit(make_match, settings, django_capture_on_commit_callbacks):
+    settings.LIVE_PUSH = False  # no publish callback (tests/classroom/test_live_publish.py)
     with django_capture_on_commit_callbacks() as callbacks:
         match = make_match(seats=("ana", "wizard"), bots=(1,))
         match.play(0, first_place(match), version=0)
@@ -174,9 +175,11 @@ def test_a_lost_bot_task_is_replayed_by_the_sweeper(make_match):
 
 
 def test_enqueue_failure_never_fails_the_move(
-    make_match, monkeypatch, django_capture_on_commit_callbacks
+    make_match, monkeypatch, settings, django_capture_on_commit_callbacks
 ):
     from games import tasks
+
+    settings.LIVE_PUSH = False  # no publish callback (tests/classroom/test_live_publish.py)
 
     def broker_down(*args, **kwargs):
         raise ConnectionError("broker unreachable")

@@ -417,6 +417,10 @@ def test_a_pause_reaches_the_polling_board(make_match, ana):
 def poll_trigger(html: str) -> str:
     import re
 
+    # A pushed board (with Redis) polls at this interval only while its stream is silent.
+    pushed = re.search(r'hx-get="[^"]*/poll/\?v=[^"]*"[^>]*data-live-poll="([^"]+)"', html)
+    if pushed:
+        return f"every {pushed.group(1)}"
     found = re.search(r'hx-get="[^"]*/poll/\?v=[^"]*"[^>]*hx-trigger="([^"]+)"', html)
     return found.group(1) if found else ""
 

@@ -78,6 +78,14 @@ ENTRIES = [
         "expect": everyone(404) | {"child_a": 204, "teacher_a": 204, "superuser": 204},
     },
     {
+        "name": "games:stream",
+        "url": lambda w: play_url("stream")(w) + "?v=0",
+        # Whoever may GET the board may listen; the test client is a WSGI server, where there
+        # is no stream (204: the board polls; tests/games/test_live_stream.py streams). Everyone
+        # else 404, with or without push.
+        "expect": everyone(404) | {"child_a": 204, "teacher_a": 204, "superuser": 204},
+    },
+    {
         "name": "games:reveal",
         "method": "post",
         "url": play_url("reveal"),

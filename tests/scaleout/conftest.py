@@ -122,7 +122,7 @@ def browser_for():
 
 @pytest.fixture
 def production_servers(postgres, redis_url, transactional_db, tmp_path):
-    """production_servers(web_servers=2) -> a context manager starting gunicorn servers and a
+    """production_servers(web_servers=2) -> a context manager starting uvicorn servers and a
     Celery worker on this run's test database and Redis (bench/load/stack.py)."""
     from bench.load.stack import production_stack
 

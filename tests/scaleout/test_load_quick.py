@@ -1,5 +1,5 @@
 """The load test's machinery in the suite: 20 simulated children for 20 s against the
-production setup (gunicorn, a Celery worker, PostgreSQL, Redis) on the test database. Speed is
+production setup (uvicorn, a Celery worker, PostgreSQL, Redis) on the test database. Speed is
 never asserted (docs/performance.md has the figures of `make bench`); this proves that every
 child signs in, plays through the real endpoints without a single error, and that the run
 produces its numbers."""
@@ -21,7 +21,7 @@ def positive_finite(value) -> bool:
 
 
 def test_twenty_children_for_twenty_seconds(production_servers, tmp_path):
-    with production_servers(web_servers=1, workers=1, threads=4) as stack:
+    with production_servers(web_servers=1, workers=1) as stack:
         summary = run_step(20, 20, stack, tmp_path / "load", ramp_s=2)
     assert summary["errors"] == {} and summary["failures"] == 0
     assert summary["children"] == 20 and summary["signed_in"] == 20

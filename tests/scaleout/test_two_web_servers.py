@@ -1,13 +1,13 @@
 """Scale-out: two web servers on different ports, sharing PostgreSQL and Redis, serve one game
 with the requests alternating between them, and the game finishes correctly.
 
-The web processes are the production setup (gunicorn gthread workers, DJANGO_ENV=production,
+The web processes are the production setup (uvicorn serving config.asgi, DJANGO_ENV=production,
 bench/load/stack.py) with a Celery worker; the two children are seeded with the models and do
 everything else through HTTP: the picture sign-in on one server, the session's Play button and
-the waiting room across both (the pairing happens on the server the second child reaches),
-then every move and every poll alternating between the servers. Nothing can work unless the
-sessions (cached_db: Redis and the database), the waiting-room presence (Redis) and the game
-(the database) are shared: a web process keeps no state of its own.
+the waiting room across both (the pairing happens on the server the second child reaches), then
+every move and every poll alternating between the servers. Nothing can work unless the sessions
+(cached_db: Redis and the database), the waiting-room presence (Redis) and the game (the
+database) are shared: a web process keeps no state of its own.
 """
 
 import random
@@ -50,7 +50,7 @@ def seed_class():
 
 def test_one_game_served_by_two_web_servers(production_servers, browser_for):
     classroom, ada, bo, assignment = seed_class()
-    with production_servers(web_servers=2, workers=1, threads=4) as stack:
+    with production_servers(web_servers=2, workers=1) as stack:
         one, two = stack["urls"]
         assert one != two
         a, b = browser_for("Ada"), browser_for("Bo")

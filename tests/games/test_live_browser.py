@@ -1,0 +1,190 @@
+"""Live boards in chromium, served by uvicorn (the ASGI server of production) on the test
+database, with real Redis: a move shows on the other board by push (no poll before the event),
+and with the stream blocked the board falls back to polling by itself, plays on, and takes a
+stream again once it gets one (the timings shortened through their settings; their defaults'
+wiring is tested in test_live_stream.py)."""
+
+import socket
+import threading
+import time
+
+import pytest
+import uvicorn
+from browser_kit import session_cookie
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.core.asgi import get_asgi_application
+from django.db import connections
+
+from games.models import Match
+from games.models import Seat
+
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.slow]
+
+
+class AsgiServer:
+    """uvicorn in a thread of this process (so the test's settings apply), on a free port."""
+
+    def __init__(self):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            ASGIStaticFilesHandler(get_asgi_application()),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="off",
+            timeout_graceful_shutdown=1,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(5)
+
+
+@pytest.fixture
+def asgi_server(transactional_db, redis_url, settings):
+    settings.LIVE_PUSH = True
+    settings.LIVE_HEARTBEAT_SECONDS = 1
+    # As in production under ASGI (docs/deploy.md): each request's thread closes its connection.
+    database = connections.settings["default"]
+    kept, database["CONN_MAX_AGE"] = database["CONN_MAX_AGE"], 0
+    try:
+        with AsgiServer() as server:
+            yield server
+    finally:
+        database["CONN_MAX_AGE"] = kept
+
+
+def session_for(key) -> str:
+    from django.contrib.sessions.backends.cached_db import SessionStore
+
+    session = SessionStore()
+    session["player_key"] = key
+    session.save()
+    return session.session_key
+
+
+@pytest.fixture
+def boards(browser, asgi_server):
+    """Ana's and Ben's pages (each its own browser context) and their match, with every
+    request of Ben's page noted (url, time)."""
+    match = Match.create(
+        "multiplipotion",
+        [
+            {"kind": Seat.Kind.GUEST, "name": "Ana", "owner_key": "ana"},
+            {"kind": Seat.Kind.GUEST, "name": "Ben", "owner_key": "ben"},
+        ],
+        seed=3,
+    )
+    pages, contexts = {}, []
+    for key in ("ana", "ben"):
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        context.add_cookies(session_cookie(asgi_server, session_for(key)))
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.errors = []
+        page.on("pageerror", lambda e, page=page: page.errors.append(str(e)))
+        page.requests = []
+        page.on("request", lambda r, page=page: page.requests.append((r.url, time.monotonic())))
+        pages[key] = page
+    yield match, pages
+    for context in contexts:
+        context.close()
+
+
+def polls(page, since=0.0):
+    return [u for u, t in page.requests if "/poll/" in u and t >= since]
+
+
+def board_version(page) -> str:
+    return page.locator("#board").get_attribute("data-version")
+
+
+def place_a_card(page):
+    """The seat on turn places its first card; returns the version it moved from."""
+    before = board_version(page)
+    page.locator(".hand button.slot-hand").first.click()
+    page.wait_for_function(
+        "v => document.querySelector('#board').dataset.version !== v", arg=before
+    )
+    return before
+
+
+def turn_order(match, pages):
+    first = "ana" if match.to_act() == (0,) else "ben"
+    return pages[first], pages["ben" if first == "ana" else "ana"]
+
+
+def listening(page):
+    page.wait_for_function(
+        "() => { const p = document.querySelector('.poller'); return p && p.liveHeard; }"
+    )
+
+
+def test_a_move_shows_on_the_other_board_by_push(boards, asgi_server):
+    match, pages = boards
+    mover, other = turn_order(match, pages)
+    for page in (mover, other):
+        page.goto(asgi_server.url + match.get_absolute_url())
+        listening(page)
+    quiet_from = time.monotonic()
+    time.sleep(2.5)  # polling would have asked twice by now (every second while waiting)
+    assert polls(other, quiet_from) == [] and polls(mover, quiet_from) == []
+    moved_at = time.monotonic()
+    before = place_a_card(mover)
+    other.wait_for_function(
+        "v => document.querySelector('#board').dataset.version !== v", arg=before, timeout=3000
+    )
+    # One GET, made because the stream said "changed" (no poll before the move, none by time).
+    assert len(polls(other, moved_at)) == 1
+    assert other.locator(".poller.live-polling").count() == 0
+    streams = [u for u, _t in other.requests if "/stream/" in u]
+    assert len(streams) == 2  # the first board's, then the new board's own
+    assert not mover.errors and not other.errors
+
+
+def test_with_the_stream_blocked_the_board_polls_and_takes_the_stream_back(
+    boards, asgi_server, settings
+):
+    settings.LIVE_STALE_SECONDS = 2
+    settings.LIVE_RETRY_SECONDS = 4
+    match, pages = boards
+    mover, other = turn_order(match, pages)
+    other.route("**/stream/**", lambda route: route.abort())
+    mover.goto(asgi_server.url + match.get_absolute_url())
+    listening(mover)
+    opened = time.monotonic()
+    other.goto(asgi_server.url + match.get_absolute_url())
+    other.wait_for_selector(".poller.live-polling", state="attached", timeout=4000)
+    assert time.monotonic() - opened < 4  # within the stale time (2 s) and a tick
+    # It polls every second now, and the game goes on: the move comes by polling.
+    moved_at = time.monotonic()
+    before = place_a_card(mover)
+    other.wait_for_function(
+        "v => document.querySelector('#board').dataset.version !== v", arg=before, timeout=4000
+    )
+    assert polls(other, moved_at)
+    # The stream comes back: the retry after LIVE_RETRY_SECONDS finds it, and polling stops.
+    other.unroute("**/stream/**")
+    listening(other)
+    other.wait_for_function(
+        "() => !document.querySelector('.poller').classList.contains('live-polling')"
+    )
+    time.sleep(0.5)
+    quiet_from = time.monotonic()
+    time.sleep(2.5)
+    assert polls(other, quiet_from) == []
+    assert not mover.errors and not other.errors
