@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 APP_PORT ?= 8000
+APP_HOST ?= 127.0.0.1
 # The first Python 3.12+ on PATH (pyenv and uv read .python-version).
 PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 python; do \
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; \
@@ -32,7 +33,7 @@ run: install messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	@echo "Open http://127.0.0.1:$(APP_PORT)/  (Ctrl+C stops web, worker and beat)"
-	APP_PORT=$(APP_PORT) $(BIN)/honcho start -f Procfile
+	APP_HOST=$(APP_HOST) APP_PORT=$(APP_PORT) $(BIN)/honcho start -f Procfile
 
 # On every core (pytest-xdist); a bare `pytest tests/x.py::test_y` runs in one process at once.
 test: install messages

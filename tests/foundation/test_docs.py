@@ -26,3 +26,16 @@ def test_no_doc_cites_a_file_outside_the_repository():
         and (hits := re.findall(r"\S*shared/rules\S*|\S+/rules/[\w-]+\.txt", path.read_text()))
     }
     assert not found, found
+
+
+def test_make_run_takes_its_port_and_address_as_the_readme_says():
+    """README: APP_PORT sets the port, APP_HOST the address (127.0.0.1 unless set), which the
+    Makefile passes to the Procfile's web server."""
+    procfile = (BASE / "Procfile").read_text()
+    web = next(line for line in procfile.splitlines() if line.startswith("web:"))
+    assert "--host ${APP_HOST:-127.0.0.1}" in web and "--port ${APP_PORT:-8000}" in web
+    makefile = (BASE / "Makefile").read_text()
+    assert "APP_HOST ?= 127.0.0.1" in makefile and "APP_HOST=$(APP_HOST)" in makefile
+    readme = (BASE / "README.md").read_text()
+    assert "APP_PORT=8080 make run" in readme
+    assert "APP_HOST=0.0.0.0 ALLOWED_HOSTS=" in readme
