@@ -366,6 +366,8 @@ def wall_context(classroom) -> dict:
         "warm_up_sessions": [a for a in open_sessions if a.warm_up_minutes],
         "any_paused": any(c["paused"] for c in cards)
         or any(a.status == Assignment.Status.PAUSED for a in open_sessions),
+        "any_live": any(not c["paused"] for c in cards)
+        or any(a.status == Assignment.Status.LIVE for a in open_sessions),
         "stalled_count": sum(1 for c in cards if c["stalled"]),
         "goal": cards[0]["goal"] if cards else None,
         "version": wall_version(classroom, now),
@@ -400,8 +402,10 @@ def wall_board(request, pk):
 
 
 def after_wall_action(request, classroom):
-    if request.htmx:
-        return render_wall(request, classroom)
+    if request.htmx:  # the board, and the buttons out of band (only the one that applies now)
+        ctx = wall_context(classroom)
+        ctx.update(error="", controls_oob=True)
+        return render(request, "classroom/sessions/wall.html#board", ctx)
     return redirect("classroom:session_wall", pk=classroom.pk)
 
 

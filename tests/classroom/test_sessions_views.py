@@ -708,3 +708,30 @@ def test_the_game_sessions_tab_is_marked_on_every_session_page(world, name):
     nav = re.search(r'<nav class="class-nav".*?</nav>', html, re.S).group(0)
     current = re.findall(r'<a [^>]*aria-current="page"[^>]*>([^<]+)</a>', nav)
     assert current == ["Game sessions"]
+
+
+@pytest.mark.django_db
+def test_the_wall_shows_only_the_pause_or_resume_that_applies(world):
+    """"Pause all" while something plays, "Resume all" while something is paused, never both
+    for nothing; after the teacher's press (htmx) the buttons follow out of band."""
+    teacher = world.client("teacher_a")
+    wall = reverse("classroom:session_wall", args=[world.class_a.pk])
+
+    def buttons(html):
+        controls = re.search(r'<div id="wall-controls".*?</details>', html, re.S).group(0)
+        return ("Pause all" in controls, "Resume all" in controls)
+
+    assert buttons(teacher.get(wall).text) == (True, False)
+    paused = teacher.post(
+        reverse("classroom:wall_pause", args=[world.class_a.pk]), headers={"HX-Request": "true"}
+    )
+    assert 'id="wall-board"' in paused.text and 'hx-swap-oob="true"' in paused.text
+    assert buttons(paused.text) == (False, True)
+    assert buttons(teacher.get(wall).text) == (False, True)
+    # The 2 s updates leave the buttons alone (an open "End all…" stays open).
+    board = teacher.get(reverse("classroom:wall_board", args=[world.class_a.pk]))
+    assert "wall-controls" not in board.text
+    resumed = teacher.post(
+        reverse("classroom:wall_resume", args=[world.class_a.pk]), headers={"HX-Request": "true"}
+    )
+    assert buttons(resumed.text) == (True, False)
