@@ -712,8 +712,9 @@ def test_the_game_sessions_tab_is_marked_on_every_session_page(world, name):
 
 @pytest.mark.django_db
 def test_the_wall_shows_only_the_pause_or_resume_that_applies(world):
-    """The wall shows "Pause all" while something plays, "Resume all" while something is paused, never both
-    for nothing; after the teacher's press (htmx) the buttons follow out of band."""
+    """The wall shows "Pause all" while something plays and "Resume all" while something is
+    paused, never both for nothing; after the teacher's press (htmx) the buttons follow out of
+    band."""
     teacher = world.client("teacher_a")
     wall = reverse("classroom:session_wall", args=[world.class_a.pk])
 
