@@ -1,4 +1,4 @@
-"""A grown-up's language chosen from several tabs at once, on PostgreSQL: threads released
+"""A grown-up's language chosen from thirty tabs at once, on PostgreSQL: threads released
 together, each with its own connection and its own session, through the real switcher view
 (classroom.views.language.set_language, Preferences.choose_language)."""
 
@@ -10,10 +10,10 @@ from classroom.models import Preferences
 
 from .test_signin_races_pg import race
 
-TABS = 12
+TABS = 30
 
 
-def test_twelve_tabs_choosing_at_once_keep_one_preferences_row(postgres, transactional_db):
+def test_thirty_tabs_choosing_at_once_keep_one_preferences_row(postgres, transactional_db):
     """No request fails (the first choice makes the row, the others wait for it and update
     it), one row is left, holding one of the languages chosen, and a new log-in gets it."""
     user = get_user_model().objects.create_user("marta", "marta@example.com", "pw-123456789")

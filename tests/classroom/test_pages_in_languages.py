@@ -217,42 +217,6 @@ PAGES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "entry, role", PAGES, ids=[f"{entry['name']}-{role}" for entry, role in PAGES]
-)
-def test_page_speaks_spanish_and_italian(world, entry, role):
-    status, _, english_texts = page_in(world, entry, role, "en")
-    assert status == 200
-    if not english_texts:
-        return  # an answer with no page (a CSV, a file, a favicon)
-    said_in_english = set(english_texts)
-    found = {}
-    for lang in LANGS:
-        status, html_lang, texts = page_in(world, entry, role, lang)
-        assert status == 200
-        # (A piece of a page that htmx asks for has no <html> of its own.)
-        assert html_lang in {lang, None}, f"<html lang={html_lang!r}> on the {lang} page"
-        alike, months = alike_in(lang), months_alike(lang)
-        # Django's own catalogues too (its Italian writes "Email" as English does).
-        django_says = trans_real.translation(lang)._catalog
-        english = english_in(lang)(texts)
-        untranslated = [
-            text
-            for text in dict.fromkeys(texts)
-            if text in said_in_english
-            and has_words(text)
-            and text not in months
-            and django_says.get(text) != text
-            and not alike.fullmatch(text)
-        ]
-        if english or untranslated:
-            found[lang] = sorted(set(english) | set(untranslated))
-    assert not found, f"English on the page: {found}"
-
-
-# --- the boards of every game, as a game goes on ------------------------------------------------
-
-FAMILY_GAMES = [slug for slug, game in registry.games().items() if shipped(game)]
 # The players' names, and Muertoons' girls' (their names in every language: "Bibi 8").
 NAMES = ("Ana", "Bot1", "Bot2", "Bot3", "Bot4", "Bot5", *GIRL_NAMES.values())
 
@@ -263,16 +227,10 @@ def without_names(text: str) -> str:
     return text
 
 
-def board_in(client, match, lang, name="play"):
-    """The board (or the replay) of ``match`` for the client's seat, in ``lang``."""
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
-    response = client.get(url(name, match), HTTP_ACCEPT_LANGUAGE=lang)
-    assert response.status_code == 200
-    return texts_of(response.content.decode())
-
-
 def english_left(en_texts, lang, texts) -> list[str]:
-    """The texts of the ``lang`` answer that are English (as the matrix pages are checked)."""
+    """The texts of the ``lang`` answer that are English: a sentence of the catalogue, or a
+    text the same as in the English answer with a word of its own (not a name, a number, the
+    brand), unless the catalogue, Django's own or the short months write it alike."""
     alike, months = alike_in(lang), months_alike(lang)
     django_says = trans_real.translation(lang)._catalog
     said_in_english = set(en_texts)
@@ -286,6 +244,38 @@ def english_left(en_texts, lang, texts) -> list[str]:
         and not alike.fullmatch(text)
     ]
     return sorted(set(english_in(lang)(texts)) | set(untranslated))
+
+
+@pytest.mark.parametrize(
+    "entry, role", PAGES, ids=[f"{entry['name']}-{role}" for entry, role in PAGES]
+)
+def test_page_speaks_spanish_and_italian(world, entry, role):
+    status, _, english_texts = page_in(world, entry, role, "en")
+    assert status == 200
+    if not english_texts:
+        return  # an answer with no page (a CSV, a file, a favicon)
+    found = {}
+    for lang in LANGS:
+        status, html_lang, texts = page_in(world, entry, role, lang)
+        assert status == 200
+        # (A piece of a page that htmx asks for has no <html> of its own.)
+        assert html_lang in {lang, None}, f"<html lang={html_lang!r}> on the {lang} page"
+        if english := english_left(english_texts, lang, texts):
+            found[lang] = english
+    assert not found, f"English on the page: {found}"
+
+
+# --- the boards of every game, as a game goes on ------------------------------------------------
+
+FAMILY_GAMES = [slug for slug, game in registry.games().items() if shipped(game)]
+
+
+def board_in(client, match, lang, name="play"):
+    """The board (or the replay) of ``match`` for the client's seat, in ``lang``."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    response = client.get(url(name, match), HTTP_ACCEPT_LANGUAGE=lang)
+    assert response.status_code == 200
+    return texts_of(response.content.decode())
 
 
 @pytest.mark.parametrize("slug", FAMILY_GAMES)
