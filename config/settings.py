@@ -221,9 +221,11 @@ WORKER_HEARTBEAT_MAX_AGE = int(os.environ.get("WORKER_HEARTBEAT_MAX_AGE", "90"))
 # (monitoring); the public gets the status. Empty (default): staff only.
 HEALTHZ_TOKEN = os.environ.get("HEALTHZ_TOKEN", "")
 # Family night: a room nobody touched for this long expires (its guests' names go with it);
-# a person quiet for this many minutes may be replaced by a computer player by the host.
+# a person the game has waited for this many minutes, unseen, may be replaced by a computer
+# player by the host; the host is told for a few minutes when that person takes the seat back.
 FAMILY_ROOM_TTL_HOURS = int(os.environ.get("FAMILY_ROOM_TTL_HOURS", "12"))
 FAMILY_QUIET_MINUTES = int(os.environ.get("FAMILY_QUIET_MINUTES", "2"))
+FAMILY_BACK_NOTICE_MINUTES = int(os.environ.get("FAMILY_BACK_NOTICE_MINUTES", "3"))
 # Under ASGI, WhiteNoise hands Django a static file as a synchronous iterator, which Django
 # serves as it should but warns about on every file: not a fault of ours, so not logged.
 warnings.filterwarnings(

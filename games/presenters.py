@@ -227,6 +227,8 @@ def room_context(request, match, mine, keys) -> dict:
         "poll": False,
         "replay_url": "",
         "quiet": [],
+        "asleep": [],
+        "back": [],
     }
     if room["waiting"]:
         room["code"] = room_code_display(match.room_code or "")
@@ -247,23 +249,31 @@ def room_context(request, match, mine, keys) -> dict:
     elif host and any(
         s.kind in Seat.TAKEOVER_KINDS and s.owner_key != match.host_key for s in match.seats.all()
     ):
-        # The host's card checks every few seconds for people who went quiet.
+        # The host's card checks every few seconds for people who went quiet or are gone.
         room["poll"] = True
         room["levels"] = match.spec.bot_levels()
         room["best_level"] = match.engine.BEST_LEVEL
-        room["quiet"] = [
-            {
-                "number": seat.number,
-                "name": seat.name,
-                "minutes": minutes,
-                "text": ngettext(
-                    "%(name)s has been quiet for %(n)s minute.",
-                    "%(name)s has been quiet for %(n)s minutes.",
+        for seat, minutes, gone in match.quiet_seats():
+            name = isolate(seat.name)
+            if gone:
+                text = ngettext(
+                    "%(name)s has been gone for %(n)s minute, and the game is waiting for them.",
+                    "%(name)s has been gone for %(n)s minutes, and the game is waiting for them.",
                     minutes,
-                )
-                % {"name": isolate(seat.name), "n": minutes},
-            }
-            for seat, minutes in match.quiet_seats()
+                ) % {"name": name, "n": minutes}
+                room["quiet"].append({"number": seat.number, "name": seat.name, "text": text})
+            else:
+                text = ngettext(
+                    "%(name)s's screen has been off for %(n)s minute: it is not their turn, "
+                    "so nobody is waiting for them.",
+                    "%(name)s's screen has been off for %(n)s minutes: it is not their turn, "
+                    "so nobody is waiting for them.",
+                    minutes,
+                ) % {"name": name, "n": minutes}
+                room["asleep"].append(text)
+        room["back"] = [
+            _("%(name)s is back and plays their own seat again.") % {"name": isolate(s.name)}
+            for s in match.back_seats()
         ]
     return {"room": room}
 

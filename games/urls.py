@@ -18,6 +18,7 @@ urlpatterns = [
     path("play/<str:public_id>/room/", views.room, name="room"),
     path("play/<str:public_id>/start/", views.start_room, name="start_room"),
     path("play/<str:public_id>/takeover/", views.take_over, name="take_over"),
+    path("play/<str:public_id>/takeback/", views.take_back, name="take_back"),
     path("play/<str:public_id>/watch/", views.spectate, name="spectate"),
     path("play/<str:public_id>/replay/", views.replay, name="replay"),
 ]

@@ -531,7 +531,7 @@ def take_over(request, public_id):
             request,
             match,
             mine,
-            notice=_("%(name)s is playing again: the seat stays theirs.")
+            notice=_("The game is not waiting for %(name)s: the seat stays theirs.")
             % {"name": isolate(seat.name)},
             status=409,
         )
@@ -541,6 +541,24 @@ def take_over(request, public_id):
         mine,
         notice=_("A computer player now plays for %(name)s.") % {"name": isolate(seat.name)},
     )
+
+
+@require_POST
+def take_back(request, public_id):
+    """The person whose seat a computer player took over is back: the seat is theirs again
+    (this browser's own key; 404 for anyone else), and the host is told."""
+    try:
+        match = Match.objects.get_with_seats(public_id)
+    except Match.DoesNotExist:
+        raise Http404 from None
+    seat = taken_over_seat(match, request)
+    if seat is None:
+        raise Http404
+    if match.hand_back(own_player_keys(request)) is None:
+        match = Match.objects.get_with_seats(public_id)
+        return render_taken_over(request, match, seat, status=409)
+    messages.success(request, _("Welcome back! Your seat is yours again."))
+    return redirect(match)
 
 
 @never_cache

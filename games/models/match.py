@@ -96,6 +96,7 @@ class MatchQuerySet(models.QuerySet):
                 ),
                 owner_key="",
                 former_owner_key="",
+                handed_over={},
                 user=None,
                 last_seen_at=None,
             )

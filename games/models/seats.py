@@ -105,6 +105,12 @@ class Seat(models.Model):
     # The player key of the person whose quiet seat a computer player took over: when they
     # come back they are told so.
     former_owner_key = models.CharField(max_length=64, blank=True, db_index=True)
+    # What the computer player took over ({"kind", "name", "user"}), so that the person can
+    # take the seat back as it was (``Match.hand_back``); empty otherwise.
+    handed_over = models.JSONField(default=dict, blank=True)
+    # When the person last took the seat back from a computer player: the host is told for
+    # a few minutes (``Match.back_seats``).
+    back_at = models.DateTimeField(null=True, blank=True)
 
     # People whose seat the host may hand to a computer player when they go quiet.
     TAKEOVER_KINDS = ("guest", "user")

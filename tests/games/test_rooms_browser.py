@@ -1,6 +1,10 @@
 """Family night in headless Debian chromium: pass-and-play on one device (the hand-off screen
 hides the previous hand; the page never holds another seat's cards), and a room on two
-devices joined by its code, played for a few turns, then a quiet seat handed to a computer."""
+devices joined by its code, played for a few turns, then a gone seat handed to a computer and
+taken back by its person."""
+
+import tempfile
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -9,6 +13,7 @@ from games.models import Match
 
 from .test_browser_play import take_turn
 
+SHOTS = Path(tempfile.gettempdir())
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
@@ -105,7 +110,11 @@ def test_two_devices_join_a_room_by_code_play_and_hand_a_quiet_seat_on(
     match.refresh_from_db()
     assert match.version >= 4
 
-    # Ben goes quiet (any silence counts now): the host's card offers a computer player.
+    # Ana plays once more, so that the game waits for Ben; then Ben's phone goes (any silence
+    # counts now): the host's card offers a computer player.
+    host.wait_for_selector(".turn-banner.mine")
+    take_turn(host)
+    guest.wait_for_selector(".turn-banner.mine")
     settings.FAMILY_QUIET_MINUTES = 0
     guest_context.set_offline(True)
     host.get_by_role("button", name="Let a computer player take over from Ben").click(
@@ -115,8 +124,21 @@ def test_two_devices_join_a_room_by_code_play_and_hand_a_quiet_seat_on(
     host.wait_for_selector("text=/A computer player now plays for \u2068?Ben\u2069?\\./")
     seat = match.seats.get(number=1)
     assert seat.kind == "bot" and seat.name == "Ben (computer)"
+    settings.FAMILY_QUIET_MINUTES = 2
     guest_context.set_offline(False)
     guest.wait_for_selector("text=A computer player is playing for you", timeout=30_000)
+    guest.screenshot(path=str(SHOTS / "family-seat-taken.png"))
+    # Ben takes the seat back; the host is told.
+    guest.get_by_role("button", name="Take my seat back").click()
+    guest.wait_for_selector("text=Welcome back! Your seat is yours again.")
+    guest.wait_for_selector("#board")
+    seat.refresh_from_db()
+    assert seat.kind == "guest" and seat.name == "Ben"
+    host.wait_for_selector("text=/is back and plays their own seat again/", timeout=30_000)
+    assert "Ben (computer)" not in host.locator("#board").inner_text()
+    assert host.locator(".room-takeover").count() == 0
+    guest.screenshot(path=str(SHOTS / "family-taken-back-guest.png"))
+    host.screenshot(path=str(SHOTS / "family-taken-back-host.png"))
     assert host.errors == []
     host_context.close()
     guest_context.close()

@@ -280,25 +280,55 @@ def test_polls_record_last_seen_at_most_every_15_seconds(django_assert_max_num_q
 
 
 def make_quiet(match, number, minutes=3):
-    Seat.objects.filter(match=match, number=number).update(
-        last_seen_at=timezone.now() - timedelta(minutes=minutes)
-    )
+    """Seat ``number``'s device has not been seen for ``minutes``, and nothing has happened at
+    the table for as long."""
+    past = timezone.now() - timedelta(minutes=minutes)
+    Seat.objects.filter(match=match, number=number).update(last_seen_at=past)
+    Match.objects.filter(pk=match.pk).update(changed_at=past)
 
 
-def test_the_host_sees_a_quiet_person_and_a_computer_takes_over():
+def play_until_turn_of(match, number):
+    """Play the host's seat (0) and the computers until seat ``number`` must act."""
+    for _ in range(60):
+        match.refresh_from_db()
+        acting = match.to_act()
+        if number in acting:
+            return
+        if 0 in acting:
+            legal = match.engine.legal_actions(match.load_state(), 0)
+            match.play(0, legal[0], version=match.version)
+        match.play_bot_turns()
+    raise AssertionError(f"seat {number} never came to act")
+
+
+def play_until_not_turn_of(match, number):
+    """Play every seat (the person at ``number`` too) until ``number`` is not to act."""
+    for _ in range(60):
+        match.refresh_from_db()
+        acting = match.to_act()
+        if number not in acting:
+            return
+        seat = acting[0]
+        legal = match.engine.legal_actions(match.load_state(), seat)
+        match.play(seat, legal[0], version=match.version)
+    raise AssertionError(f"seat {number} never stopped acting")
+
+
+def test_the_host_sees_a_gone_person_and_a_computer_takes_over():
     host, match = host_room()
     ben = join(match, "Ben")
-    match.refresh_from_db()
-    assert "has been quiet" not in host.get(url("room", match)).content.decode()
+    play_until_turn_of(match, 1)
+    assert "has been gone" not in host.get(url("room", match)).content.decode()
     make_quiet(match, 1, minutes=3)
     body = host.get(url("room", match)).content.decode()
-    assert f"{isolate('Ben')} has been quiet for 3 minutes." in body
+    gone = "has been gone for 3 minutes, and the game is waiting for them."
+    assert f"{isolate('Ben')} {gone}" in body
     assert "Let a computer player take over from <bdi>Ben</bdi>" in body
     assert 'hx-swap-oob="true"' in body
     # The host's board carries the card too; Ben's own board never does.
-    assert "has been quiet" in host.get(match.get_absolute_url()).content.decode()
+    assert "has been gone" in host.get(match.get_absolute_url()).content.decode()
     make_quiet(match, 1, minutes=3)
-    assert "has been quiet" not in ben.get(url("room", match)).content.decode()
+    assert "has been gone" not in ben.get(url("room", match)).content.decode()
     make_quiet(match, 1, minutes=3)
     # Only the host: Ben gets 403, a stranger 404.
     assert ben.post(url("take_over", match), {"seat": 1}, **HTMX).status_code == 403
@@ -325,9 +355,39 @@ def test_the_host_sees_a_quiet_person_and_a_computer_takes_over():
     # Ben comes back: a clear message, on the page, on the poll and on a move.
     body = ben.get(match.get_absolute_url()).content.decode()
     assert "A computer player is playing for you" in body and "Ben" in body
+    assert "Take my seat back" in body
     assert "take your seat" in ben.get(url("poll", match) + "?v=0", **HTMX).content.decode()
     response = ben.post(url("move", match), {"type": "pass", "version": match.version}, **HTMX)
     assert response.status_code == 403 and "computer player" in response.content.decode()
+
+
+def test_quiet_is_not_gone_a_sleeping_phone_is_not_offered_to_a_computer():
+    """A phone that locked its screen during the others' turns holds nobody up: the host is
+    told it is asleep, and no computer player is offered, until the game waits for it."""
+    host, match = host_room()
+    join(match, "Ben")
+    play_until_turn_of(match, 0)
+    match.refresh_from_db()
+    if 1 in match.to_act():  # a moment when all act at once: let Ben act first
+        play_until_not_turn_of(match, 1)
+    make_quiet(match, 1, minutes=4)
+    match = Match.objects.get_with_seats(match.public_id)
+    assert [(s.name, m, gone) for s, m, gone in match.quiet_seats()] == [("Ben", 4, False)]
+    body = host.get(url("room", match)).content.decode()
+    assert "screen has been off for 4 minutes: it is not their turn" in body
+    assert "Let a computer player take over" not in body
+    response = host.post(url("take_over", match), {"seat": 1}, **HTMX)
+    assert response.status_code == 409
+    assert "The game is not waiting for \u2068Ben\u2069" in response.content.decode()
+    assert match.seats.get(number=1).kind == Seat.Kind.GUEST
+    # Ben's turn comes while the phone sleeps: only after FAMILY_QUIET_MINUTES of waiting
+    # (counted from the move that made it Ben's turn) is Ben gone.
+    play_until_turn_of(match, 1)
+    match = Match.objects.get_with_seats(match.public_id)
+    assert [gone for _s, _m, gone in match.quiet_seats()] == [False]
+    make_quiet(match, 1, minutes=3)
+    match = Match.objects.get_with_seats(match.public_id)
+    assert [(s.name, m) for s, m in match.gone_seats()] == [("Ben", 3)]
 
 
 def test_a_person_who_is_back_keeps_the_seat():
@@ -335,8 +395,8 @@ def test_a_person_who_is_back_keeps_the_seat():
     # A waiting room: nothing to take over yet.
     assert host.post(url("take_over", match), {"seat": 1}, **HTMX).status_code == 409
     ben = join(match, "Ben")
-    match.refresh_from_db()
-    # Not quiet yet: nothing to take over.
+    play_until_turn_of(match, 1)
+    # Not gone yet: nothing to take over.
     response = host.post(url("take_over", match), {"seat": 1}, **HTMX)
     assert response.status_code == 409 and "the seat stays theirs" in response.content.decode()
     make_quiet(match, 1)
@@ -346,6 +406,56 @@ def test_a_person_who_is_back_keeps_the_seat():
     assert match.seats.get(number=1).kind == Seat.Kind.GUEST
 
 
+def test_the_person_takes_the_seat_back_and_the_host_is_told():
+    host, match = host_room()
+    ben = join(match, "Ben")
+    play_until_turn_of(match, 1)
+    make_quiet(match, 1)
+    response = host.post(url("take_over", match), {"seat": 1, "level": "heuristic"}, **HTMX)
+    assert response.status_code == 200
+    match.play_bot_turns()
+    # Only Ben's browser may take it back: another seat, a stranger, a GET.
+    assert host.post(url("take_back", match)).status_code == 404
+    assert Client().post(url("take_back", match)).status_code == 404
+    assert ben.get(url("take_back", match)).status_code == 405
+    response = ben.post(url("take_back", match))
+    assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
+    seat = match.seats.get(number=1)
+    assert (seat.kind, seat.name, seat.bot_level, seat.former_owner_key) == ("guest", "Ben", "", "")
+    assert seat.owner_key and seat.handed_over == {} and seat.back_at is not None
+    body = ben.get(match.get_absolute_url()).content.decode()
+    assert "Welcome back! Your seat is yours again." in body
+    assert "A computer player is playing for you" not in body
+    # The host is told, on the room card (which the host's board also carries).
+    back = f"{isolate('Ben')} is back and plays their own seat again."
+    assert back in host.get(url("room", match)).content.decode()
+    assert back in host.get(match.get_absolute_url()).content.decode()
+    assert back not in ben.get(url("room", match)).content.decode()
+    # No computer plays for Ben any more: at Ben's turn the game waits for Ben, who plays.
+    play_until_turn_of(match, 1)
+    assert match.play_bot_turns() == 0
+    match.refresh_from_db()
+    legal = match.engine.legal_actions(match.load_state(), 1)
+    before = match.version
+    match.play(1, legal[0], version=match.version)
+    assert match.version == before + 1
+    # Taking it back twice: nothing left to take back.
+    assert ben.post(url("take_back", match)).status_code == 404
+
+
+def test_a_seat_cannot_be_taken_back_once_the_game_is_over():
+    host, match = host_room()
+    ben = join(match, "Ben")
+    play_until_turn_of(match, 1)
+    make_quiet(match, 1)
+    host.post(url("take_over", match), {"seat": 1, "level": "heuristic"}, **HTMX)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    body = ben.get(match.get_absolute_url()).content.decode()
+    assert "The game is over." in body and "Take my seat back" not in body
+    assert ben.post(url("take_back", match)).status_code == 409
+    assert match.seats.get(number=1).kind == Seat.Kind.BOT
+
+
 def test_the_host_seats_are_never_called_quiet():
     _host, match = host_room(seat2_kind="here", seat2_name="Ben", seat3_kind="remote")
     join(match, "Cleo")
@@ -353,7 +463,7 @@ def test_the_host_seats_are_never_called_quiet():
     for number in (0, 1, 2):
         make_quiet(match, number)
     match = Match.objects.get_with_seats(match.public_id)
-    assert [(s.name, m) for s, m in match.quiet_seats()] == [("Cleo", 3)]
+    assert [(s.name, m) for s, m, _gone in match.quiet_seats()] == [("Cleo", 3)]
 
 
 @pytest.mark.parametrize("htmx", [False, True])

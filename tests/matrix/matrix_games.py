@@ -1,5 +1,5 @@
 """Family-night rooms: joining by code, the room card, starting with computers, handing a
-quiet seat to a computer player.
+gone seat to a computer player and taking it back.
 
 The world's match_a is child_a's classroom game: child_a has a seat but is not the host of a
 family room, so the host's actions answer 403; every role without a seat gets 404. The
@@ -37,5 +37,11 @@ ENTRIES = [
         "url": play_url("take_over"),
         "data": lambda w: {"seat": 1},
         "expect": everyone(404) | {"child_a": 403},  # seated, not the host
+    },
+    {
+        "name": "games:take_back",
+        "method": "post",
+        "url": play_url("take_back"),
+        "expect": everyone(404),  # nobody's seat was taken over by a computer player
     },
 ]
