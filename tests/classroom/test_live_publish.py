@@ -34,8 +34,9 @@ TOKEN_WRITERS = {
     "games/models/moves.py:_play_locked": "save_board",
     # an open seat taken (join), the host's computers in the empty seats
     "games/models/rooms.py:seat_filled": "save_board",
-    # a computer takes over a quiet person's seat
+    # a computer takes over a gone person's seat; the person takes it back
     "games/models/rooms.py:hand_to_computer": "save_board",
+    "games/models/rooms.py:hand_back": "save_board",
     # a family room's expiry (scrubbed: abandoned; deleted: GONE)
     "games/models/match.py:expire_rooms": "update_boards",
     # the teacher's wall: pause, resume, end of session
@@ -181,12 +182,27 @@ def test_a_seat_takeover_publishes(published, django_capture_on_commit_callbacks
         family=True,
         host_key="host",
     )
-    Seat.objects.filter(match=match, number=1).update(
-        last_seen_at=timezone.now() - timedelta(minutes=10)
-    )
+    for _ in range(20):  # the game waits for Ben
+        match.refresh_from_db()
+        if 1 in match.to_act():
+            break
+        legal = match.engine.legal_actions(match.load_state(), 0)
+        ends = [a for a in legal if a.get("type") == "end_turn"]
+        match.play(0, (ends or legal)[0], version=match.version)
+    long_ago = timezone.now() - timedelta(minutes=10)
+    Seat.objects.filter(match=match, number=1).update(last_seen_at=long_ago)
+    Match.objects.filter(pk=match.pk).update(changed_at=long_ago)
+    match.refresh_from_db()
+    published.clear()
     with django_capture_on_commit_callbacks(execute=True):
         assert match.hand_to_computer(1, registry.rules()[GAME].LEVELS[0]) is not None
-    assert (match.public_id, "0s1") in published
+    token = match.board_token(match.version, match.paused_at, match.seating, match.status)
+    assert (match.public_id, token) in published
+    # Ben takes the seat back: published too.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert match.hand_back(["ben"]) is not None
+    token = match.board_token(match.version, match.paused_at, match.seating, match.status)
+    assert (match.public_id, token) in published
 
 
 @pytest.mark.django_db
