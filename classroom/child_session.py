@@ -35,7 +35,11 @@ def session_end(school, now=None) -> datetime:
 
 
 def sign_in_student(request, student: Student) -> None:
-    """Start a fresh session for this child (a new session key: no fixation)."""
+    """Start a fresh session for this child (a new session key: no fixation). The child who
+    was signed in on this browser before (a shared Chromebook) is signed out."""
+    before = request.session.get("student_id")
+    if before and before != student.pk:
+        Student(pk=before).signed_out()
     request.session.flush()
     request.session.cycle_key()
     request.session["student_id"] = student.pk
@@ -44,10 +48,15 @@ def sign_in_student(request, student: Student) -> None:
     request.session["player_key"] = secrets.token_urlsafe(18)
     # The school's language, for the pages that never look the child up (classroom/languages.py).
     request.session[CHILD_LANGUAGE] = student.classroom.school.language
-    request.session.set_expiry(session_end(student.classroom.school))
+    until = session_end(student.classroom.school)
+    request.session.set_expiry(until)
+    student.signed_in(until)
 
 
 def sign_out_student(request) -> None:
+    student_id = request.session.get("student_id")
+    if student_id:
+        Student(pk=student_id).signed_out()
     request.session.flush()
 
 

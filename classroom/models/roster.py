@@ -262,6 +262,9 @@ class Student(StudentSignIn, models.Model):
     badge_token = models.CharField(max_length=40, unique=True, default=new_badge_token)
     failed_signins = models.PositiveSmallIntegerField(default=0)
     locked_until = models.DateTimeField(null=True, blank=True)
+    # Until when the child's latest sign-in lasts (its session's end: the end of the school
+    # day); None once signed out. The live wall's "not signed in yet" (``is_signed_in``).
+    signed_in_until = models.DateTimeField(null=True, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # name_sort_key(name), kept by save() and bulk_create(): the order of every list.

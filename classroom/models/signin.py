@@ -82,6 +82,7 @@ class ClassroomSignIn:
         type(self).objects.filter(pk=self.pk).update(
             signin_generation=models.F("signin_generation") + 1
         )
+        self.students.filter(signed_in_until__isnull=False).update(signed_in_until=None)
         self.refresh_from_db(fields=["signin_generation"])
 
     def unlock_children(self) -> int:
@@ -133,7 +134,8 @@ class StudentSignIn:
             self.pictures = new_pictures()
         self.failed_signins = 0
         self.locked_until = None
-        self.save(update_fields=["pictures", "failed_signins", "locked_until"])
+        self.signed_in_until = None
+        self.save(update_fields=["pictures", "failed_signins", "locked_until", "signed_in_until"])
 
     @property
     def signin_key(self) -> str:
@@ -172,6 +174,24 @@ class StudentSignIn:
         self.failed_signins, self.locked_until = row.failed_signins, row.locked_until
         return answer
 
+    # --- signed in or not (the live wall) ---------------------------------------------------
+
+    def signed_in(self, until) -> None:
+        """The child signed in for a session that lasts ``until`` (one UPDATE)."""
+        self.signed_in_until = until
+        type(self).objects.filter(pk=self.pk).update(signed_in_until=until)
+
+    def signed_out(self) -> None:
+        self.signed_in_until = None
+        type(self).objects.filter(pk=self.pk, signed_in_until__isnull=False).update(
+            signed_in_until=None
+        )
+
+    def is_signed_in(self, now=None) -> bool:
+        """Whether the child's latest sign-in still lasts (the session may have been ended
+        by the teacher, new pictures or a new badge, which clear it)."""
+        return self.signed_in_until is not None and self.signed_in_until > (now or timezone.now())
+
     # --- lockout -----------------------------------------------------------------------------
 
     def is_locked_at(self, now) -> bool:
@@ -198,7 +218,8 @@ class StudentSignIn:
         from .roster import new_badge_token
 
         self.badge_token = new_badge_token()
-        self.save(update_fields=["badge_token"])
+        self.signed_in_until = None
+        self.save(update_fields=["badge_token", "signed_in_until"])
 
     def get_badge_url(self) -> str:
         return reverse("classroom:join_badge", args=[self.badge_token])

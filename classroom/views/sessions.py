@@ -15,6 +15,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.decorators.http import require_http_methods
@@ -25,10 +27,12 @@ from classroom.child_session import current_student
 from classroom.forms import AssignmentForm
 from classroom.models import Assignment
 from classroom.models import Classroom
+from classroom.models import Student
 from classroom.models import WaitingEntry
 from classroom.models import WarmUp
 from classroom.models import session_of
 from classroom.models.assignment import LIVE_MATCH_STATUSES
+from classroom.models.child_seat import student_pk_of
 from classroom.views.access import teacher_page
 from classroom.views.responses import finish
 from classroom.views.responses import render_page
@@ -271,7 +275,8 @@ def live_matches(classroom):
 
 def wall_version(classroom, now=None) -> str:
     """Changes whenever something on the wall would change: a move, a pause, a new or
-    ended match, a stalled flag, a child arriving in or leaving a waiting room."""
+    ended match, a stalled flag, a child arriving in or leaving a waiting room, a child
+    signing in or out."""
     now = now or timezone.now()
     rows = list(
         live_matches(classroom).values_list("pk", "version", "paused_at", "status", "changed_at")
@@ -297,7 +302,13 @@ def wall_version(classroom, now=None) -> str:
         .values_list("pk", "status", "warm_up_skipped")
     )
     warming = list(warming_up(classroom, now).values_list("pk", flat=True))
-    raw = repr((parts, waiting, sessions, warming)).encode()
+    signed_in = list(
+        Student.objects.active()
+        .filter(classroom=classroom, signed_in_until__gt=now)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    raw = repr((parts, waiting, sessions, warming, signed_in)).encode()
     return hashlib.sha256(raw).hexdigest()[:16]
 
 
@@ -317,6 +328,92 @@ def stalled(status, paused_at, changed_at, now) -> bool:
         and paused_at is None
         and (now - changed_at).total_seconds() >= STALLED_AFTER
     )
+
+
+# A child's state on the wall, most telling first: (state, icon, words).
+CHILD_STATES = {
+    "playing": ("▶", lambda: pgettext("a child's state on the live wall", "Playing")),
+    "waiting": (
+        "⌛",
+        lambda: pgettext("a child's state on the live wall", "Waiting for a partner"),
+    ),
+    "warming_up": ("⚗", lambda: pgettext("a child's state on the live wall", "Warming up")),
+    "done": ("✓", lambda: pgettext("a child's state on the live wall", "Target reached")),
+    "signed_in": ("●", lambda: pgettext("a child's state on the live wall", "Signed in")),
+    "not_signed_in": (
+        "○",
+        lambda: pgettext("a child's state on the live wall", "Not signed in yet"),
+    ),
+}
+
+
+def progress_text(done: int, target: int, kind: str) -> str:
+    if kind == Assignment.Target.GAMES:
+        text = ngettext("%(done)s of %(target)s game", "%(done)s of %(target)s games", target)
+    else:
+        text = ngettext("%(done)s of %(target)s minute", "%(done)s of %(target)s minutes", target)
+    return text % {"done": done, "target": target}
+
+
+def wall_children(classroom, open_sessions, cards, waiting, warming, now) -> dict:
+    """Each child an open session is set for, with what they are doing and how far they are
+    towards the session's target (games finished or minutes played): a query for the class's
+    children and one per open session."""
+    if not open_sessions:
+        return {"rows": [], "signed_in": 0, "done": 0}
+    session_for = {}
+    students = list(Student.objects.active().filter(classroom=classroom))
+    for student in students:
+        session = next((a for a in open_sessions if a.covers(student)), None)
+        if session is not None:
+            session_for[student.pk] = session
+    done = {}
+    for session in open_sessions:
+        ids = [pk for pk, a in session_for.items() if a.pk == session.pk]
+        if ids:
+            done.update(session.done_by(ids))
+    playing = {student_pk_of(seat) for card in cards for seat in card["match"].seats.all()}
+    waiting_ids = {entry.student_id for entry in waiting}
+    warming_ids = {round_.student_id for round_ in warming}
+    rows = []
+    for student in students:
+        session = session_for.get(student.pk)
+        if session is None:
+            continue
+        count = done.get(student.pk, 0)
+        complete = count >= session.target_value
+        if student.pk in playing:
+            state = "playing"
+        elif student.pk in waiting_ids:
+            state = "waiting"
+        elif student.pk in warming_ids:
+            state = "warming_up"
+        elif complete:
+            state = "done"
+        elif student.is_signed_in(now):
+            state = "signed_in"
+        else:
+            state = "not_signed_in"
+        icon, words = CHILD_STATES[state]
+        shown = min(count, session.target_value)
+        rows.append(
+            {
+                "student": student,
+                "state": state,
+                "icon": icon,
+                "words": words(),
+                "complete": complete,
+                "done": shown,
+                "target": session.target_value,
+                "progress": progress_text(shown, session.target_value, session.target_kind),
+                "percent": round(100 * shown / session.target_value) if session.target_value else 0,
+            }
+        )
+    return {
+        "rows": rows,
+        "signed_in": sum(1 for row in rows if row["state"] != "not_signed_in"),
+        "done": sum(1 for row in rows if row["complete"]),
+    }
 
 
 def wall_context(classroom) -> dict:
@@ -351,18 +448,22 @@ def wall_context(classroom) -> dict:
     several = len({card["match"].session_link.assignment_id for card in cards}) > 1
     for card in cards:
         card["session"] = card["match"].session_link.assignment.title if several else ""
-    open_sessions = list(classroom.assignments.open_now().order_by("opens_at"))
+    open_sessions = list(
+        classroom.assignments.open_now().order_by("opens_at").prefetch_related("groups", "students")
+    )
     waiting = list(
         WaitingEntry.objects.filter(assignment__classroom=classroom, match__isnull=True)
         .select_related("student")
         .order_by("created_at")
     )
+    warming = list(warming_up(classroom, now))
     return {
         "classroom": classroom,
         "cards": cards,
         "open_sessions": open_sessions,
         "waiting": waiting,
-        "warming_up": list(warming_up(classroom, now)),
+        "warming_up": warming,
+        "children": wall_children(classroom, open_sessions, cards, waiting, warming, now),
         "warm_up_sessions": [a for a in open_sessions if a.warm_up_minutes],
         "any_paused": any(c["paused"] for c in cards)
         or any(a.status == Assignment.Status.PAUSED for a in open_sessions),

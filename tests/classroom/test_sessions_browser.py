@@ -1,7 +1,9 @@
 """In headless Debian chromium: two children press Play, are paired, and the teacher's wall
 shows their match without a reload; Pause all stops the children's moves."""
 
+import tempfile
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from browser_kit import child_session
@@ -31,6 +33,16 @@ def test_two_children_are_paired_and_the_wall_shows_their_game_live(browser, liv
     classroom = Classroom.objects.create(school=school, teacher=teacher, name="5E")
     ada = Student.objects.create(classroom=classroom, name="Ada")
     ben = Student.objects.create(classroom=classroom, name="Ben")
+    # A class of 24: the wall lists every child with what they are doing.
+    others = [
+        "Maximilianus Alexander",
+        "Apprentice",
+        "Zoë",
+        "Ñoño",
+        *[f"Kid {i}" for i in range(18)],
+    ]
+    Student.objects.bulk_create([Student(classroom=classroom, name=n) for n in others])
+    Student.objects.get(name="Zoë").signed_in(timezone.now() + timedelta(hours=2))
     assignment = Assignment.objects.create(
         classroom=classroom,
         title="Potion duel",
@@ -45,6 +57,9 @@ def test_two_children_are_paired_and_the_wall_shows_their_game_live(browser, liv
         contexts.append(ctx)
         wall.goto(live_server.url + reverse("classroom:session_wall", args=[classroom.pk]))
         wall.get_by_text("0 games being played").wait_for()
+        assert "Not signed in yet" in wall.locator(".child-progress", has_text="Ada").inner_text()
+        assert "Signed in" in wall.locator(".child-progress", has_text="Zoë").inner_text()
+        assert "1 of 24 signed in" in wall.locator(".wall-children-counts").inner_text()
 
         pages = {}
         for child in (ada, ben):
@@ -58,6 +73,7 @@ def test_two_children_are_paired_and_the_wall_shows_their_game_live(browser, liv
         pages["Ada"].get_by_text("Waiting for a classmate").wait_for()
         # The wall sees Ada waiting, without a reload.
         wall.locator(".wall-waiting", has_text="Ada").wait_for()
+        wall.locator(".child-progress.is-waiting", has_text="Ada").wait_for()
         pages["Ben"].get_by_role("button", name="Play Potion duel").click()
         pages["Ben"].wait_for_selector("#board")
         # Ada's waiting room notices the pairing and takes her to the game.
@@ -70,6 +86,17 @@ def test_two_children_are_paired_and_the_wall_shows_their_game_live(browser, liv
         card.wait_for()
         assert "Ben" in card.inner_text()
         assert "Ada's turn" in card.inner_text()
+        for name in ("Ada", "Ben"):
+            row = wall.locator(".child-progress.is-playing", has_text=name)
+            row.wait_for()
+            assert "0 of 2 games" in row.inner_text()
+        # Every child's row fits its box (long names wrap between words, never spill out).
+        spilled = wall.evaluate(
+            """() => [...document.querySelectorAll('.child-progress')]
+                .filter(li => li.scrollWidth > li.clientWidth + 1).map(li => li.innerText)"""
+        )
+        assert spilled == []
+        wall.screenshot(path=str(Path(tempfile.gettempdir()) / "wall-children.png"), full_page=True)
         assert card.get_by_role("link", name="Watch").get_attribute("href") == reverse(
             "games:spectate", args=[match.public_id]
         )

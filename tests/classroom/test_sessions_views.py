@@ -736,3 +736,122 @@ def test_the_wall_shows_only_the_pause_or_resume_that_applies(world):
         reverse("classroom:wall_resume", args=[world.class_a.pk]), headers={"HX-Request": "true"}
     )
     assert buttons(resumed.text) == (True, False)
+
+
+# --- the wall: each child's progress -----------------------------------------------------------
+
+
+def wall_rows(text) -> dict[str, str]:
+    """{child's name: the text of their row} in the wall's children panel."""
+    panel = re.search(r'<section class="wall-children".*?</section>', text, re.S)
+    assert panel, "no children panel"
+    rows = re.findall(r'<li class="child-progress[^"]*">(.*?)</li>', panel.group(0), re.S)
+    out = {}
+    for row in rows:
+        name = re.search(r"<bdi>(.*?)</bdi>", row).group(1)
+        out[name] = " ".join(re.sub(r"<[^>]+>", " ", row).split())
+    return out
+
+
+@pytest.mark.django_db
+def test_the_wall_shows_what_each_child_is_doing_and_how_far_they_are(world):
+    from classroom.child_session import session_end
+    from classroom.models import Group
+    from classroom.models import WarmUp
+
+    Assignment.objects.filter(pk=world.assignment_a.pk).update(target_value=2)
+    cleo = Student.objects.create(classroom=world.class_a, name="Cleo")
+    dan = Student.objects.create(classroom=world.class_a, name="Dan")
+    eve = Student.objects.create(classroom=world.class_a, name="Eve")
+    fin = Student.objects.create(classroom=world.class_a, name="Fin")
+    # Ada plays (match_a); Ali finished two games; Cleo waits; Dan warms up; Eve signed in.
+    for _ in range(2):
+        done = world.assignment_a.new_match(
+            [
+                {"kind": Seat.Kind.STUDENT, "name": "Ali", "owner_key": world.child_a2.seat_key},
+                {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
+            ],
+            options={"tier": "green"},
+        )
+        Match.objects.filter(pk=done.pk).update(status=Match.Status.FINISHED)
+    WaitingEntry.objects.create(assignment=world.assignment_a, student=cleo, tier="green")
+    WarmUp.objects.create(
+        student=dan, assignment=world.assignment_a, facts=[[2, 3]], started_at=timezone.now()
+    )
+    eve.signed_in(session_end(world.school_a))
+    teacher = world.client("teacher_a")
+    page = teacher.get(reverse("classroom:session_wall", args=[world.class_a.pk]))
+    rows = wall_rows(page.text)
+    assert list(rows) == ["Ada", "Ali", "Cleo", "Dan", "Eve", "Fin"]  # the class's order
+    assert rows["Ada"] == "Ada ▶ Playing 0 of 2 games"
+    assert rows["Ali"] == "Ali ✓ Target reached 2 of 2 games ✓"
+    assert rows["Cleo"] == "Cleo ⌛ Waiting for a partner 0 of 2 games"
+    assert rows["Dan"] == "Dan ⚗ Warming up 0 of 2 games"
+    assert rows["Eve"] == "Eve ● Signed in 0 of 2 games"
+    assert rows["Fin"] == "Fin ○ Not signed in yet 0 of 2 games"
+    assert "5 of 6 signed in" in page.text and "1 reached the target" in page.text
+    assert '<progress max="2" value="2" aria-hidden="true">' in page.text
+    # A sign-in changes the wall's version: the poll answers with the new board.
+    board = reverse("classroom:wall_board", args=[world.class_a.pk])
+    version = board_version(page.text)
+    assert teacher.get(board, {"v": version}).status_code == 204
+    fin.signed_in(session_end(world.school_a))
+    changed = teacher.get(board, {"v": version}, headers={"HX-Request": "true"})
+    assert changed.status_code == 200 and wall_rows(changed.text)["Fin"].startswith("Fin ● Signed")
+    # The teacher ends the sessions: everybody is signed out (and no session is open).
+    world.class_a.end_signins()
+    assert not Student.objects.filter(signed_in_until__isnull=False).exists()
+    # A session for one group lists only that group's children; minutes are counted too.
+    Assignment.objects.filter(pk=world.assignment_a.pk).end()
+    owls = Assignment.objects.create(
+        classroom=world.class_a,
+        created_by=world.teacher_a,
+        title="Owls",
+        opens_at=timezone.now(),
+        target_kind=Assignment.Target.MINUTES,
+        target_value=10,
+    )
+    owls.groups.add(Group.objects.get(name="Owls"))
+    rows = wall_rows(teacher.get(reverse("classroom:session_wall", args=[world.class_a.pk])).text)
+    assert rows == {"Ada": "Ada ○ Not signed in yet 0 of 10 minutes"}
+
+
+@pytest.mark.django_db
+def test_signing_in_and_out_is_what_the_wall_shows(world):
+    from .test_signin_flow import post_pictures
+    from .test_signin_flow import right_pictures
+
+    client = Client()
+    response = post_pictures(client, world.child_a2, right_pictures(world.child_a2))
+    assert response.status_code == 302
+    world.child_a2.refresh_from_db()
+    assert world.child_a2.is_signed_in()
+    # Another child signs in on the same Chromebook: Ali is signed out.
+    post_pictures(client, world.child_a, right_pictures(world.child_a))
+    world.child_a2.refresh_from_db()
+    world.child_a.refresh_from_db()
+    assert not world.child_a2.is_signed_in() and world.child_a.is_signed_in()
+    # New pictures end Ada's session, and the wall says so.
+    world.child_a.new_pictures()
+    world.child_a.refresh_from_db()
+    assert not world.child_a.is_signed_in()
+
+
+@pytest.mark.django_db
+def test_the_wall_costs_as_many_queries_for_thirty_children_as_for_two(world):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    teacher = world.client("teacher_a")
+    url = reverse("classroom:wall_board", args=[world.class_a.pk])
+    teacher.get(url)
+    with CaptureQueriesContext(connection) as two:
+        response = teacher.get(url)
+    assert len(wall_rows(response.text)) == 2
+    Student.objects.bulk_create(
+        [Student(classroom=world.class_a, name=f"Child {i}") for i in range(30)]
+    )
+    with CaptureQueriesContext(connection) as thirty_two:
+        response = teacher.get(url)
+    assert len(wall_rows(response.text)) == 32
+    assert len(thirty_two) == len(two)
