@@ -380,6 +380,7 @@ class MoveForm(forms.Form):
 
     def clean_classroom(self):
         target = self.cleaned_data["classroom"]
+        target.lock_names()  # until the view's transaction has moved the child
         if target.name_taken_by(self.student.name):
             raise ValidationError(
                 _("%(class)s already has a child called %(name)s: rename one of them first.")

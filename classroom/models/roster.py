@@ -152,14 +152,28 @@ class Classroom(ClassroomSignIn, models.Model):
         class's children. Nothing is saved."""
         return read_roster(text, self)
 
+    def lock_names(self) -> None:
+        """Lock the class's row until the transaction ends: whoever checks a child's name
+        against the class and then writes it holds this lock, so two tabs adding or renaming
+        children at once cannot both pass the check with the same name (PostgreSQL; SQLite
+        serialises its writers)."""
+        list(type(self).objects.select_for_update().filter(pk=self.pk).values_list("pk"))
+
     def add_roster(self, reading: "RosterReading") -> tuple[list["Student"], list["Group"]]:
         """Add every good line of a reading in one transaction (its bad lines are the
         teacher's to fix: ``reading.bad_lines``); groups the class does not have yet are
         created. A reading refused as a whole (no good line, or too many lines) adds nothing.
-        Returns (children, new groups)."""
+        The reading is made again under the class's lock (``lock_names``), so a name another
+        tab added meanwhile becomes a bad line instead of a second child of that name
+        (``reading`` is updated). Returns (children, new groups)."""
         if not reading.rows or any(n is None for n, _reason in reading.errors):
             raise ValueError("only a reading with good lines, not refused whole, is added")
         with transaction.atomic():
+            self.lock_names()
+            fresh = read_roster(reading.text, self)
+            reading.rows, reading.errors, reading.lines = fresh.rows, fresh.errors, fresh.lines
+            if not reading.rows or any(n is None for n, _reason in reading.errors):
+                return [], []
             groups = {name_key(g.name): g for g in self.groups.select_for_update()}
             new_groups = []
             for row in reading.rows:
@@ -436,6 +450,8 @@ class RosterReading:
     errors: list[tuple] = field(default_factory=list)
     # The text of each line, by its number (the bad ones go back in the box to be fixed).
     lines: dict[int, str] = field(default_factory=dict)
+    # The text read (``Classroom.add_roster`` reads it again under the class's lock).
+    text: str = ""
 
     @property
     def problems(self) -> list[tuple]:
@@ -470,7 +486,7 @@ def read_roster(text: str, classroom: Classroom | None = None) -> RosterReading:
     skipped. Empty lines are left out, and the lines are numbered without them: as the box
     shows the text once it is given back (``roster_text``). Every bad line is reported with its
     number."""
-    reading = RosterReading()
+    reading = RosterReading(text=text)
     lines = roster_text(text).splitlines()
     delimiter = _delimiter(lines)
     first_seen: dict[str, int] = {}

@@ -265,9 +265,11 @@ def student_edit(request, pk):
     form = StudentForm(request.POST or None, instance=student)
     context = {"form": form, "student": student, "classroom": student.classroom}
     if request.method == "POST":
-        if not form.is_valid():
+        with transaction.atomic():  # the name is checked and saved under the class's lock
+            student.classroom.lock_names()
+            saved = form.is_valid() and bool(form.save())
+        if not saved:
             return render_page(request, STUDENT_FORM, "form", context, status=422)
-        form.save()
         return done(
             request,
             class_url(student.classroom),
@@ -283,11 +285,14 @@ def student_move(request, pk):
     form = MoveForm(request.POST or None, student=student, teacher=request.user)
     context = {"form": form, "student": student, "classroom": student.classroom}
     if request.method == "POST":
-        if not form.is_valid():
-            return render_page(request, STUDENT_MOVE, "form", context, status=422)
         old = student.classroom
-        target = form.cleaned_data["classroom"]
-        student.move_to(target)
+        with transaction.atomic():  # the form locks the target class's names (MoveForm)
+            moved = form.is_valid()
+            if moved:
+                target = form.cleaned_data["classroom"]
+                student.move_to(target)
+        if not moved:
+            return render_page(request, STUDENT_MOVE, "form", context, status=422)
         return done(
             request,
             class_url(old),
