@@ -9,6 +9,9 @@ from django.views.generic import RedirectView
 
 from classroom.views import accounts
 
+# The admin's log-in counts one account's wrong passwords one at a time, as ours does.
+admin.site.login = accounts.one_guess_at_a_time(admin.site.login)  # type: ignore[method-assign]
+
 
 def notice(view, **context):
     """An auth view's "done" page: registration/notice.html with its words."""

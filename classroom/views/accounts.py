@@ -3,6 +3,7 @@ log-in by e-mail, and the teacher's home page with their classes."""
 
 import hashlib
 from datetime import timedelta
+from functools import wraps
 
 from axes.utils import reset as axes_reset
 from django.contrib import messages
@@ -115,6 +116,22 @@ def login_lock(key: str) -> None:
         digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [digest])
+
+
+def one_guess_at_a_time(view):
+    """A log-in view whose POST checks, compares and counts one account's guesses one at a
+    time (``login_lock``), as ``LoginView.post`` does: for the Django admin's log-in, which
+    django-axes also guards (config/urls.py)."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if request.method != "POST":
+            return view(request, *args, **kwargs)
+        with transaction.atomic():
+            login_lock(login_key(request.POST.get("username", "")))
+            return view(request, *args, **kwargs)
+
+    return wrapped
 
 
 def login_locked_out(request, original_response=None, credentials=None):

@@ -132,3 +132,25 @@ def test_thirty_parallel_guesses_check_at_most_ten_passwords(
     assert stored == spy.calls[False] == LOGIN_FAILURE_LIMIT
     assert statuses.count(429) >= 30 - LOGIN_FAILURE_LIMIT
     assert 302 not in statuses
+
+
+@pytest.mark.slow
+@pytest.mark.services
+def test_thirty_parallel_guesses_at_the_admin_log_in_check_at_most_ten_passwords(
+    postgres, transactional_db, monkeypatch
+):
+    user = get_user_model().objects.create_user(
+        "operator", "operator@example.com", "the-right-one-8", is_staff=True
+    )
+    spy = Spy(monkeypatch, type(user), "check_password")
+    url = reverse("admin:login")
+
+    def guess(n):
+        return Client().post(url, {"username": "operator", "password": f"guess-{n}"}).status_code
+
+    statuses = race([lambda n=n: guess(n) for n in range(30)])
+    assert not [s for s in statuses if isinstance(s, Exception)], statuses
+    print(f"\n30 parallel admin guesses: {Counter(statuses)}; checked {spy.calls[False]}")
+    assert spy.calls[False] == LOGIN_FAILURE_LIMIT
+    assert statuses.count(429) >= 30 - LOGIN_FAILURE_LIMIT
+    assert 302 not in statuses
