@@ -18,6 +18,7 @@ from bench.load.run import capacity
 from bench.load.run import find_capacity
 from bench.load.run import passed
 from bench.load.run import run_step
+from bench.report import load_section
 from games.models import Match
 from games.models import Move
 
@@ -64,6 +65,14 @@ def test_twenty_children_for_twenty_seconds(production_servers, tmp_path):
     assert positive_finite(per_child["web"]) and positive_finite(per_child["server"])
     assert summary["slowest_kind"] in kinds
     assert summary["passed"] == passed(summary)
+    # latest.md's load section: a row per step with each kind's p95 and each part's CPU
+    found = capacity([summary])
+    found.pop("best")
+    md = "\n".join(
+        load_section({**found, "steps": [summary], "step_seconds": 20, "web_workers": 1})
+    )
+    assert "| children | move p95 | board GET p95 | stream connect p95 | page p95 |" in md
+    assert md.count("\n| 20 | ") == 2 and ("| pass |" in md) == summary["passed"]
 
 
 def step(children: int, ok: bool, **p95) -> dict:
