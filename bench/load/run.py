@@ -125,7 +125,7 @@ DEFAULT_STEPS = (800, 1000, 1200, 1400)
 GENERATOR_SATURATED_CORES = 0.9
 
 
-def cpu_snapshot(stack: dict) -> dict:
+def cpu_snapshot(stack: dict, generator_pid: int | None = None) -> dict:
     web = [p.pid for p in stack["procs"] if p.name.startswith("web")]
     worker = [p.pid for p in stack["procs"] if not p.name.startswith("web")]
     return {
@@ -133,26 +133,37 @@ def cpu_snapshot(stack: dict) -> dict:
         "worker": cpu_seconds(worker),
         "postgres": postgres_cpu_seconds(),
         "redis": redis_cpu_seconds(),
+        "load_generator": cpu_seconds([generator_pid]) if generator_pid else 0.0,
         "machine": machine_busy_seconds(),
         "wall": time.monotonic(),
     }
 
 
-def cpu_report(before: dict, after: dict, generator: float, children: int) -> dict:
+PARTS = ("web", "worker", "postgres", "redis", "load_generator")
+
+
+def cpu_report(before: dict, after: dict, children: int) -> dict:
     """Cores busy per part, and CPU milliseconds per child per minute of each part."""
     wall = after["wall"] - before["wall"]
-    used = {k: after[k] - before[k] for k in ("web", "worker", "postgres", "redis", "machine")}
-    used["load_generator"] = generator
-    parts = ("web", "worker", "postgres", "redis", "load_generator")
-    known = sum(used[k] for k in parts)
-    cores = {k: used[k] / wall for k in (*parts, "machine")}
+    used = {k: after[k] - before[k] for k in (*PARTS, "machine")}
+    known = sum(used[k] for k in PARTS)
+    cores = {k: used[k] / wall for k in (*PARTS, "machine")}
     cores["everything_else"] = max(0.0, used["machine"] - known) / wall
     cores["web_and_worker"] = cores["web"] + cores["worker"]  # as before issue 22
     cores["locust"] = cores["load_generator"]
     cores["wall_s"] = wall
-    per_child = {k: used[k] * 1000 / wall * 60 / max(1, children) for k in parts}
+    per_child = {k: used[k] * 1000 / wall * 60 / max(1, children) for k in PARTS}
     per_child["server"] = sum(per_child[k] for k in ("web", "worker", "postgres", "redis"))
     return {"cpu_cores_busy": cores, "cpu_ms_per_child_minute": per_child}
+
+
+def exited_before(proc: subprocess.Popen, deadline: float) -> bool:
+    """Wait until ``deadline`` (monotonic); True if the process ended before it."""
+    try:
+        proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return False
+    return True
 
 
 def run_step(
@@ -189,20 +200,30 @@ def run_step(
     before = cpu_snapshot(stack)
     log = work_dir / f"locust-{children}.log"
     _child_cpu_seconds()  # from here on: the locust process only
+    steady: list[dict] = []  # the CPU at the end of the ramp-up and just before the end
     with log.open("w") as out:
         locust = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+        started = time.monotonic()
         try:
-            locust.wait(timeout=duration + 120)
+            for at in (ramp_s + settle, duration - 1):
+                if exited_before(locust, started + at):
+                    break
+                steady.append(cpu_snapshot(stack, locust.pid))
+            locust.wait(timeout=max(1.0, duration + 120 - (time.monotonic() - started)))
         finally:  # a timeout, or the run stopped (Ctrl+C, SIGTERM)
             if locust.poll() is None:
                 locust.kill()
                 locust.wait()
-    generator = _child_cpu_seconds()
-    after = cpu_snapshot(stack)
+    after = {**cpu_snapshot(stack), "load_generator": _child_cpu_seconds()}
     if not summary_file.exists():
         raise RuntimeError(f"locust wrote no summary:\n{log.read_text()[-3000:]}")
     summary = json.loads(summary_file.read_text())
-    summary.update(cpu_report(before, after, generator, summary["children"]))
+    # The CPU of the children's play (after the ramp-up, whose sign-ins are costly) and, for
+    # reference, of the whole step with its ramp-up and the servers' answers to it.
+    whole = cpu_report(before, after, summary["children"])
+    summary.update(cpu_report(*steady, summary["children"]) if len(steady) == 2 else whole)
+    summary["cpu_window"] = "after the ramp-up" if len(steady) == 2 else "whole step"
+    summary["cpu_whole_step"] = whole
     server = (after["web"] - before["web"]) + (after["worker"] - before["worker"])
     # Machine-independent-ish: what the web processes (and the worker) spend per request.
     summary["web_cpu_ms_per_request"] = server * 1000 / max(1, summary["requests"])

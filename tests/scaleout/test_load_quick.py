@@ -60,6 +60,9 @@ def test_twenty_children_for_twenty_seconds(production_servers, tmp_path):
     for part in ("machine", "web", "worker", "postgres", "redis", "load_generator"):
         assert isinstance(cores[part], float) and cores[part] >= 0, part
     assert cores["web"] > 0 and cores["load_generator"] > 0
+    # measured over the children's play, after the ramp-up; the whole step beside it
+    assert summary["cpu_window"] == "after the ramp-up"
+    assert summary["cpu_whole_step"]["cpu_cores_busy"]["wall_s"] > cores["wall_s"] > 10
     per_child = summary["cpu_ms_per_child_minute"]
     assert set(per_child) >= {"web", "worker", "postgres", "redis", "load_generator", "server"}
     assert positive_finite(per_child["web"]) and positive_finite(per_child["server"])
