@@ -467,8 +467,9 @@ class Child(FastHttpUser):
                 self.heard_at = now
                 if event == "changed" and data != board.token:
                     self.board_get("board GET")
-                elif event in {"refused", "ended"}:
-                    fire("stream ended", time.perf_counter(), RuntimeError(f"{event}: {data}"))
+                elif event in {"refused", "ended"}:  # a refusal was recorded by the stream
+                    if event == "ended":
+                        fire("stream ended", time.perf_counter(), RuntimeError(data))
                     time.sleep(1.0)
                     self.show(self.board)  # as the board would, after its fallback
             elif now >= stale_at and self.stream is not None:
