@@ -263,8 +263,9 @@ def load_section(load: dict) -> list[str]:
         )
     out += [
         "",
-        "CPU, cores busy (and ms per child per minute); PostgreSQL and Redis are the whole "
-        "servers, the load generator runs on the same cores:",
+        "CPU, cores busy (and ms per child per minute), "
+        f"{load['steps'][-1].get('cpu_window', 'whole step')}; PostgreSQL and Redis are the "
+        "whole servers, the load generator runs on the same cores:",
         "",
         "| children | web | worker | PostgreSQL | Redis | load generator | everything else "
         "| machine |",
