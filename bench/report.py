@@ -236,6 +236,8 @@ def markdown(figures: dict, details: dict, info: dict) -> str:
 
 def load_section(load: dict) -> list[str]:
     """Every step of the load test: each kind's p95, the verdict, and the CPU of each part."""
+    from bench.load.run import KINDS
+
     figure = load["students_at_p95_100ms"]
     limit = (
         f"a measured limit (the first failing step: {load['first_failing_step']})"
@@ -291,9 +293,6 @@ def load_section(load: dict) -> list[str]:
             for when, s in speed.items()
         ]
     return out
-
-
-KINDS = ("move", "board GET", "stream connect", "page")
 
 
 def evidence_section(figures: dict, week: dict) -> list[str]:

@@ -61,26 +61,15 @@ from locust import task
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.load.board import Board
+from bench.load.run import KINDS
+from bench.load.run import kind_of
+from bench.load.sse import sse_events
 
 CHILDREN = json.loads(Path(os.environ.get("LOAD_CHILDREN", "children.json")).read_text())
 SUMMARY = os.environ.get("LOAD_SUMMARY", "")
 THINK_S = float(os.environ.get("LOAD_THINK_S", "5"))
 WAITING_POLL_S = 2.0  # the waiting room's hx-trigger="every 2s"
 NEXT_CHILD = itertools.count()
-
-# The kinds of request a step's verdict looks at, each on its own p95 (name -> kind).
-KINDS = ("move", "board GET", "stream connect", "page")
-
-
-def kind_of(name: str) -> str:
-    if name.startswith("move "):
-        return "move"
-    if name.startswith("board GET") or name == "poll":
-        return "board GET"
-    if name.startswith("stream"):
-        return "stream connect"
-    return "page"
-
 
 # --- what the run records (one process: the users share these) ---------------------------
 SAMPLES: list[tuple[float, str, float, bool]] = []  # (time sent, name, ms, ok)
@@ -262,35 +251,6 @@ class Stream:
             if first:
                 fire("stream connect", started, RuntimeError("ended before its first event"))
             self.child.inbox.put((self, "ended", "by the server"))
-
-
-def sse_events(reader, chunked: bool):
-    """``(event, data)`` of a text/event-stream (HTTP/1.1 chunked or not) until it ends."""
-    buffer = b""
-    while True:
-        if chunked:
-            size_line = reader.readline()
-            if not size_line:
-                return
-            size = int(size_line.split(b";")[0].strip() or b"0", 16)
-            if size == 0:
-                return
-            data = reader.read(size)
-            reader.readline()  # the chunk's CRLF
-        else:
-            data = reader.read1(65536) if hasattr(reader, "read1") else reader.read(1)
-            if not data:
-                return
-        buffer += data.replace(b"\r\n", b"\n")
-        while b"\n\n" in buffer:
-            block, buffer = buffer.split(b"\n\n", 1)
-            event, lines = "message", []
-            for line in block.decode().split("\n"):
-                if line.startswith("event:"):
-                    event = line[6:].strip()
-                elif line.startswith("data:"):
-                    lines.append(line[5:].strip())
-            yield event, "\n".join(lines)
 
 
 class Child(FastHttpUser):

@@ -118,7 +118,21 @@ def redis_cpu_seconds() -> float:
     return server_cpu_seconds("redis")
 
 
-KINDS = ("move", "board GET", "stream connect", "page")  # as bench/load/locustfile.py
+# The kinds of request a step's verdict looks at, each on its own p95 (locustfile.py names
+# its requests; kind_of sorts the names).
+KINDS = ("move", "board GET", "stream connect", "page")
+
+
+def kind_of(name: str) -> str:
+    if name.startswith("move "):
+        return "move"
+    if name.startswith("board GET") or name == "poll":
+        return "board GET"
+    if name.startswith("stream"):
+        return "stream connect"
+    return "page"
+
+
 DEFAULT_STEPS = (800, 1000, 1200, 1400)
 # The load generator counts as saturated (its own queueing inflates the times it measures)
 # when it keeps this much of its one core busy.

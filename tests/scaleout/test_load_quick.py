@@ -16,8 +16,10 @@ from bench.calibration import machine_speed
 from bench.calibration import python_loop
 from bench.load.run import capacity
 from bench.load.run import find_capacity
+from bench.load.run import kind_of
 from bench.load.run import passed
 from bench.load.run import run_step
+from bench.load.sse import sse_events
 from bench.report import load_section
 from games.models import Match
 from games.models import Move
@@ -139,3 +141,32 @@ def test_the_machine_speed_is_a_fixed_work_timed():
     speed = machine_speed(quick=True)
     assert positive_finite(speed["python_loop_ms"])
     assert positive_finite(speed["engine_games_per_s"]) and speed["engine_games"] == 10
+
+
+def test_every_request_has_its_kind():
+    for name in ("move place", "move capture", "move end_turn"):
+        assert kind_of(name) == "move"
+    for name in ("board GET", "board GET (safety)", "poll"):
+        assert kind_of(name) == "board GET"
+    for name in ("stream connect", "stream ended", "stream stale"):
+        assert kind_of(name) == "stream connect"
+    for name in ("sign-in page", "sign-in pictures", "play button", "play page", "waiting room"):
+        assert kind_of(name) == "page"
+
+
+def test_a_stream_is_read_as_an_eventsource_reads_it():
+    """The load clients' reader of a board's stream: events split across reads and chunks,
+    both line ends, the end of the stream."""
+    import io
+
+    body = (
+        b"event: beat\ndata: \n\nevent: changed\r\ndata: 12s1\r\n\r\nevent: changed\ndata: gone\n\n"
+    )
+    expected = [("beat", ""), ("changed", "12s1"), ("changed", "gone")]
+    plain = io.BufferedReader(io.BytesIO(body), buffer_size=7)
+    assert list(sse_events(plain, chunked=False)) == expected
+    pieces = [body[i : i + 5] for i in range(0, len(body), 5)]
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in pieces) + b"0\r\n\r\n"
+    assert list(sse_events(io.BufferedReader(io.BytesIO(chunked)), chunked=True)) == expected
+    cut = io.BufferedReader(io.BytesIO(body[:-1]))  # ended in the middle of an event
+    assert list(sse_events(cut, chunked=False)) == expected[:2]
