@@ -27,10 +27,11 @@ The server runs with DJANGO_ENV=production (secure cookies, HTTPS behind a proxy
 carry ``X-Forwarded-Proto: https`` as the proxy would, and cookies are kept by hand (the
 client's jar would not send secure cookies over plain HTTP to localhost).
 
-Measures (written as JSON to LOAD_SUMMARY when the run stops):
-- every request's time by name and by kind (``KINDS``: move, board GET, stream connect, page);
-  a stream's time is from its request to its first event (the board is live from then on);
-  the step's verdict uses the requests after the ramp-up;
+Records (written as JSON to LOAD_SUMMARY when the run stops; bench/load/run.py sums up the
+records of every load process, ``summarize``):
+- every request's time, stamped with when it was sent; its name says its kind (move, board
+  GET, stream connect, page: ``bench.load.run.kind_of``); a stream's time is from its request
+  to its first event (the board is live from then on);
 - ``update_latency``: a move's answer to the mover → the other seat's board showing it (its
   stream's event and its board GET, or its poll); also from the move's request, for reference.
 """
@@ -61,8 +62,6 @@ from locust import task
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.load.board import Board
-from bench.load.run import KINDS
-from bench.load.run import kind_of
 from bench.load.sse import sse_events
 
 CHILDREN = json.loads(Path(os.environ.get("LOAD_CHILDREN", "children.json")).read_text())
@@ -108,71 +107,19 @@ def _spawned(user_count, **kwargs):
 @events.quitting.add_listener
 def _write_summary(environment, **kwargs):
     if SUMMARY:
-        Path(SUMMARY).write_text(json.dumps(summary(), indent=1), encoding="utf-8")
+        Path(SUMMARY).write_text(json.dumps(raw()), encoding="utf-8")
 
 
-def percentile(values: list[float], pct: float) -> float | None:
-    """Nearest rank, as bench/moves.py."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * pct // 100))
-    return ordered[int(rank) - 1]
-
-
-def figures_of(samples, steady) -> dict:
-    all_ms = [s[2] for s in samples]
-    steady_ms = [s[2] for s in steady]
-    return {
-        "count": len(all_ms),
-        "failures": sum(1 for s in samples if not s[3]),
-        "p50_ms": percentile(all_ms, 50),
-        "p95_ms": percentile(all_ms, 95),
-        "max_ms": max(all_ms) if all_ms else None,
-        "steady_count": len(steady_ms),
-        "steady_failures": sum(1 for s in steady if not s[3]),
-        "steady_p50_ms": percentile(steady_ms, 50),
-        "steady_p95_ms": percentile(steady_ms, 95),
-    }
-
-
-def summary() -> dict:
-    settle = float(os.environ.get("LOAD_SETTLE_S", "5"))
-    steady_from = (STARTED["spawned_at"] or STARTED["start"]) + settle
-    steady = [s for s in SAMPLES if s[0] >= steady_from]
-    names = {
-        name: figures_of([s for s in SAMPLES if s[1] == name], [s for s in steady if s[1] == name])
-        for name in sorted({s[1] for s in SAMPLES})
-    }
-    kinds = {
-        kind: figures_of(
-            [s for s in SAMPLES if kind_of(s[1]) == kind],
-            [s for s in steady if kind_of(s[1]) == kind],
-        )
-        for kind in KINDS
-    }
-    steady_ms = [s[2] for s in steady]
-    window = (SAMPLES[-1][0] - steady_from) if steady and SAMPLES else 0
-    latency = [(ms, sent_ms) for at, ms, sent_ms in UPDATE_LATENCY if at >= steady_from]
+def raw() -> dict:
+    """Everything this process recorded; bench/load/run.py merges the processes' and sums up
+    (``summarize``)."""
     return {
         "children": len(CHILDREN),
-        "requests": len(SAMPLES),
-        "failures": sum(1 for s in SAMPLES if not s[3]),
+        "samples": SAMPLES,
+        "update_latency": UPDATE_LATENCY,
+        "counts": COUNTS,
         "errors": ERRORS,
-        "p95_ms": percentile(steady_ms, 95),
-        "p50_ms": percentile(steady_ms, 50),
-        "p99_ms": percentile(steady_ms, 99),
-        "all_p95_ms": percentile([s[2] for s in SAMPLES], 95),
-        "steady_requests": len(steady_ms),
-        "steady_seconds": window,
-        "requests_per_s": len(steady_ms) / window if window > 0 else None,
-        "update_latency_p95_ms": percentile([a for a, _ in latency], 95),
-        "update_latency_p50_ms": percentile([a for a, _ in latency], 50),
-        "update_latency_from_send_p95_ms": percentile([b for _, b in latency], 95),
-        "update_latency_samples": len(latency),
-        "kinds": kinds,
-        "names": names,
-        **COUNTS,
+        "spawned_at": STARTED["spawned_at"] or STARTED["start"],
     }
 
 

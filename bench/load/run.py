@@ -5,10 +5,11 @@
 
 Starts the production setup (bench/load/stack.py: uvicorn workers serving ``config.asgi``, a
 Celery worker, DJANGO_ENV=production, on the given PostgreSQL and Redis), then runs steps of
-N simulated children (bench/load/locustfile.py, one locust process, headless; pushed boards
-hold their stream open) for LOAD_STEP_SECONDS each (default 300) after a ramp-up of at most
-30 s. A step passes when no request failed and, after the ramp-up, the p95 of **every kind**
-of request (move, board GET, stream connect, page) is below 100 ms.
+N simulated children (bench/load/locustfile.py, headless, in LOAD_GENERATORS locust processes
+of whole classes; pushed boards hold their stream open) for LOAD_STEP_SECONDS each (default
+300) after a ramp-up of at most 30 s. A step passes when no request failed and, after the
+ramp-up, the p95 of **every kind** of request (move, board GET, stream connect, page) is
+below 100 ms.
 
 The steps (LOAD_STEPS, default 800,1000,1200,1400) run in order, past the knee: the run stops
 only after LOAD_FAILS_TO_STOP failing steps in a row (default 2); if the largest step passed,
@@ -19,8 +20,9 @@ limit (``limit_measured``); when no step failed it is reported as a lower bound.
 (bench/calibration.py) is recorded before and after the steps.
 
 Environment: LOAD_STEPS, LOAD_STEP_SECONDS, LOAD_FAILS_TO_STOP, LOAD_EXTRA_STEPS,
-LOAD_WEB_WORKERS (uvicorn worker processes; default twice the cores), LOAD_PORTS (8100-8199),
-LOAD_THINK_S (5: seconds between a child's moves). The database must be PostgreSQL and
+LOAD_GENERATORS (default one per 500 children, at most one per core), LOAD_WEB_WORKERS
+(uvicorn worker processes; default twice the cores), LOAD_PORTS (8100-8199), LOAD_THINK_S
+(5: seconds between a child's moves). The database must be PostgreSQL and
 REDIS_URL set (the production setup); its name must contain "bench", as for bench/run.py,
 because the run starts from a new database (unless ``--keep-db``).
 """
@@ -86,6 +88,83 @@ def machine_busy_seconds() -> float:
     return t.user + t.system + t.nice + getattr(t, "irq", 0) + getattr(t, "softirq", 0)
 
 
+def percentile(values: list[float], pct: float) -> float | None:
+    """Nearest rank, as bench/moves.py."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * pct // 100))
+    return ordered[int(rank) - 1]
+
+
+def figures_of(samples, steady) -> dict:
+    all_ms = [s[2] for s in samples]
+    steady_ms = [s[2] for s in steady]
+    return {
+        "count": len(all_ms),
+        "failures": sum(1 for s in samples if not s[3]),
+        "p50_ms": percentile(all_ms, 50),
+        "p95_ms": percentile(all_ms, 95),
+        "max_ms": max(all_ms) if all_ms else None,
+        "steady_count": len(steady_ms),
+        "steady_failures": sum(1 for s in steady if not s[3]),
+        "steady_p50_ms": percentile(steady_ms, 50),
+        "steady_p95_ms": percentile(steady_ms, 95),
+    }
+
+
+def summarize(raws: list[dict], settle: float) -> dict:
+    """One step's figures from what each load process recorded (bench/load/locustfile.py
+    ``raw``): every request ``(time sent, name, ms, ok)``, the update latencies ``(time seen,
+    ms from the answer, ms from the request)``, the counts and errors. "Steady": sent from
+    ``settle`` seconds after the last process had started all its children."""
+    samples = [tuple(s) for r in raws for s in r["samples"]]
+    steady_from = max(r["spawned_at"] for r in raws) + settle
+    steady = [s for s in samples if s[0] >= steady_from]
+    names = {
+        name: figures_of([s for s in samples if s[1] == name], [s for s in steady if s[1] == name])
+        for name in sorted({s[1] for s in samples})
+    }
+    kinds = {
+        kind: figures_of(
+            [s for s in samples if kind_of(s[1]) == kind],
+            [s for s in steady if kind_of(s[1]) == kind],
+        )
+        for kind in KINDS
+    }
+    steady_ms = [s[2] for s in steady]
+    window = (max(s[0] for s in steady) - steady_from) if steady else 0
+    latency = [(a, b) for r in raws for at, a, b in r["update_latency"] if at >= steady_from]
+    counts: dict[str, int] = {}
+    errors: dict[str, int] = {}
+    for r in raws:
+        for key, value in r["counts"].items():
+            counts[key] = counts.get(key, 0) + value
+        for key, value in r["errors"].items():
+            errors[key] = errors.get(key, 0) + value
+    return {
+        "children": sum(r["children"] for r in raws),
+        "load_processes": len(raws),
+        "requests": len(samples),
+        "failures": sum(1 for s in samples if not s[3]),
+        "errors": errors,
+        "p95_ms": percentile(steady_ms, 95),
+        "p50_ms": percentile(steady_ms, 50),
+        "p99_ms": percentile(steady_ms, 99),
+        "all_p95_ms": percentile([s[2] for s in samples], 95),
+        "steady_requests": len(steady_ms),
+        "steady_seconds": window,
+        "requests_per_s": len(steady_ms) / window if window > 0 else None,
+        "update_latency_p95_ms": percentile([a for a, _ in latency], 95),
+        "update_latency_p50_ms": percentile([a for a, _ in latency], 50),
+        "update_latency_from_send_p95_ms": percentile([b for _, b in latency], 95),
+        "update_latency_samples": len(latency),
+        "kinds": kinds,
+        "names": names,
+        **counts,
+    }
+
+
 def server_cpu_seconds(name: str) -> float:
     """CPU seconds of a whole server (PostgreSQL, Redis): each top process of that name with
     its live children and the children it has already reaped (a PostgreSQL backend of a
@@ -139,15 +218,17 @@ DEFAULT_STEPS = (800, 1000, 1200, 1400)
 GENERATOR_SATURATED_CORES = 0.9
 
 
-def cpu_snapshot(stack: dict, generator_pid: int | None = None) -> dict:
+def cpu_snapshot(stack: dict, generator_pids=()) -> dict:
     web = [p.pid for p in stack["procs"] if p.name.startswith("web")]
     worker = [p.pid for p in stack["procs"] if not p.name.startswith("web")]
+    generators = [cpu_seconds([pid]) for pid in generator_pids]
     return {
         "web": cpu_seconds(web),
         "worker": cpu_seconds(worker),
         "postgres": postgres_cpu_seconds(),
         "redis": redis_cpu_seconds(),
-        "load_generator": cpu_seconds([generator_pid]) if generator_pid else 0.0,
+        "load_generator": sum(generators),
+        "generators": generators,
         "machine": machine_busy_seconds(),
         "wall": time.monotonic(),
     }
@@ -166,72 +247,114 @@ def cpu_report(before: dict, after: dict, children: int) -> dict:
     cores["web_and_worker"] = cores["web"] + cores["worker"]  # as before issue 22
     cores["locust"] = cores["load_generator"]
     cores["wall_s"] = wall
+    # Each load process is one Python process: at most one core.
+    per_process = [
+        (b - a) / wall for a, b in zip(before["generators"], after["generators"], strict=False)
+    ]
+    cores["load_generator_busiest_process"] = max(per_process, default=cores["load_generator"])
     per_child = {k: used[k] * 1000 / wall * 60 / max(1, children) for k in PARTS}
     per_child["server"] = sum(per_child[k] for k in ("web", "worker", "postgres", "redis"))
     return {"cpu_cores_busy": cores, "cpu_ms_per_child_minute": per_child}
 
 
-def exited_before(proc: subprocess.Popen, deadline: float) -> bool:
-    """Wait until ``deadline`` (monotonic); True if the process ended before it."""
-    try:
-        proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        return False
-    return True
+def exited_before(procs: list[subprocess.Popen], deadline: float) -> bool:
+    """Wait until ``deadline`` (monotonic); True if a process ended before it."""
+    for proc in procs:
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            continue
+        return True
+    return False
+
+
+def generators_for(children: int) -> int:
+    """How many load processes (LOAD_GENERATORS, else one per 500 children, at most one per
+    core): each is one Python process, so one core at most."""
+    explicit = os.environ.get("LOAD_GENERATORS", "")
+    if explicit:
+        return max(1, int(explicit))
+    return max(1, min(len(os.sched_getaffinity(0)), math.ceil(children / 500)))
+
+
+def split_by_class(data: list[dict], parts: int) -> list[list[dict]]:
+    """The children in ``parts`` groups of whole classes (a child is paired again, after a
+    game, with a classmate of its session: both in one process, so the update latency between
+    them is timed on one clock), as even in size as the classes allow."""
+    classes: dict[int, list[dict]] = {}
+    for child in data:
+        classes.setdefault(child["assignment"], []).append(child)
+    groups: list[list[dict]] = [[] for _ in range(min(parts, len(classes)))]
+    for members in sorted(classes.values(), key=len, reverse=True):
+        min(groups, key=len).extend(members)
+    return groups
 
 
 def run_step(
     children: int, seconds: float, stack: dict, work_dir: Path, *, ramp_s: float | None = None
 ) -> dict:
-    """Seed ``children`` children and run them for ``seconds`` after the ramp-up; return the
-    locust summary with the step's verdict and the CPU use of each part of the machine."""
+    """Seed ``children`` children and run them for ``seconds`` after the ramp-up, in one or
+    more locust processes (``generators_for``); return the step's figures with its verdict
+    and the CPU use of each part of the machine."""
     from bench.load.seed import seed_children
     from bench.load.seed import write_children
 
     children += children % 2
     work_dir.mkdir(parents=True, exist_ok=True)
     data = seed_children(children, label=str(children))
-    children_file = write_children(data, work_dir / f"children-{children}.json")
+    groups = split_by_class(data, generators_for(children))
     summary_file = work_dir / f"summary-{children}.json"
     summary_file.unlink(missing_ok=True)
     ramp_s = ramp_s if ramp_s is not None else min(30.0, max(2.0, children / 20))
-    rate = max(1.0, children / ramp_s)
     settle = 5.0
     duration = math.ceil(ramp_s + settle + seconds)
-    env = {
-        **os.environ,
-        "LOAD_CHILDREN": str(children_file),
-        "LOAD_SUMMARY": str(summary_file),
-        "LOAD_SETTLE_S": str(settle),
-        "PYTHONPATH": str(REPO),
-    }
-    args = [
-        locust_bin(), "-f", str(REPO / "bench" / "load" / "locustfile.py"), "--headless",
-        "-u", str(children), "-r", f"{rate:.2f}", "-t", f"{duration}s",
-        "--host", stack["urls"][0], "--stop-timeout", "3", "--only-summary",
-        "--loglevel", "WARNING", "--skip-log-setup",
-    ]  # fmt: skip
-    before = cpu_snapshot(stack)
-    log = work_dir / f"locust-{children}.log"
-    _child_cpu_seconds()  # from here on: the locust process only
+    before = cpu_snapshot(stack, ())
+    _child_cpu_seconds()  # from here on: the locust processes only
+    procs: list[subprocess.Popen] = []
+    raw_files, logs = [], []
     steady: list[dict] = []  # the CPU at the end of the ramp-up and just before the end
-    with log.open("w") as out:
-        locust = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        for k, group in enumerate(groups):
+            raw_file = work_dir / f"raw-{children}-{k}.json"
+            raw_file.unlink(missing_ok=True)
+            raw_files.append(raw_file)
+            env = {
+                **os.environ,
+                "LOAD_CHILDREN": str(
+                    write_children(group, work_dir / f"children-{children}-{k}.json")
+                ),
+                "LOAD_SUMMARY": str(raw_file),
+                "PYTHONPATH": str(REPO),
+            }
+            rate = max(1.0, len(group) / ramp_s)
+            args = [
+                locust_bin(), "-f", str(REPO / "bench" / "load" / "locustfile.py"), "--headless",
+                "-u", str(len(group)), "-r", f"{rate:.2f}", "-t", f"{duration}s",
+                "--host", stack["urls"][k % len(stack["urls"])], "--stop-timeout", "3",
+                "--only-summary", "--loglevel", "WARNING", "--skip-log-setup",
+            ]  # fmt: skip
+            logs.append(work_dir / f"locust-{children}-{k}.log")
+            with logs[-1].open("w") as out:
+                procs.append(
+                    subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+                )
         started = time.monotonic()
-        try:
-            for at in (ramp_s + settle, duration - 1):
-                if exited_before(locust, started + at):
-                    break
-                steady.append(cpu_snapshot(stack, locust.pid))
-            locust.wait(timeout=max(1.0, duration + 120 - (time.monotonic() - started)))
-        finally:  # a timeout, or the run stopped (Ctrl+C, SIGTERM)
-            if locust.poll() is None:
-                locust.kill()
-                locust.wait()
-    after = {**cpu_snapshot(stack), "load_generator": _child_cpu_seconds()}
-    if not summary_file.exists():
-        raise RuntimeError(f"locust wrote no summary:\n{log.read_text()[-3000:]}")
-    summary = json.loads(summary_file.read_text())
+        for at in (ramp_s + settle, duration - 1):
+            if exited_before(procs, started + at):
+                break
+            steady.append(cpu_snapshot(stack, [p.pid for p in procs]))
+        for proc in procs:
+            proc.wait(timeout=max(1.0, duration + 120 - (time.monotonic() - started)))
+    finally:  # a timeout, or the run stopped (Ctrl+C, SIGTERM)
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    after = {**cpu_snapshot(stack, ()), "load_generator": _child_cpu_seconds()}
+    missing = [log for log, raw in zip(logs, raw_files, strict=True) if not raw.exists()]
+    if missing:
+        raise RuntimeError(f"locust wrote no summary:\n{missing[0].read_text()[-3000:]}")
+    summary = summarize([json.loads(f.read_text()) for f in raw_files], settle)
     # The CPU of the children's play (after the ramp-up, whose sign-ins are costly) and, for
     # reference, of the whole step with its ramp-up and the servers' answers to it.
     whole = cpu_report(before, after, summary["children"])
@@ -242,12 +365,14 @@ def run_step(
     # Machine-independent-ish: what the web processes (and the worker) spend per request.
     summary["web_cpu_ms_per_request"] = server * 1000 / max(1, summary["requests"])
     summary["generator_saturated"] = (
-        summary["cpu_cores_busy"]["load_generator"] >= GENERATOR_SATURATED_CORES
+        summary["cpu_cores_busy"]["load_generator_busiest_process"] >= GENERATOR_SATURATED_CORES
     )
     summary["step_seconds"] = seconds
     summary["slowest_kind"] = slowest_kind(summary)
     summary["passed"] = passed(summary)
     summary_file.write_text(json.dumps(summary, indent=1))
+    for f in raw_files:  # every request's time: large, and summed up above
+        f.unlink()
     return summary
 
 

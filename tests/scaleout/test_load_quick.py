@@ -8,6 +8,7 @@ answer, the CPU of each part of the machine per child, and the step's verdict. T
 steps and the machine-speed calibration are checked without servers."""
 
 import math
+import os
 
 import pytest
 
@@ -16,9 +17,12 @@ from bench.calibration import machine_speed
 from bench.calibration import python_loop
 from bench.load.run import capacity
 from bench.load.run import find_capacity
+from bench.load.run import generators_for
 from bench.load.run import kind_of
 from bench.load.run import passed
 from bench.load.run import run_step
+from bench.load.run import split_by_class
+from bench.load.run import summarize
 from bench.load.sse import sse_events
 from bench.report import load_section
 from games.models import Match
@@ -170,3 +174,44 @@ def test_a_stream_is_read_as_an_eventsource_reads_it():
     assert list(sse_events(io.BufferedReader(io.BytesIO(chunked)), chunked=True)) == expected
     cut = io.BufferedReader(io.BytesIO(body[:-1]))  # ended in the middle of an event
     assert list(sse_events(cut, chunked=False)) == expected[:2]
+
+
+def test_the_load_is_split_by_whole_classes(monkeypatch):
+    children = [
+        {"assignment": a, "student": i} for i, a in enumerate([1] * 30 + [2] * 30 + [3] * 10)
+    ]
+    groups = split_by_class(children, 2)
+    assert sorted(len(g) for g in groups) == [30, 40]
+    for group in groups:  # a class is never cut in two
+        classes = {c["assignment"] for c in group}
+        assert all(
+            c["assignment"] not in classes for other in groups if other is not group for c in other
+        )
+    assert len(split_by_class(children[:30], 2)) == 1  # one class: one process
+    monkeypatch.delenv("LOAD_GENERATORS", raising=False)
+    assert generators_for(20) == 1 and generators_for(1400) == min(3, len(os.sched_getaffinity(0)))
+    monkeypatch.setenv("LOAD_GENERATORS", "3")
+    assert generators_for(20) == 3
+
+
+def test_the_processes_records_are_summed_up_as_one():
+    """Two load processes: the step's percentiles are over the requests of both (not a mean of
+    their percentiles), from when the later one had started all its children."""
+    fast = [(100.0 + i, "move place", 10.0, True) for i in range(19)]
+    slow = [(100.0 + i, "board GET", 500.0, True) for i in range(19)]
+    ramp = [(90.0, "sign-in page", 9000.0, True)]  # sent before the steady window
+    raws = [
+        {"children": 10, "samples": fast + ramp, "update_latency": [(101.0, 50.0, 60.0)],
+         "counts": {"moves": 19}, "errors": {}, "spawned_at": 90.0},
+        {"children": 12, "samples": slow, "update_latency": [(102.0, 150.0, 160.0)],
+         "counts": {"moves": 0}, "errors": {"board GET: 500": 1}, "spawned_at": 94.0},
+    ]  # fmt: skip
+    summary = summarize(raws, settle=5.0)
+    assert summary["children"] == 22 and summary["load_processes"] == 2
+    assert summary["requests"] == 39 and summary["steady_requests"] == 38
+    assert summary["p95_ms"] == 500.0 and summary["kinds"]["move"]["steady_p95_ms"] == 10.0
+    assert summary["kinds"]["board GET"]["steady_p95_ms"] == 500.0
+    assert summary["kinds"]["page"]["steady_count"] == 0 and summary["kinds"]["page"]["count"] == 1
+    assert summary["update_latency_samples"] == 2 and summary["update_latency_p95_ms"] == 150.0
+    assert summary["moves"] == 19 and summary["errors"] == {"board GET: 500": 1}
+    assert not passed(summary)  # the board GETs' p95 is 500 ms
