@@ -5,25 +5,40 @@
 
 Every user is one child of the JSON file written by bench/load/seed.py. It signs in as a child
 does (class page, three pictures), taps "Play" in its game session (which sends it to the match
-it was paired into), loads the play screen, and then does what the page does: poll the board
-as its poller says (``/poll/?v=<token>``, 204 while nothing changed; every second, every 3 s
-on the child's own turn) and, on its turn, make a move about every 5 s (place a card, capture
-with a right multiplication when it can, end the turn), each a POST with the version and the
-move id of the form, as htmx sends it. When the game is over it taps "Play" again and waits in
-the waiting room (polled every 2 s) for a new partner.
+it was paired into), loads the play screen, and then does what the board does:
+
+- a pushed board (``sse-connect`` on its poller; docs/platform.md, "Live updates") holds its
+  server-sent-events stream open (``/play/<id>/stream/?v=<token>``, read by a greenlet of its
+  own on a socket of its own, as a browser's EventSource); an event ``changed`` with a token
+  other than the board's makes it fetch itself once (``/poll/?v=<token>``, the "board GET");
+  it still asks every ``safety`` ms (the safety poll); every new board (a move's answer, a
+  fetched board) is a new poller element, so the old stream is closed and a new one opened
+  with the new token, as htmx's sse extension does. A stream that says nothing (no event, no
+  heartbeat) for ``data-live-stale`` ms counts as a failure and is opened again;
+- a polling board (no push) asks as its poller says (every second, every 3 s on the child's
+  own turn; 204 while nothing changed).
+
+On its turn, a move about every 5 s (place a card, capture with a right multiplication when it
+can, end the turn), each a POST with the version and the move id of the form, as htmx sends
+it. When the game is over it taps "Play" again and waits in the waiting room (polled every 2 s)
+for a new partner.
 
 The server runs with DJANGO_ENV=production (secure cookies, HTTPS behind a proxy): requests
 carry ``X-Forwarded-Proto: https`` as the proxy would, and cookies are kept by hand (the
 client's jar would not send secure cookies over plain HTTP to localhost).
 
-Measures (written as JSON to LOAD_SUMMARY when the run stops):
-- every request's time by kind; the step's verdict uses the requests after the ramp-up;
-- ``update_latency``: a move sent by one seat → the first poll of the other seat whose board
-  has that version (the time a child waits to see the partner's move).
+Records (written as JSON to LOAD_SUMMARY when the run stops; bench/load/run.py sums up the
+records of every load process, ``summarize``):
+- every request's time, stamped with when it was sent; its name says its kind (move, board
+  GET, stream connect, page: ``bench.load.run.kind_of``); a stream's time is from its request
+  to its first event (the board is live from then on);
+- ``update_latency``: a move's answer to the mover → the other seat's board showing it (its
+  stream's event and its board GET, or its poll); also from the move's request, for reference.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -33,7 +48,12 @@ import sys
 import time
 from pathlib import Path
 from urllib.parse import urlencode
+from urllib.parse import urlsplit
 
+import gevent
+from gevent import socket as gsocket
+from gevent.queue import Empty
+from gevent.queue import Queue
 from locust import FastHttpUser
 from locust import constant
 from locust import events
@@ -42,6 +62,7 @@ from locust import task
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.load.board import Board
+from bench.load.sse import sse_events
 
 CHILDREN = json.loads(Path(os.environ.get("LOAD_CHILDREN", "children.json")).read_text())
 SUMMARY = os.environ.get("LOAD_SUMMARY", "")
@@ -50,18 +71,29 @@ WAITING_POLL_S = 2.0  # the waiting room's hx-trigger="every 2s"
 NEXT_CHILD = itertools.count()
 
 # --- what the run records (one process: the users share these) ---------------------------
-SAMPLES: list[tuple[float, str, float, bool]] = []  # (time, kind, ms, ok)
+SAMPLES: list[tuple[float, str, float, bool]] = []  # (time sent, name, ms, ok)
 ERRORS: dict[str, int] = {}
-UPDATE_LATENCY: list[tuple[float, float]] = []  # (time seen, ms)
-SENT: dict[tuple[str, int], tuple[float, int]] = {}  # (match, version) -> (sent at, seat)
-COUNTS = {"moves": 0, "games_finished": 0, "signed_in": 0, "repaired": 0}
+UPDATE_LATENCY: list[tuple[float, float, float]] = []  # (time seen, ms from answer, from send)
+SENT: dict[tuple[str, int], list] = {}  # (match, version) -> [sent at, answered at, seat]
+COUNTS = {
+    "moves": 0,
+    "games_finished": 0,
+    "signed_in": 0,
+    "repaired": 0,
+    "streams_opened": 0,
+    "stream_events": 0,
+    "boards_pushed": 0,
+    "boards_polled": 0,
+}
 STARTED = {"spawned_at": None, "start": time.time()}
 
 
 @events.request.add_listener
 def _record(request_type, name, response_time, response_length, exception=None, **kwargs):
     ok = exception is None
-    SAMPLES.append((time.time(), name, float(response_time), ok))
+    # Stamped with when it was sent: a sign-in sent during the ramp-up stays out of the
+    # verdict even when its answer comes after.
+    SAMPLES.append((time.time() - response_time / 1000, name, float(response_time), ok))
     if not ok:
         key = f"{name}: {str(exception)[:120]}"
         ERRORS[key] = ERRORS.get(key, 0) + 1
@@ -75,63 +107,105 @@ def _spawned(user_count, **kwargs):
 @events.quitting.add_listener
 def _write_summary(environment, **kwargs):
     if SUMMARY:
-        Path(SUMMARY).write_text(json.dumps(summary(), indent=1), encoding="utf-8")
+        Path(SUMMARY).write_text(json.dumps(raw()), encoding="utf-8")
 
 
-def percentile(values: list[float], pct: float) -> float | None:
-    """Nearest rank, as bench/moves.py."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * pct // 100))
-    return ordered[int(rank) - 1]
-
-
-def summary() -> dict:
-    settle = float(os.environ.get("LOAD_SETTLE_S", "5"))
-    steady_from = (STARTED["spawned_at"] or STARTED["start"]) + settle
-    steady = [s for s in SAMPLES if s[0] >= steady_from]
-    kinds: dict[str, dict] = {}
-    for name in sorted({s[1] for s in SAMPLES}):
-        all_ms = [s[2] for s in SAMPLES if s[1] == name]
-        steady_ms = [s[2] for s in steady if s[1] == name]
-        kinds[name] = {
-            "count": len(all_ms),
-            "failures": sum(1 for s in SAMPLES if s[1] == name and not s[3]),
-            "p50_ms": percentile(all_ms, 50),
-            "p95_ms": percentile(all_ms, 95),
-            "max_ms": max(all_ms) if all_ms else None,
-            "steady_count": len(steady_ms),
-            "steady_p95_ms": percentile(steady_ms, 95),
-        }
-    steady_ms = [s[2] for s in steady]
-    window = (SAMPLES[-1][0] - steady_from) if steady and SAMPLES else 0
-    latency = [ms for at, ms in UPDATE_LATENCY if at >= steady_from]
+def raw() -> dict:
+    """Everything this process recorded; bench/load/run.py merges the processes' and sums up
+    (``summarize``)."""
     return {
         "children": len(CHILDREN),
-        "requests": len(SAMPLES),
-        "failures": sum(1 for s in SAMPLES if not s[3]),
+        "samples": SAMPLES,
+        "update_latency": UPDATE_LATENCY,
+        "counts": COUNTS,
         "errors": ERRORS,
-        "p95_ms": percentile(steady_ms, 95),
-        "p50_ms": percentile(steady_ms, 50),
-        "p99_ms": percentile(steady_ms, 99),
-        "all_p95_ms": percentile([s[2] for s in SAMPLES], 95),
-        "steady_requests": len(steady_ms),
-        "steady_seconds": window,
-        "requests_per_s": len(steady_ms) / window if window > 0 else None,
-        "update_latency_p95_ms": percentile(latency, 95),
-        "update_latency_p50_ms": percentile(latency, 50),
-        "update_latency_samples": len(latency),
-        "kinds": kinds,
-        **COUNTS,
+        "spawned_at": STARTED["spawned_at"] or STARTED["start"],
     }
+
+
+def fire(name: str, started: float, exception=None, length: int = 0) -> None:
+    events.request.fire(
+        request_type="GET",
+        name=name,
+        response_time=(time.perf_counter() - started) * 1000,
+        response_length=length,
+        exception=exception,
+        context={},
+    )
+
+
+class Stream:
+    """One board's EventSource: ``GET <url>`` on a socket of its own, read by a greenlet that
+    puts ``(stream, event, data)`` in the child's inbox. Its time (request → first event) is
+    recorded as "stream connect"; a refusal or an end the child did not ask for, as a failure."""
+
+    def __init__(self, child: Child, url: str):
+        self.child, self.url = child, url
+        self.closed = False
+        self.sock = None
+        self.greenlet = gevent.spawn(self.run)
+
+    def close(self) -> None:
+        self.closed = True
+        self.greenlet.kill(block=False)
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                self.sock.close()
+
+    def request_bytes(self, host: str) -> bytes:
+        headers = self.child.headers(htmx=False)
+        headers.update({"Host": host, "Accept": "text/event-stream", "Cache-Control": "no-cache"})
+        lines = [f"GET {self.url} HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items()), "", ""]
+        return "\r\n".join(lines).encode()
+
+    def run(self) -> None:
+        started = time.perf_counter()
+        first = True
+        try:
+            parts = urlsplit(self.child.host)
+            self.sock = gsocket.create_connection((parts.hostname, parts.port), timeout=60)
+            self.sock.sendall(self.request_bytes(parts.netloc))
+            reader = self.sock.makefile("rb")
+            status = reader.readline().decode("latin-1").split()
+            headers = {}
+            while True:
+                line = reader.readline().decode("latin-1").strip()
+                if not line:
+                    break
+                key, _, value = line.partition(":")
+                headers[key.strip().lower()] = value.strip()
+            if len(status) < 2 or status[1] != "200":
+                code = status[1] if len(status) > 1 else "no answer"
+                fire("stream connect", started, RuntimeError(f"{code}"))
+                self.child.inbox.put((self, "refused", code))
+                return
+            self.sock.settimeout(None)  # the child watches the heartbeats itself
+            chunked = "chunked" in headers.get("transfer-encoding", "")
+            for event, data in sse_events(reader, chunked):
+                if first:
+                    first = False
+                    fire("stream connect", started)
+                    COUNTS["streams_opened"] += 1
+                COUNTS["stream_events"] += 1
+                self.child.inbox.put((self, event, data))
+        except (OSError, ValueError) as exc:
+            if not self.closed:
+                if first:
+                    fire("stream connect", started, exc)
+                self.child.inbox.put((self, "ended", str(exc)[:80]))
+            return
+        if not self.closed:
+            if first:
+                fire("stream connect", started, RuntimeError("ended before its first event"))
+            self.child.inbox.put((self, "ended", "by the server"))
 
 
 class Child(FastHttpUser):
     """One child on one Chromebook."""
 
     wait_time = constant(0)
-    # The server is on localhost: one keep-alive connection per child, as a browser tab.
+    # The server is on localhost: one keep-alive connection per child, as a browser tab (the
+    # board's stream is a second connection, as a browser's EventSource).
     concurrency = 1
 
     def on_start(self):
@@ -141,8 +215,13 @@ class Child(FastHttpUser):
         self.match = self.me["match"]
         self.seat = self.me["seat"]
         self.seen_version = 0
+        self.inbox: Queue = Queue()
+        self.stream: Stream | None = None
         self.sign_in()
         self.play_page()
+
+    def on_stop(self):
+        self.close_stream()
 
     # --- HTTP with the cookies and headers of a browser behind the school's HTTPS proxy ----
     def headers(self, htmx: bool, post: bool = False) -> dict[str, str]:
@@ -216,23 +295,111 @@ class Child(FastHttpUser):
 
     def play_page(self):
         response = self.request("GET", f"/play/{self.match}/", "play page", {200}, htmx=False)
-        self.board = Board(response.text or "")
+        self.show(Board(response.text or ""))
         self.seen_version = self.board.version or 0
-        self.turn_seen_at = time.monotonic()
+
+    def show(self, board: Board) -> None:
+        """A new board on screen: a pushed one opens its stream afresh (the old poller element
+        is gone, and with it its EventSource)."""
+        self.board = board
+        if board.stream_url:
+            self.close_stream()
+            self.stream = Stream(self, board.stream_url)
+            self.heard_at = time.monotonic()
+
+    def close_stream(self) -> None:
+        if getattr(self, "stream", None) is not None:
+            self.stream.close()
+            self.stream = None
 
     def saw(self, board: Board) -> None:
-        """A board came back from a poll: time the partner's moves it shows for the first time."""
+        """A board came back from a board GET: time the partner's moves it shows first."""
         if board.version is None:
             return
         now = time.time()
         for version in range(self.seen_version + 1, board.version + 1):
             sent = SENT.get((self.match, version))
-            if sent is not None and sent[1] != self.seat:
-                UPDATE_LATENCY.append((now, (now - sent[0]) * 1000))
+            if sent is not None and sent[2] != self.seat:
+                # Seen before the mover had its answer: 0 from the answer.
+                from_answer = max(0.0, now - sent[1]) * 1000 if sent[1] else 0.0
+                UPDATE_LATENCY.append((now, from_answer, (now - sent[0]) * 1000))
         self.seen_version = max(self.seen_version, board.version)
+
+    def game_over(self) -> None:
+        COUNTS["games_finished"] += 1
+        self.close_stream()
+        time.sleep(self.rng.uniform(2, 6))  # reads the result, taps "Back", "Play"
+        self.tap_play()
+        COUNTS["repaired"] += 1
+        self.play_page()
 
     @task
     def play(self):
+        if self.board.stream_url:
+            self.play_pushed()
+        else:
+            self.play_polling()
+
+    def play_pushed(self):
+        """The board listens on its stream; a ``changed`` event with another token fetches
+        it once; a safety poll every ``safety_s``; a move about every THINK_S seconds on this
+        child's turn. Events of a stream already replaced are ignored (its poller is gone)."""
+        next_safety = time.monotonic() + self.board.safety_s
+        move_at = time.monotonic() + self.think()
+        while True:
+            board = self.board
+            if board.over:
+                self.game_over()
+                next_safety = time.monotonic() + self.board.safety_s
+                move_at = time.monotonic() + self.think()
+                continue
+            if self.board.stream_url is None:  # push switched off: the board polls
+                return self.play_polling()
+            action = board.next_action(self.rng)
+            now = time.monotonic()
+            if action is not None and now >= move_at:
+                self.move(board, action)
+                move_at = time.monotonic() + self.think()
+                if self.board is not board:  # a new poller: its safety timer starts now
+                    next_safety = time.monotonic() + self.board.safety_s
+                continue
+            stale_at = self.heard_at + board.stale_s
+            wake = min(next_safety, stale_at, move_at if action is not None else next_safety)
+            try:
+                stream, event, data = self.inbox.get(timeout=max(0.0, wake - now))
+            except Empty:
+                stream = None
+            now = time.monotonic()
+            if stream is not None and stream is self.stream:
+                self.heard_at = now
+                if event == "changed" and data != board.token:
+                    self.board_get("board GET")
+                elif event in {"refused", "ended"}:  # a refusal was recorded by the stream
+                    if event == "ended":
+                        fire("stream ended", time.perf_counter(), RuntimeError(data))
+                    time.sleep(1.0)
+                    self.show(self.board)  # as the board would, after its fallback
+            elif now >= stale_at and self.stream is not None:
+                # Nothing heard for data-live-stale ms: the board would fall back to polling.
+                fire("stream stale", time.perf_counter(), RuntimeError("no event, no heartbeat"))
+                self.show(self.board)
+            if time.monotonic() >= next_safety:
+                self.board_get("board GET (safety)")
+                next_safety = time.monotonic() + self.board.safety_s
+            if self.board is not board:
+                next_safety = time.monotonic() + self.board.safety_s
+
+    def board_get(self, name: str) -> None:
+        """The board fetches itself (``/poll/?v=<token>``): 204 when it has that token."""
+        token = self.board.token or str(self.board.version or 0)
+        response = self.request("GET", f"/play/{self.match}/poll/?v={token}", name, {200, 204})
+        if response.status_code == 200 and response.text:
+            board = Board(response.text)
+            self.saw(board)
+            COUNTS["boards_pushed" if name == "board GET" else "boards_polled"] += 1
+            self.show(board)
+
+    def play_polling(self):
         """Poll as the board's poller says (every second, every 3 s on this child's own turn);
         on this child's turn, a move about every THINK_S seconds. Every new board (a move's
         answer, a poll that brought one) is a new poller element whose timer starts afresh,
@@ -242,11 +409,7 @@ class Child(FastHttpUser):
         while True:
             board = self.board
             if board.over:
-                COUNTS["games_finished"] += 1
-                time.sleep(self.rng.uniform(2, 6))  # reads the result, taps "Back", "Play"
-                self.tap_play()
-                COUNTS["repaired"] += 1
-                self.play_page()
+                self.game_over()
                 next_poll = time.monotonic() + self.board.poll_s
                 move_at = time.monotonic() + self.think()
                 continue
@@ -266,7 +429,7 @@ class Child(FastHttpUser):
                 if next_poll < time.monotonic():  # we are late: htmx's timer kept its beat
                     next_poll = time.monotonic() + board.poll_s
                 was_my_turn = board.my_turn
-                self.poll()
+                self.board_get("poll")
                 if self.board is not board:
                     next_poll = time.monotonic() + self.board.poll_s
                 else:
@@ -280,24 +443,17 @@ class Child(FastHttpUser):
     def think(self) -> float:
         return self.rng.uniform(0.6 * THINK_S, 1.4 * THINK_S)
 
-    def poll(self):
-        token = self.board.token or str(self.board.version or 0)
-        response = self.request("GET", f"/play/{self.match}/poll/?v={token}", "poll", {200, 204})
-        if response.status_code == 200 and response.text:
-            board = Board(response.text)
-            self.saw(board)
-            self.board = board
-
     def move(self, board: Board, action: list[tuple[str, str]]):
         version = board.version or 0
-        SENT[(self.match, version + 1)] = (time.time(), self.seat)
+        sent = SENT[(self.match, version + 1)] = [time.time(), None, self.seat]
         fields = [*action, ("version", str(version)), ("move_id", board.move_id)]
         response = self.request(
             "POST", f"/play/{self.match}/move/", f"move {action[0][1]}", {200}, fields=fields
         )
         if response.status_code == 200 and response.text:
+            sent[1] = time.time()
             COUNTS["moves"] += 1
-            self.board = Board(response.text)
+            self.show(Board(response.text))
             self.seen_version = max(self.seen_version, self.board.version or 0)
         else:
             SENT.pop((self.match, version + 1), None)

@@ -74,6 +74,15 @@ def test_move_and_page_benches_in_quick_mode():
     move_keys = {k for k in FLAT_KEYS if k.startswith(("move_", "baseline_"))}
     assert all(positive_finite(figures[key]) for key in move_keys)
     assert details["rounds"] > 0
+    # A signed-in child's moves on a class session's matches, in the middle of games: every
+    # kind of move a child makes (the seeds are fixed, so the mix is too), each timed.
+    by_type = details["by_type"]
+    assert sum(d["count"] for d in by_type.values()) == details["rounds"]
+    for kind in ("place", "capture", "end_turn"):
+        assert by_type[kind]["count"] > 0, kind
+        assert positive_finite(by_type[kind]["median_ms"]), kind
+        assert positive_finite(by_type[kind]["baseline_median_ms"]), kind
+    assert details["matches"] > 1
     figures, details = bench_play_page(quick=True, keep_connection=True)
     assert positive_finite(figures["play_page_kib"])
     urls = [r["url"] for r in details["play_page_resources"]]
