@@ -276,7 +276,7 @@ def live_matches(classroom):
 def wall_version(classroom, now=None) -> str:
     """Changes whenever something on the wall would change: a move, a pause, a new or
     ended match, a stalled flag, a child arriving in or leaving a waiting room, a child
-    signing in or out."""
+    signing in or out, added, renamed, regrouped or archived."""
     now = now or timezone.now()
     rows = list(
         live_matches(classroom).values_list("pk", "version", "paused_at", "status", "changed_at")
@@ -302,13 +302,16 @@ def wall_version(classroom, now=None) -> str:
         .values_list("pk", "status", "warm_up_skipped")
     )
     warming = list(warming_up(classroom, now).values_list("pk", flat=True))
-    signed_in = list(
-        Student.objects.active()
-        .filter(classroom=classroom, signed_in_until__gt=now)
+    # The children panel: who is in the class (added, renamed, moved to a group, archived)
+    # and who is signed in now (a sign-in also ends by itself, at the end of the day).
+    children = [
+        (pk, name, group, until is not None and until > now)
+        for pk, name, group, until in Student.objects.active()
+        .filter(classroom=classroom)
         .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    raw = repr((parts, waiting, sessions, warming, signed_in)).encode()
+        .values_list("pk", "name", "group_id", "signed_in_until")
+    ]
+    raw = repr((parts, waiting, sessions, warming, children)).encode()
     return hashlib.sha256(raw).hexdigest()[:16]
 
 

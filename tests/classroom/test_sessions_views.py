@@ -798,6 +798,11 @@ def test_the_wall_shows_what_each_child_is_doing_and_how_far_they_are(world):
     fin.signed_in(session_end(world.school_a))
     changed = teacher.get(board, {"v": version}, headers={"HX-Request": "true"})
     assert changed.status_code == 200 and wall_rows(changed.text)["Fin"].startswith("Fin ● Signed")
+    # A child added to the class (or renamed) changes it too.
+    version = board_version(changed.text)
+    Student.objects.create(classroom=world.class_a, name="Gus")
+    changed = teacher.get(board, {"v": version}, headers={"HX-Request": "true"})
+    assert changed.status_code == 200 and "Gus" in wall_rows(changed.text)
     # The teacher ends the sessions: everybody is signed out (and no session is open).
     world.class_a.end_signins()
     assert not Student.objects.filter(signed_in_until__isnull=False).exists()
