@@ -343,6 +343,111 @@ def time_games(children: list[Student], games: int, *, timeout=60.0) -> list[flo
     return elapsed, task_ms
 
 
+# --- the game-end task: database time and growth with history ---------------------------------
+
+HISTORIES = (100, 1_000, 10_000)  # attempts of history of the child whose game ends
+GAME_ATTEMPTS = 20  # a game's attempts for one child (a typical green-tier match)
+
+
+class DatabaseTime:
+    """The time spent in the database by this connection's statements (``execute_wrapper``:
+    each statement's round trip, from the call to the cursor's return), in ms."""
+
+    def __init__(self):
+        self.ms, self.statements = 0.0, 0
+
+    def __call__(self, execute, sql, params, many, context):
+        start = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.ms += (time.perf_counter() - start) * 1000
+            self.statements += 1
+
+
+def child_with_history(room, n: int, seed: int) -> Student:
+    """A child of ``room`` with ``n`` attempts already counted (a rebuild: their rows and
+    windows), over the last 60 days."""
+    child = Student.objects.create(classroom=room, name=f"History {n}")
+    match = Match.objects.create(
+        game="multiplipotion", options={}, seed=0, state={}, status=Match.Status.FINISHED
+    )
+    move = Move.objects.create(match=match, ply=1, seat=0, action={}, events=[])
+    insert_attempts(attempt_rows(n, {room.pk: [child.pk]}, {room.pk: move}, seed=seed))
+    FactStat.objects.rebuild_for([child.pk])
+    return child
+
+
+def a_game_of(child: Student, seed: int) -> int:
+    """A finished match of the child against a computer player with ``GAME_ATTEMPTS``
+    attempts written as its moves would (not yet counted). Returns the match's id."""
+    match = Match.create(
+        "multiplipotion",
+        [
+            {"kind": Seat.Kind.STUDENT, "name": child.name, "owner_key": child.seat_key},
+            {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
+        ],
+        options={"tier": "green"},
+        seed=seed,
+    )
+    move = Move.objects.create(match=match, ply=1, seat=0, action={}, events=[])
+    rows = list(attempt_rows(GAME_ATTEMPTS, {0: [child.pk]}, {0: move}, seed=seed))
+    now = timezone.now()
+    rows = [(*row[:-1], now) for row in rows]  # played just now
+    insert_attempts(rows)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished_at=now)
+    return match.pk
+
+
+def time_stats_task(quick: bool) -> tuple[dict, dict]:
+    """``stats_task_db_ms`` and ``stats_task_growth``: the game-end task's body
+    (``FactStat.objects.update_for_match``, what ``update_match_stats`` runs) in this process,
+    for children of one class (25 classmates with 200 attempts each, so the class's roll-up
+    has rows to add up) with 100, 1,000 and 10,000 attempts of history; the sizes in turn,
+    ``runs`` games each; the database time of the statements and the wall time, medians."""
+    runs = 7 if quick else 25
+    school, rooms, kids, moves = make_school(1, 25)
+    room = rooms[0]
+    insert_attempts(attempt_rows(25 * 200, kids, moves, seed=11))
+    FactStat.objects.rebuild_for(kids[room.pk])
+    ClassFactStat.objects.rebuild_for([room.pk])
+    children = {n: child_with_history(room, n, seed=n) for n in HISTORIES}
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("ANALYZE")
+    db_ms = {n: [] for n in HISTORIES}
+    wall_ms = {n: [] for n in HISTORIES}
+    statements = {}
+    for run in range(runs + 1):  # the first round warms the caches, untimed
+        for n in HISTORIES:
+            match_id = a_game_of(children[n], seed=run * 10 + HISTORIES.index(n))
+            clock = DatabaseTime()
+            start = time.perf_counter()
+            with connection.execute_wrapper(clock):
+                applied = FactStat.objects.update_for_match(match_id)
+            wall = (time.perf_counter() - start) * 1000
+            if applied != GAME_ATTEMPTS:
+                raise RuntimeError(f"the task counted {applied} attempts, not {GAME_ATTEMPTS}")
+            if run:
+                db_ms[n].append(clock.ms)
+                wall_ms[n].append(wall)
+                statements[n] = clock.statements
+    median_db = {n: statistics.median(db_ms[n]) for n in HISTORIES}
+    growth = max(median_db[b] / median_db[a] for a, b in zip(HISTORIES, HISTORIES[1:]))
+    figures = {
+        "stats_task_db_ms": median_db[HISTORIES[1]],
+        "stats_task_growth": growth,
+    }
+    details = {
+        "stats_task_runs": runs,
+        "stats_task_game_attempts": GAME_ATTEMPTS,
+        "stats_task_db_ms_by_history": median_db,
+        "stats_task_wall_ms_by_history": {n: statistics.median(wall_ms[n]) for n in HISTORIES},
+        "stats_task_statements": statements,
+    }
+    return figures, details
+
+
 # --- the benchmark ---------------------------------------------------------------------------
 
 
@@ -373,7 +478,9 @@ def bench_analytics(quick: bool = False, *, attempts=None, games=None):
     # One child per class, in turn: each game's class holds N / classes attempts.
     children = [Student.objects.get(pk=kids[room.pk][0]) for room in rooms]
     heat_ms, task_ms = time_games(children, k)
+    task_figures, task_details = time_stats_task(quick)
     figures = {
+        **task_figures,
         "analytics_vs_sql": recompute_s / baseline_s,
         "recompute_s": recompute_s,
         "recompute_baseline_s": baseline_s,
@@ -393,5 +500,6 @@ def bench_analytics(quick: bool = False, *, attempts=None, games=None):
         "recompute_connections": RecomputeJob.connections(),
         "recompute_runs_s": recomputes,
         "baseline_runs_s": [t for t, _rows in runs],
+        **task_details,
     }
     return figures, details

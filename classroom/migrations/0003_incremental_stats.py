@@ -17,7 +17,8 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        # Existing rows take True; new attempts default to False (not yet counted).
+        # Existing rows take True; new attempts default to False (not yet counted), also
+        # when written by SQL of their own (an import, the benchmark's COPY).
         migrations.AddField(
             model_name="attempt",
             name="stats_applied",
@@ -26,7 +27,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="attempt",
             name="stats_applied",
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(db_default=False, default=False),
         ),
         migrations.AddField(
             model_name="factstat",

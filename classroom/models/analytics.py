@@ -10,8 +10,6 @@ rebuild_sql.py and stats_sql.py.
 The judgement (mastery, kinds of error, focus facts) stays in the pure ``classroom.diagnosis``.
 """
 
-import functools
-import operator
 from datetime import timedelta
 
 from django.db import connections
@@ -119,7 +117,7 @@ class Attempt(models.Model):
     # The idempotency record of the incremental statistics (docs/analytics.md, "Pipeline"):
     # set in the transaction that adds this attempt to its child's statistics (or rebuilds
     # them), so a task run twice, or redelivered after a killed worker, counts it once.
-    stats_applied = models.BooleanField(default=False)
+    stats_applied = models.BooleanField(default=False, db_default=False)
 
     objects = AttemptQuerySet.as_manager()
 
@@ -421,10 +419,7 @@ class ClassFactStatQuerySet(models.QuerySet):
         if not facts:
             return 0
         vendor, tables = connections[self.db].vendor, table_names()
-        self.filter(classroom_id=classroom_id).filter(
-            functools.reduce(operator.or_, (Q(a=lo, b=hi) for lo, hi in facts))
-        ).delete()
-        sql = stats_sql.class_stats(vendor, tables, 1, facts=facts)
+        sql = stats_sql.class_stats(vendor, tables, 1, facts=facts)  # an upsert
         return insert_select(self, sql, [classroom_id, classroom_id, db_now(self)])
 
 

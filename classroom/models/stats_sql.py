@@ -300,6 +300,16 @@ def class_stats(vendor: str, t: dict, classes: int, facts=None) -> str:
         keys = sorted(int(lo) * 65536 + int(hi) for lo, hi in facts)
         pooled = f"{d.least}(f.a, f.b) * 65536 + {d.greatest}(f.a, f.b)"
         only = f"AND {pooled} IN ({', '.join(str(k) for k in keys)})"
+    # ``facts``: the rows are updated in place (the touched facts always keep a row), one
+    # statement; SQLite needs a WHERE before ON CONFLICT to read it apart from a join's ON.
+    upsert = ""
+    if facts is not None:
+        columns = (
+            "attempts", "correct", "omissions", "median_ms", "children", "struggling",
+            "wrong_answers", "updated_at",
+        )  # fmt: skip
+        sets = ", ".join(f"{c} = excluded.{c}" for c in columns)
+        upsert = f"\nWHERE 1 = 1 ON CONFLICT (classroom_id, a, b) DO UPDATE SET {sets}"
     struggling = ", ".join(f"'{state}'" for state in diagnosis.STRUGGLING)
     ids = ", ".join(["%s"] * classes)
     median = d.to_int.format(d.median.format("f.median_ms"))
@@ -327,7 +337,7 @@ WITH wrong AS (
 SELECT g.classroom_id, g.lo, g.hi, g.n, g.right_n, g.missed, g.med, g.children, g.struggling,
        COALESCE(w.answers, {d.empty_object}), %s
 FROM totals g LEFT JOIN wrong w
-  ON w.classroom_id = g.classroom_id AND w.lo = g.lo AND w.hi = g.hi
+  ON w.classroom_id = g.classroom_id AND w.lo = g.lo AND w.hi = g.hi{upsert}
 """
 
 
