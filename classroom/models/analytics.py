@@ -1,13 +1,16 @@
-"""Evidence and statistics about times-table facts (see docs/analytics.md).
+"""Evidence and statistics about times-table facts (see docs/analytics.md, "Pipeline").
 
-Attempts are written with the move that made them (``Attempt.objects.record_move``). Every
-statistic is *rebuilt* from the attempts, never incremented, so running a rebuild twice gives
-the same rows (what makes the Celery tasks idempotent and safe to redeliver):
-``FactStat.objects.rebuild_for(student_ids)``, ``ClassFactStat.objects.rebuild_for(class_ids)``,
-``DailyTrend.objects.rebuild_for_school(school, first_day, last_day)``, and a whole
-rebuild with progress, ``RecomputeJob.run()`` (recompute.py). The SQL they share is
-rebuild_sql.py and stats_sql.py.
-The judgement (mastery, kinds of error, focus facts) stays in the pure ``classroom.diagnosis``.
+Attempts are written with the move that made them (``Attempt.objects.record_move``). In
+normal operation the statistics are incremental: ``FactStat.objects.apply_pending`` counts a
+child's attempts not yet counted (``Attempt.stats_applied``, the idempotency record) into the
+touched facts, the class's touched facts and the days' trend rows (incremental.py). Full
+rebuilds from all the attempts are repairs and write the same rows:
+``FactStat.objects.rebuild_for(student_ids)`` and ``repair``,
+``ClassFactStat.objects.rebuild_for(class_ids)``,
+``DailyTrend.objects.rebuild_for_school(school, first_day, last_day)``, and a whole rebuild
+with progress, ``RecomputeJob.run()`` (recompute.py). The SQL they share is rebuild_sql.py
+and stats_sql.py. The judgement (mastery, kinds of error, focus facts) stays in the pure
+``classroom.diagnosis``.
 """
 
 from datetime import timedelta
@@ -312,7 +315,7 @@ class FactFigures(models.Model):
 
 
 class FactStat(FactFigures):
-    """A child's statistics for one fact as asked (a × b, order kept); rebuilt from attempts."""
+    """A child's statistics for one fact as asked (a × b, order kept), counted from attempts."""
 
     # No index of its own: the unique (student, a, b) constraint's index serves it.
     student = models.ForeignKey(
