@@ -28,6 +28,7 @@ child's FactStat and the class's ClassFactStat reflect the game. p95 of those ti
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import os
 import random
 import statistics
@@ -191,7 +192,7 @@ FROM (
   JOIN {Classroom._meta.db_table} c ON c.id = s.classroom_id
   WHERE c.school_id = %s AND t.student_id %% {parts} = {part}
 ) ranked
-GROUP BY student_id, a, b"""  # noqa: S608 (table names and constants)
+GROUP BY student_id, a, b"""
 
 
 def _floor_part(school_id: int, part: int, parts: int) -> int:
@@ -451,7 +452,7 @@ def time_stats_task(quick: bool) -> tuple[dict, dict]:
     has rows to add up) with 100, 1,000 and 10,000 attempts of history; the sizes in turn,
     ``runs`` games each; the database time of the statements and the wall time, medians."""
     runs = 7 if quick else 25
-    school, rooms, kids, moves = make_school(1, 25)
+    _school, rooms, kids, moves = make_school(1, 25)
     room = rooms[0]
     insert_attempts(attempt_rows(25 * 200, kids, moves, seed=11))
     FactStat.objects.rebuild_for(kids[room.pk])
@@ -478,7 +479,7 @@ def time_stats_task(quick: bool) -> tuple[dict, dict]:
                 wall_ms[n].append(wall)
                 statements[n] = clock.statements
     median_db = {n: statistics.median(db_ms[n]) for n in HISTORIES}
-    growth = max(median_db[b] / median_db[a] for a, b in zip(HISTORIES, HISTORIES[1:]))
+    growth = max(median_db[b] / median_db[a] for a, b in itertools.pairwise(HISTORIES))
     figures = {
         "stats_task_db_ms": median_db[HISTORIES[1]],
         "stats_task_growth": growth,

@@ -208,7 +208,8 @@ def markdown(figures: dict, details: dict, info: dict) -> str:
             + " / ".join(
                 f"{fmt(v)}" for v in analytics.get("stats_task_db_ms_by_history", {}).values()
             )
-            + f" ms (medians). Heatmap after a game: {analytics['games']} games, a real Celery worker on "
+            + " ms (medians). Heatmap after a game: "
+            f"{analytics['games']} games, a real Celery worker on "
             f"the {analytics['broker']} broker; median "
             f"{fmt(figures['heatmap_after_game_median_ms'])} ms, p95 "
             f"{fmt(figures['heatmap_after_game_p95_ms'])} ms.",

@@ -175,9 +175,7 @@ class FactStatQuerySet(models.QuerySet):
         Returns the attempts applied (0 when the match is gone or already counted)."""
         from classroom.models import ChildSeat
 
-        ids = ChildSeat.objects.filter(seat__match_id=match_id).values_list(
-            "student_id", flat=True
-        )
+        ids = ChildSeat.objects.filter(seat__match_id=match_id).values_list("student_id", flat=True)
         return self.apply_pending(set(ids))
 
     # --- the full rebuild (repair only) ----------------------------------------------------
@@ -413,7 +411,6 @@ class ClassFactStatQuerySet(models.QuerySet):
                 sql = stats_sql.class_stats(vendor, tables, len(chunk))
                 written += insert_select(self, sql, [*chunk, *chunk, db_now(self)])
         return written
-
 
     def refresh_facts(self, classroom_id, facts) -> int:
         """Re-aggregate one class's rows of these pooled facts ((a, b), a ≤ b) from its

@@ -79,7 +79,8 @@ def pending_attempts(student_id: int) -> list[dict]:
         Attempt.objects.filter(student_id=student_id, stats_applied=False)
         .annotate(af=accuracy_first)
         .values(
-            "id", "a", "b", "answer", "correct", "kind", "context", "response_ms", "created_at", "af"
+            *("id", "a", "b", "answer", "correct", "kind", "context", "response_ms"),
+            *("created_at", "af"),
         )
     )
 

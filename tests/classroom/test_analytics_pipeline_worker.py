@@ -288,10 +288,13 @@ def test_a_game_end_update_survives_a_worker_killed_mid_task(
         holder.rollback()  # the dead worker's statement ends; its transaction rolls back
 
         def rolled_back():
-            return not waiting_for_the_class() and not watcher.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND state LIKE 'idle in transaction%%' AND pid <> pg_backend_pid()"
-            ).fetchone()[0]
+            return (
+                not waiting_for_the_class()
+                and not watcher.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND state LIKE 'idle in transaction%%' AND pid <> pg_backend_pid()"
+                ).fetchone()[0]
+            )
 
         assert wait_for(rolled_back, timeout=30)
         assert not FactStat.objects.exists()

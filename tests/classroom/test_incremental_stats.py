@@ -301,16 +301,19 @@ def test_concurrent_updates_of_one_child_and_a_classmate_count_once(postgres, dj
         barrier = threading.Barrier(5)
         errors = []
 
-        def count(pk):
+        def count(pk, barrier, errors):
             try:
                 barrier.wait(timeout=10)
                 FactStat.objects.apply_pending([pk])
-            except Exception as error:  # noqa: BLE001 (reported below)
+            except Exception as error:
                 errors.append(error)
             finally:
                 connections.close_all()
 
-        threads = [threading.Thread(target=count, args=(pk,)) for pk in [ada.pk] * 3 + [ben.pk] * 2]
+        threads = [
+            threading.Thread(target=count, args=(pk, barrier, errors))
+            for pk in [ada.pk] * 3 + [ben.pk] * 2
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
