@@ -63,6 +63,10 @@ INFO_KEYS = {
     "recompute_floor_s": ("s", "the floor: one SQL statement, same outputs, median of 3"),
     "heatmap_after_game_median_ms": ("ms", "game end → heatmap, median"),
     "stats_task_median_ms": ("ms", "update_match_stats in the worker (its log), median"),
+    "stats_task_roundtrips_ms": (
+        "ms",
+        "as many SELECT 1 as the task's statements, one transaction, median",
+    ),
     "evidence_attempts_per_minute": ("/min", "a week: attempts per minute of play"),
     "evidence_attempts_per_minute_warm_up": ("/min", "a week: attempts per minute of warm-up"),
     "evidence_attempts_per_minute_game": ("/min", "a week: attempts per minute of game"),

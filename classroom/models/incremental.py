@@ -114,9 +114,12 @@ def apply_child(student_id: int, *, using: str = "default") -> int:
         zone = school.zone
         orders = {(p["a"], p["b"]) for p in pending}
         facts = {(min(a, b), max(a, b)) for a, b in orders}
+        numbers = {n for fact in facts for n in fact}  # on the (student, a, b) index
         rows = {
             (row.a, row.b): row
-            for row in FactStat.objects.using(using).filter(student_id=student_id)
+            for row in FactStat.objects.using(using).filter(
+                student_id=student_id, a__in=numbers, b__in=numbers
+            )
             if (min(row.a, row.b), max(row.a, row.b)) in facts
         }
         if any(rows[o].attempts and not rows[o].latest for o in orders if o in rows):

@@ -298,8 +298,13 @@ def class_stats(vendor: str, t: dict, classes: int, facts=None) -> str:
     only = ""
     if facts is not None:
         keys = sorted(int(lo) * 65536 + int(hi) for lo, hi in facts)
+        numbers = ", ".join(str(n) for n in sorted({int(n) for fact in facts for n in fact}))
         pooled = f"{d.least}(f.a, f.b) * 65536 + {d.greatest}(f.a, f.b)"
-        only = f"AND {pooled} IN ({', '.join(str(k) for k in keys)})"
+        # a and b first: the (student, a, b) index finds the rows, the key picks the facts
+        only = (
+            f"AND f.a IN ({numbers}) AND f.b IN ({numbers}) "
+            f"AND {pooled} IN ({', '.join(str(k) for k in keys)})"
+        )
     # ``facts``: the rows are updated in place (the touched facts always keep a row), one
     # statement; SQLite needs a WHERE before ON CONFLICT to read it apart from a join's ON.
     upsert = ""
