@@ -409,7 +409,7 @@ class ClassFactStatQuerySet(models.QuerySet):
             for i in range(0, len(classroom_ids), CHUNK):
                 chunk = classroom_ids[i : i + CHUNK]
                 sql = stats_sql.class_stats(vendor, tables, len(chunk))
-                written += insert_select(self, sql, [*chunk, *chunk, db_now(self)])
+                written += insert_select(self, sql, [*chunk, db_now(self)])
         return written
 
     def refresh_facts(self, classroom_id, facts) -> int:
@@ -420,7 +420,7 @@ class ClassFactStatQuerySet(models.QuerySet):
             return 0
         vendor, tables = connections[self.db].vendor, table_names()
         sql = stats_sql.class_stats(vendor, tables, 1, facts=facts)  # an upsert
-        return insert_select(self, sql, [classroom_id, classroom_id, db_now(self)])
+        return insert_select(self, sql, [classroom_id, db_now(self)])
 
 
 class ClassFactStat(FactFigures):

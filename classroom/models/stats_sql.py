@@ -317,27 +317,30 @@ def class_stats(vendor: str, t: dict, classes: int, facts=None) -> str:
         upsert = f"\nWHERE 1 = 1 ON CONFLICT (classroom_id, a, b) DO UPDATE SET {sets}"
     struggling = ", ".join(f"'{state}'" for state in diagnosis.STRUGGLING)
     ids = ", ".join(["%s"] * classes)
-    median = d.to_int.format(d.median.format("f.median_ms"))
+    median = d.to_int.format(d.median.format("median_ms"))
     lo, hi = f"{d.least}(f.a, f.b)", f"{d.greatest}(f.a, f.b)"
-    each = d.each.format("f.wrong_answers")
+    each = d.each.format("r.wrong_answers")
+    # The classes' rows are read once (``rows``) for both the sums and the wrong answers.
     return f"""
 INSERT INTO {t["class"]} (classroom_id, a, b, attempts, correct, omissions, median_ms,
                           children, struggling, wrong_answers, updated_at)
-WITH wrong AS (
-  SELECT classroom_id, lo, hi, {d.object_agg.format("k", "n")} AS answers FROM (
-    SELECT s.classroom_id, {lo} AS lo, {hi} AS hi, e.key AS k, SUM({d.each_value}) AS n
-    FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id, {each} e
-    WHERE s.classroom_id IN ({ids}) {only}
-    GROUP BY s.classroom_id, {lo}, {hi}, e.key) x
-  GROUP BY classroom_id, lo, hi
-), totals AS (
-  SELECT s.classroom_id, {lo} AS lo, {hi} AS hi,
-    SUM(f.attempts) AS n, SUM(f.correct) AS right_n, SUM(f.omissions) AS missed,
-    {median} AS med, COUNT(DISTINCT f.student_id) AS children,
-    COUNT(DISTINCT CASE WHEN f.state IN ({struggling}) THEN f.student_id END) AS struggling
+WITH rows AS MATERIALIZED (
+  SELECT s.classroom_id, {lo} AS lo, {hi} AS hi, f.student_id, f.attempts, f.correct,
+         f.omissions, f.median_ms, f.state, f.wrong_answers
   FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id
   WHERE s.classroom_id IN ({ids}) {only}
-  GROUP BY s.classroom_id, {lo}, {hi}
+), wrong AS (
+  SELECT classroom_id, lo, hi, {d.object_agg.format("k", "n")} AS answers FROM (
+    SELECT r.classroom_id, r.lo, r.hi, e.key AS k, SUM({d.each_value}) AS n
+    FROM rows r, {each} e
+    GROUP BY r.classroom_id, r.lo, r.hi, e.key) x
+  GROUP BY classroom_id, lo, hi
+), totals AS (
+  SELECT classroom_id, lo, hi,
+    SUM(attempts) AS n, SUM(correct) AS right_n, SUM(omissions) AS missed,
+    {median} AS med, COUNT(DISTINCT student_id) AS children,
+    COUNT(DISTINCT CASE WHEN state IN ({struggling}) THEN student_id END) AS struggling
+  FROM rows GROUP BY classroom_id, lo, hi
 )
 SELECT g.classroom_id, g.lo, g.hi, g.n, g.right_n, g.missed, g.med, g.children, g.struggling,
        COALESCE(w.answers, {d.empty_object}), %s
