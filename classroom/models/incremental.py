@@ -145,6 +145,8 @@ def apply_child(student_id: int, *, using: str = "default") -> int:
                 row.median_ms = _median_ms(row.latest)
                 row.updated_at = now
         touched = [row for (a, b), row in rows.items() if (min(a, b), max(a, b)) in facts]
+        for row in touched:  # one INSERT for new and known rows: the conflict finds the latter
+            row.pk = None
         FactStat.objects.using(using).bulk_create(
             touched,
             update_conflicts=True,
