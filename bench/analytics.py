@@ -1,4 +1,5 @@
-"""``analytics_vs_sql`` and ``heatmap_after_game_p95_ms`` (docs/performance.md, "Analytics").
+"""``analytics_vs_floor``, ``stats_task_db_ms``, ``stats_task_growth`` and
+``heatmap_after_game_p95_ms`` (docs/performance.md, "Analytics").
 
 One school (40 classes × 25 children; 4 × 5 in quick mode) gets N attempts, bulk-inserted
 (PostgreSQL: COPY through psycopg's ``cursor.copy``; SQLite: ``executemany`` in one
@@ -8,9 +9,14 @@ foreign key; the statistics never read the move).
 A: the product's full recompute, ``RecomputeJob.objects.create().run()`` (what ``manage.py
 recompute`` and the worker's ``recompute_job`` run): every child's FactStat, every class's
 ClassFactStat, the school's DailyTrend for every day.
-B: one raw SQL ``GROUP BY student, a, b`` over the same rows (see ``baseline_sql``).
-After one untimed B, A and B run in turn three times; ``analytics_vs_sql`` = median A ÷
-median B.
+B: the floor, one plain SQL statement computing the same outputs per child × fact (counts,
+error kinds, the latest ten's count, right answers and median; ``floor_sql``) on the same
+number of connections with the same settings. After one untimed B, A and B run in turn three
+times; ``analytics_vs_floor`` = median A ÷ median B.
+
+The game-end task (``time_stats_task``): its database time for one child whose game of 20
+attempts ends, with 100, 1,000 and 10,000 attempts of history (``stats_task_db_ms``: at
+1,000; ``stats_task_growth``: the larger of the two tenfold steps' ratios).
 
 Then, on the same database, a real Celery worker process (started like tests/conftest.py's
 ``celery_worker``: its own queue, every task of this process routed to it) and K games of
@@ -22,6 +28,7 @@ child's FactStat and the class's ClassFactStat reflect the game. p95 of those ti
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import os
 import random
 import statistics
@@ -152,34 +159,73 @@ def insert_attempts(rows) -> None:
 # --- A and B ---------------------------------------------------------------------------------
 
 
-def baseline_sql(school_id: int) -> tuple[str, list]:
-    """Per child × fact (a × b, order kept): count, right answers, omissions, last attempt
-    and, on PostgreSQL only, the median response time of all answered attempts."""
+def floor_sql(vendor: str, part: int, parts: int) -> str:
+    """B, the floor: one plain SQL statement over a school's attempts (the children with
+    ``student_id % parts = part``) that computes what the rebuild's figures are made of, per
+    child × fact as asked: count, right answers, omissions, last attempt, the wrong answers of
+    each kind, and over the latest ten (newest first, ties by id) how many, how many right and
+    the median time of the right ones. No state, no pooling, no JSON, nothing written: what
+    any rebuild of these outputs must at least do. Printed in docs/performance.md."""
+    kinds = ",\n  ".join(
+        f"COUNT(*) FILTER (WHERE NOT correct AND kind = '{kind}') AS {kind}_errors"
+        for kind in diagnosis.ERROR_KINDS
+    )
     median = (
-        ", PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY t.response_ms)"
-        if connection.vendor == "postgresql"
-        else ""
-    )
-    sql = (
-        "SELECT t.student_id, t.a, t.b, COUNT(*), "
-        "SUM(CASE WHEN t.correct THEN 1 ELSE 0 END), "
-        "SUM(CASE WHEN t.answer IS NULL THEN 1 ELSE 0 END), MAX(t.created_at)"
-        f"{median} "
-        f"FROM {Attempt._meta.db_table} t "
-        f"JOIN {Student._meta.db_table} s ON s.id = t.student_id "
-        f"JOIN {Classroom._meta.db_table} c ON c.id = s.classroom_id "
-        "WHERE c.school_id = %s GROUP BY t.student_id, t.a, t.b"
-    )
-    return sql, [school_id]
+        "PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY {0})"
+        if vendor == "postgresql"
+        else "MEDIAN({0})"
+    ).format("CASE WHEN rk <= 10 AND correct THEN response_ms END")
+    return f"""SELECT student_id, a, b, COUNT(*) AS n,
+  COUNT(*) FILTER (WHERE correct) AS right_n,
+  COUNT(*) FILTER (WHERE answer IS NULL) AS omissions,
+  MAX(created_at) AS last_at,
+  {kinds},
+  COUNT(*) FILTER (WHERE rk <= 10) AS latest_n,
+  COUNT(*) FILTER (WHERE rk <= 10 AND correct) AS latest_right,
+  {median} AS latest_median_ms
+FROM (
+  SELECT t.student_id, t.a, t.b, t.answer, t.correct, t.kind, t.response_ms, t.created_at,
+         ROW_NUMBER() OVER (PARTITION BY t.student_id, t.a, t.b
+                            ORDER BY t.created_at DESC, t.id DESC) AS rk
+  FROM {Attempt._meta.db_table} t
+  JOIN {Student._meta.db_table} s ON s.id = t.student_id
+  JOIN {Classroom._meta.db_table} c ON c.id = s.classroom_id
+  WHERE c.school_id = %s AND t.student_id %% {parts} = {part}
+) ranked
+GROUP BY student_id, a, b"""
 
 
-def time_baseline(school_id: int) -> tuple[float, int]:
-    sql, params = baseline_sql(school_id)
-    with connection.cursor() as cursor:
-        start = time.perf_counter()
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-        return time.perf_counter() - start, len(rows)
+def _floor_part(school_id: int, part: int, parts: int) -> int:
+    """One connection's share of the floor, with the rebuild's settings (JIT off, the same
+    work_mem: ``rebuild_sql.no_jit``) in a transaction, as the rebuild's batches run."""
+    from django.db import connections
+
+    from classroom.models.rebuild_sql import no_jit
+
+    try:
+        with transaction.atomic():
+            no_jit(FactStat.objects.all())
+            with connections["default"].cursor() as cursor:
+                cursor.execute(floor_sql(connection.vendor, part, parts), [school_id])
+                return len(cursor.fetchall())
+    finally:
+        if parts > 1:
+            connections.close_all()  # this thread's connection
+
+
+def time_floor(school_id: int) -> tuple[float, int]:
+    """B on as many connections as the rebuild uses (``RecomputeJob.connections()``: 2 on
+    PostgreSQL, 1 on SQLite), the children shared out between them; the wall time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    parts = RecomputeJob.connections()
+    start = time.perf_counter()
+    if parts == 1:
+        rows = _floor_part(school_id, 0, 1)
+    else:
+        with ThreadPoolExecutor(parts) as pool:
+            rows = sum(pool.map(lambda k: _floor_part(school_id, k, parts), range(parts)))
+    return time.perf_counter() - start, rows
 
 
 def time_recompute() -> float:
@@ -343,6 +389,121 @@ def time_games(children: list[Student], games: int, *, timeout=60.0) -> list[flo
     return elapsed, task_ms
 
 
+# --- the game-end task: database time and growth with history ---------------------------------
+
+HISTORIES = (100, 1_000, 10_000)  # attempts of history of the child whose game ends
+GAME_ATTEMPTS = 20  # a game's attempts for one child (a typical green-tier match)
+
+
+class DatabaseTime:
+    """The time spent in the database by this connection's statements (``execute_wrapper``:
+    each statement's round trip, from the call to the cursor's return), in ms."""
+
+    def __init__(self):
+        self.ms, self.statements = 0.0, 0
+
+    def __call__(self, execute, sql, params, many, context):
+        start = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.ms += (time.perf_counter() - start) * 1000
+            self.statements += 1
+
+
+def child_with_history(room, n: int, seed: int) -> Student:
+    """A child of ``room`` with ``n`` attempts already counted (a rebuild: their rows and
+    windows), over the last 60 days."""
+    child = Student.objects.create(classroom=room, name=f"History {n}")
+    match = Match.objects.create(
+        game="multiplipotion", options={}, seed=0, state={}, status=Match.Status.FINISHED
+    )
+    move = Move.objects.create(match=match, ply=1, seat=0, action={}, events=[])
+    insert_attempts(attempt_rows(n, {room.pk: [child.pk]}, {room.pk: move}, seed=seed))
+    FactStat.objects.rebuild_for([child.pk])
+    return child
+
+
+def a_game_of(child: Student, seed: int) -> int:
+    """A finished match of the child against a computer player with ``GAME_ATTEMPTS``
+    attempts written as its moves would (not yet counted). Returns the match's id."""
+    match = Match.create(
+        "multiplipotion",
+        [
+            {"kind": Seat.Kind.STUDENT, "name": child.name, "owner_key": child.seat_key},
+            {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
+        ],
+        options={"tier": "green"},
+        seed=seed,
+    )
+    move = Move.objects.create(match=match, ply=1, seat=0, action={}, events=[])
+    rows = list(attempt_rows(GAME_ATTEMPTS, {0: [child.pk]}, {0: move}, seed=seed))
+    now = timezone.now()
+    rows = [(*row[:-1], now) for row in rows]  # played just now
+    insert_attempts(rows)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, finished_at=now)
+    return match.pk
+
+
+def time_stats_task(quick: bool) -> tuple[dict, dict]:
+    """``stats_task_db_ms`` and ``stats_task_growth``: the game-end task's body
+    (``FactStat.objects.update_for_match``, what ``update_match_stats`` runs) in this process,
+    for children of one class (25 classmates with 200 attempts each, so the class's roll-up
+    has rows to add up) with 100, 1,000 and 10,000 attempts of history; the sizes in turn,
+    ``runs`` games each; the database time of the statements and the wall time, medians."""
+    runs = 7 if quick else 25
+    _school, rooms, kids, moves = make_school(1, 25)
+    room = rooms[0]
+    insert_attempts(attempt_rows(25 * 200, kids, moves, seed=11))
+    FactStat.objects.rebuild_for(kids[room.pk])
+    ClassFactStat.objects.rebuild_for([room.pk])
+    children = {n: child_with_history(room, n, seed=n) for n in HISTORIES}
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("ANALYZE")
+    db_ms = {n: [] for n in HISTORIES}
+    wall_ms = {n: [] for n in HISTORIES}
+    statements: dict[int, int] = {}
+    trivial_ms: list[float] = []
+    for run in range(runs + 1):  # the first round warms the caches, untimed
+        for n in HISTORIES:
+            match_id = a_game_of(children[n], seed=run * 10 + HISTORIES.index(n))
+            clock = DatabaseTime()
+            start = time.perf_counter()
+            with connection.execute_wrapper(clock):
+                applied = FactStat.objects.update_for_match(match_id)
+            wall = (time.perf_counter() - start) * 1000
+            if applied != GAME_ATTEMPTS:
+                raise RuntimeError(f"the task counted {applied} attempts, not {GAME_ATTEMPTS}")
+            if run:
+                db_ms[n].append(clock.ms)
+                wall_ms[n].append(wall)
+                statements[n] = clock.statements
+        # Side by side, the same number of the cheapest statements in one transaction: what
+        # the machine's round trips cost at that moment (a busy machine's share of each).
+        clock = DatabaseTime()
+        with transaction.atomic(), connection.execute_wrapper(clock), connection.cursor() as c:
+            for _ in range(statements.get(HISTORIES[0], 10)):
+                c.execute("SELECT 1")
+        if run:
+            trivial_ms.append(clock.ms)
+    median_db = {n: statistics.median(db_ms[n]) for n in HISTORIES}
+    growth = max(median_db[b] / median_db[a] for a, b in itertools.pairwise(HISTORIES))
+    figures = {
+        "stats_task_db_ms": median_db[HISTORIES[1]],
+        "stats_task_growth": growth,
+        "stats_task_roundtrips_ms": statistics.median(trivial_ms),
+    }
+    details = {
+        "stats_task_runs": runs,
+        "stats_task_game_attempts": GAME_ATTEMPTS,
+        "stats_task_db_ms_by_history": median_db,
+        "stats_task_wall_ms_by_history": {n: statistics.median(wall_ms[n]) for n in HISTORIES},
+        "stats_task_statements": statements,
+    }
+    return figures, details
+
+
 # --- the benchmark ---------------------------------------------------------------------------
 
 
@@ -356,27 +517,29 @@ def bench_analytics(quick: bool = False, *, attempts=None, games=None):
     insert_attempts(attempt_rows(n, kids, moves))
     insert_s = time.perf_counter() - start
 
-    time_baseline(school.pk)  # warm-up: the same pages in the cache for A and B
+    time_floor(school.pk)  # warm-up: the same pages in the cache for A and B
     # A and B in turn, three times each; the medians. The first recompute writes into empty
     # tables, the next two over the rows the one before wrote (what the teacher's button and
     # `manage.py recompute` meet).
     recomputes, runs = [], []
     for _ in range(3):
         recomputes.append(time_recompute())
-        runs.append(time_baseline(school.pk))
+        runs.append(time_floor(school.pk))
     recompute_s = statistics.median(recomputes)
-    baseline_s = statistics.median(t for t, _rows in runs)
+    floor_s = statistics.median(t for t, _rows in runs)
     groups = runs[0][1]
     if FactStat.objects.filter(student__classroom__school=school).count() != groups:
-        raise RuntimeError("the recompute and the baseline disagree on the child × fact rows")
+        raise RuntimeError("the recompute and the floor disagree on the child × fact rows")
 
     # One child per class, in turn: each game's class holds N / classes attempts.
     children = [Student.objects.get(pk=kids[room.pk][0]) for room in rooms]
     heat_ms, task_ms = time_games(children, k)
+    task_figures, task_details = time_stats_task(quick)
     figures = {
-        "analytics_vs_sql": recompute_s / baseline_s,
+        **task_figures,
+        "analytics_vs_floor": recompute_s / floor_s,
         "recompute_s": recompute_s,
-        "recompute_baseline_s": baseline_s,
+        "recompute_floor_s": floor_s,
         "heatmap_after_game_p95_ms": percentile(heat_ms, 95),
         "heatmap_after_game_median_ms": statistics.median(heat_ms),
         "stats_task_median_ms": statistics.median(task_ms),
@@ -389,9 +552,10 @@ def bench_analytics(quick: bool = False, *, attempts=None, games=None):
         "insert_s": insert_s,
         "games": k,
         "broker": settings.CELERY_BROKER_URL.split(":", 1)[0],
-        "baseline_median": connection.vendor == "postgresql",
         "recompute_connections": RecomputeJob.connections(),
         "recompute_runs_s": recomputes,
-        "baseline_runs_s": [t for t, _rows in runs],
+        "floor_runs_s": [t for t, _rows in runs],
+        "floor_connections": RecomputeJob.connections(),
+        **task_details,
     }
     return figures, details

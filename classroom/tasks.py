@@ -5,11 +5,8 @@ from classroom.models import Classroom
 from classroom.models import DailyTrend
 from classroom.models import FactStat
 from classroom.models import RecomputeJob
-from classroom.models import Student
 from classroom.models import WarmUp
 from classroom.models import WorkerHeartbeat
-from games import models as game_models
-from games import queue as games_queue
 
 
 @shared_task(bind=True, ignore_result=True)
@@ -18,35 +15,31 @@ def heartbeat(self, sent_at: str = ""):
     WorkerHeartbeat.beat(self.request.hostname or "unknown", sent_at=sent_at)
 
 
-# --- analytics (docs/analytics.md, "Pipeline"): every task rebuilds from the attempts, so
-# running one twice, or a redelivery after a killed worker, counts every attempt once.
+# --- analytics (docs/analytics.md, "Pipeline"): a game's or a warm-up's end counts its
+# children's new attempts into their statistics (incremental, marked applied in the same
+# transaction), so running a task twice, or a redelivery after a killed worker, counts every
+# attempt once. Full rebuilds are repairs only (a hard delete, the teacher's button).
 
 
-@shared_task(bind=True, ignore_result=True, acks_late=True)
-def update_match_stats(self, match_id: int):
-    """A match ended: its children's facts and their classes' roll-ups (what the heatmaps
-    show), then the day's trends as a task of their own, on the same queue."""
-    FactStat.objects.update_for_match(match_id, trends=False)
-    queue = (self.request.delivery_info or {}).get("routing_key")
-    if queue:
-        games_queue.enqueue(update_match_trends, match_id, queue=queue)
-    else:
-        games_queue.enqueue(update_match_trends, match_id)
+@shared_task(ignore_result=True, acks_late=True)
+def update_match_stats(match_id: int):
+    """A match ended: its children's new attempts counted into their facts, their classes'
+    touched facts and the days' trend rows (``FactStat.objects.update_for_match``)."""
+    FactStat.objects.update_for_match(match_id)
 
 
 @shared_task(ignore_result=True, acks_late=True)
 def update_match_trends(match_id: int):
-    """The trends of the days a finished match was played (idempotent: a rebuild)."""
-    match = game_models.Match.objects.filter(pk=match_id).first()
-    if match is not None:
-        DailyTrend.objects.update_for_match(match)
+    """Kept for messages enqueued before the incremental statistics: the trends are now
+    counted by ``update_match_stats`` itself, so this counts whatever is still pending."""
+    FactStat.objects.update_for_match(match_id)
 
 
 @shared_task(ignore_result=True, acks_late=True)
 def sweep_missed_stats():
-    """Beat, every minute: matches that ended in the last hours whose statistics were never
-    rebuilt (the broker was down when they ended, so ``update_match_stats`` was lost) get them
-    now, with their trends. Idempotent: a rebuilt match is not found again."""
+    """Beat, every minute: matches that ended in the last hours with attempts not yet
+    counted (the broker was down when they ended, so ``update_match_stats`` was lost) are
+    counted now. Idempotent: a counted match is not found again."""
     for match_id in FactStat.objects.matches_missing_stats():
         FactStat.objects.update_for_match(match_id)
     # Warm-up rounds too: one that ran out of time with nobody there to finish it (the lid
@@ -57,33 +50,29 @@ def sweep_missed_stats():
 
 @shared_task(ignore_result=True, acks_late=True)
 def update_warm_up_stats(warm_up_id: int):
-    """A warm-up round ended: the child's facts, the class's roll-up and the trends of the
-    round's days, then the round's ``stats_at`` (idempotent: rebuilds)."""
+    """A warm-up round ended: the child's new attempts counted, then the round's
+    ``stats_at`` (idempotent)."""
     warm_up = WarmUp.objects.filter(pk=warm_up_id).first()
     if warm_up is not None:
-        warm_up.rebuild_stats()
+        warm_up.apply_stats()
 
 
 @shared_task(ignore_result=True, acks_late=True)
 def rebuild_class_stats(classroom_ids: list[int], student_ids: list[int] | None = None):
-    """A child moved to another class or was deleted: first the facts of ``student_ids``
-    (classmates whose games with a deleted child went with it), then the heatmaps of those
-    classes and of theirs, now rather than tonight (idempotent: rebuilds)."""
-    classes = set(classroom_ids)
-    if student_ids:
-        FactStat.objects.rebuild_for(student_ids, trends=True)
-        classes |= set(
-            Student.objects.filter(pk__in=student_ids).values_list("classroom_id", flat=True)
-        )
-    ClassFactStat.objects.rebuild_for(sorted(classes))
+    """A child moved to another class or was deleted (a repair): first a full rebuild of
+    ``student_ids`` (classmates whose games with a deleted child went with it), then the
+    heatmaps of those classes and of theirs and their schools' class and school trend rows
+    (idempotent: rebuilds)."""
+    FactStat.objects.repair(student_ids or [], classroom_ids)
 
 
 @shared_task(ignore_result=True, acks_late=True)
 def nightly_rollups():
-    """Beat, once a night: the facts of children who played since yesterday (matches that
-    were abandoned never sent update_match_stats), every active class's roll-up, and the
-    trends of yesterday and today in each school's time zone."""
-    FactStat.objects.rebuild_recent_players()
+    """Beat, once a night: attempts not yet counted (matches that were abandoned never sent
+    update_match_stats), every active class's roll-up, and the trends of yesterday and
+    today in each school's time zone rebuilt from the counted attempts (a safety net: they
+    come out the same)."""
+    FactStat.objects.apply_all_pending()
     ClassFactStat.objects.rebuild_for(Classroom.objects.active().values_list("pk", flat=True))
     DailyTrend.objects.rebuild_recent()
 

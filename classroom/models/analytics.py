@@ -1,13 +1,16 @@
-"""Evidence and statistics about times-table facts (see docs/analytics.md).
+"""Evidence and statistics about times-table facts (see docs/analytics.md, "Pipeline").
 
-Attempts are written with the move that made them (``Attempt.objects.record_move``). Every
-statistic is *rebuilt* from the attempts, never incremented, so running a rebuild twice gives
-the same rows (what makes the Celery tasks idempotent and safe to redeliver):
-``FactStat.objects.rebuild_for(student_ids)``, ``ClassFactStat.objects.rebuild_for(class_ids)``,
-``DailyTrend.objects.rebuild_for_school(school, first_day, last_day)``, and a whole
-rebuild with progress, ``RecomputeJob.run()`` (recompute.py). The SQL they share is
-rebuild_sql.py and stats_sql.py.
-The judgement (mastery, kinds of error, focus facts) stays in the pure ``classroom.diagnosis``.
+Attempts are written with the move that made them (``Attempt.objects.record_move``). In
+normal operation the statistics are incremental: ``FactStat.objects.apply_pending`` counts a
+child's attempts not yet counted (``Attempt.stats_applied``, the idempotency record) into the
+touched facts, the class's touched facts and the days' trend rows (incremental.py). Full
+rebuilds from all the attempts are repairs and write the same rows:
+``FactStat.objects.rebuild_for(student_ids)`` and ``repair``,
+``ClassFactStat.objects.rebuild_for(class_ids)``,
+``DailyTrend.objects.rebuild_for_school(school, first_day, last_day)``, and a whole rebuild
+with progress, ``RecomputeJob.run()`` (recompute.py). The SQL they share is rebuild_sql.py
+and stats_sql.py. The judgement (mastery, kinds of error, focus facts) stays in the pure
+``classroom.diagnosis``.
 """
 
 from datetime import timedelta
@@ -114,6 +117,10 @@ class Attempt(models.Model):
     response_ms = models.PositiveIntegerField(null=True, blank=True)
     home = models.BooleanField(default=False)  # played at home (family night), not in class
     created_at = models.DateTimeField()
+    # The idempotency record of the incremental statistics (docs/analytics.md, "Pipeline"):
+    # set in the transaction that adds this attempt to its child's statistics (or rebuilds
+    # them), so a task run twice, or redelivered after a killed worker, counts it once.
+    stats_applied = models.BooleanField(default=False, db_default=False)
 
     objects = AttemptQuerySet.as_manager()
 
@@ -126,6 +133,12 @@ class Attempt(models.Model):
                 fields=["student", "a", "b", "-created_at", "-id"], name="attempt_latest_of_fact"
             ),
             models.Index(fields=["created_at"]),
+            # What is still to be counted, per child: small, only the unapplied attempts.
+            models.Index(
+                fields=["student"],
+                condition=models.Q(stats_applied=False),
+                name="attempt_stats_pending",
+            ),
         ]
         constraints = [
             # A warm-up question is answered once: a replayed answer cannot be stored twice.
@@ -141,14 +154,42 @@ class Attempt(models.Model):
 
 
 class FactStatQuerySet(models.QuerySet):
-    def rebuild_for(self, student_ids, *, trends=False) -> int:
+    # --- the incremental path (normal operation: incremental.py) --------------------------
+    def apply_pending(self, student_ids) -> int:
+        """Count these children's attempts not yet counted into their statistics: their
+        touched facts, their classes' touched facts and the days' trend rows, one
+        transaction per child that also marks the attempts applied (idempotent, safe under
+        concurrent tasks, see ``incremental.apply_child``). Returns the attempts applied."""
+        from .incremental import apply_child
+
+        return sum(apply_child(pk, using=self.db) for pk in sorted(set(student_ids)))
+
+    def apply_all_pending(self) -> int:
+        """Every child with attempts not yet counted (abandoned matches, lost tasks): what
+        the nightly run and the sweep fall back on. Reads the small pending index."""
+        ids = Attempt.objects.filter(stats_applied=False).values_list("student_id", flat=True)
+        return self.apply_pending(set(ids))
+
+    def update_for_match(self, match_id) -> int:
+        """After a match ends: its children's pending attempts counted (``apply_pending``).
+        Returns the attempts applied (0 when the match is gone or already counted)."""
+        from classroom.models import ChildSeat
+
+        ids = ChildSeat.objects.filter(seat__match_id=match_id).values_list("student_id", flat=True)
+        return self.apply_pending(set(ids))
+
+    # --- the full rebuild (repair only) ----------------------------------------------------
+    def rebuild_for(self, student_ids) -> int:
         """Rebuild these children's rows from all their attempts (delete + insert in one
-        transaction). Counts are all-time; the state and median time are those of
-        ``diagnosis.mastery`` over the latest ten attempts, computed by the database
-        (``stats_sql.fact_stats``: one ``INSERT … SELECT`` per 500 children). ``trends``:
-        every day of these children's trend rows too, in the same transaction (what
-        ``DailyTrend.objects.rebuild_children`` does); on PostgreSQL in the same statements,
-        so the attempts are read once. Returns the number of FactStat rows written."""
+        transaction), with every day of their own trend rows, and mark every attempt of
+        theirs applied: a repair (rules changed, an import, a hard delete, the teacher's
+        button), never needed in normal operation. Counts are all-time; the state and median
+        time are those of ``diagnosis.mastery`` over the latest ten attempts, computed by the
+        database (``stats_sql.fact_stats``: one ``INSERT … SELECT`` per 500 children; on
+        PostgreSQL the trend rows in the same statements, so the attempts are read once).
+        The rows are exactly those the incremental path writes. The classes' roll-ups and the
+        schools' trend roll-ups are the caller's (``repair``). Returns the FactStat rows
+        written."""
         student_ids = sorted(set(student_ids))
         if not student_ids:
             return 0
@@ -157,7 +198,7 @@ class FactStatQuerySet(models.QuerySet):
             # would silently turn it into a float): refuse rather than merge facts.
             raise ValueError(f"a child id of {student_ids[-1]} is beyond the statistics' key")
         vendor, tables = connections[self.db].vendor, table_names()
-        fused = trends and vendor == "postgresql"
+        fused = vendor == "postgresql"
         written = 0
         with transaction.atomic(using=self.db):
             from classroom.models import Student
@@ -165,12 +206,13 @@ class FactStatQuerySet(models.QuerySet):
             no_jit(self)
             lock_rows(Student, student_ids)
             self.filter(student_id__in=student_ids).delete()
+            # From now on every attempt of theirs is in the rows written below.
+            Attempt.objects.using(self.db).filter(
+                student_id__in=student_ids, stats_applied=False
+            ).update(stats_applied=True)
             # Each school's children with its time zone: a day of the 2-day rule (and a
             # trend day) is the school's local day.
-            if fused:
-                groups = DailyTrend.objects.clear_children(student_ids)
-            else:
-                groups = DailyTrend.objects.children_by_school(student_ids)
+            groups = DailyTrend.objects.using(self.db).clear_children(student_ids)
             for school, ids in groups:
                 zone = school.zone.key
                 trend_params = [DailyTrend.Scope.STUDENT.value, zone] if fused else []
@@ -178,63 +220,47 @@ class FactStatQuerySet(models.QuerySet):
                     chunk = ids[i : i + CHUNK]
                     sql = stats_sql.fact_stats(vendor, tables, len(chunk), trends=fused)
                     written += insert_select(self, sql, [*chunk, *trend_params, zone, db_now(self)])
-            if trends and not fused:
-                DailyTrend.objects.rebuild_children(student_ids)
+            if not fused:
+                for school, ids in groups:
+                    attempts = Attempt.objects.using(self.db).filter(student_id__in=ids)
+                    DailyTrend.objects.using(self.db)._insert_children(school, attempts)
         return written
 
-    def update_for_match(self, match_id, *, trends=True) -> None:
-        """After a match ends: its children's facts, their classes' roll-ups and (unless
-        ``trends`` is False: the game-end task sends them on as a task of their own, so the
-        heatmap does not wait for them) the trends of the days the match was played."""
+    def repair(self, student_ids, classroom_ids=()) -> None:
+        """A full rebuild of these children, then the roll-ups that add them up: the
+        ``ClassFactStat`` of their classes and of ``classroom_ids``, and the class and
+        school trend rows of those classes' schools."""
+        from classroom.models import Classroom
+        from classroom.models import School
         from classroom.models import Student
 
-        match = Match.objects.filter(pk=match_id).first()
-        if match is None:
-            return
-        children = list(
-            Student.objects.filter(child_seats__seat__match=match)
-            .select_related("classroom__school")
-            .distinct()
+        self.rebuild_for(student_ids)
+        classes = set(classroom_ids) | set(
+            Student.objects.filter(pk__in=student_ids).values_list("classroom_id", flat=True)
         )
-        if not children:
-            return
-        self.rebuild_for([c.pk for c in children])
-        ClassFactStat.objects.rebuild_for({c.classroom_id for c in children})
-        if trends:
-            DailyTrend.objects.update_for_match(match, children)
+        ClassFactStat.objects.using(self.db).rebuild_for(classes)
+        schools = Classroom.objects.filter(pk__in=classes).values_list("school_id", flat=True)
+        for school in School.objects.filter(pk__in=set(schools)).order_by("pk"):
+            DailyTrend.objects.using(self.db).rebuild_rollups(school)
 
     def matches_missing_stats(self, now=None, *, within=timedelta(hours=6), limit=50) -> list:
-        """Matches that ended lately with a child's attempts whose statistics were never
-        rebuilt after the end (their ``update_match_stats`` was lost, e.g. the broker was down
-        when the game ended): the ids, oldest first."""
-
+        """Matches that ended lately (at least 10 s ago: their own task has had its chance)
+        with a child's attempts not yet counted (their ``update_match_stats`` was lost, e.g.
+        the broker was down when the game ended): the ids, oldest first."""
         now = now or timezone.now()
-        newest_stat = (
-            self.filter(student__attempts__match=models.OuterRef("pk"))
-            .order_by("-updated_at")
-            .values("updated_at")[:1]
-        )
         return list(
             Match.objects.filter(
                 finished_at__gte=now - within,
-                finished_at__lte=now - timedelta(seconds=10),  # its own task has had its chance
+                finished_at__lte=now - timedelta(seconds=10),
             )
-            .filter(models.Exists(Attempt.objects.filter(match=models.OuterRef("pk"))))
-            .annotate(stats_at=models.Subquery(newest_stat))
-            .filter(Q(stats_at__isnull=True) | Q(stats_at__lt=models.F("finished_at")))
+            .filter(
+                models.Exists(
+                    Attempt.objects.filter(match=models.OuterRef("pk"), stats_applied=False)
+                )
+            )
             .order_by("finished_at")
             .values_list("pk", flat=True)[:limit]
         )
-
-    def rebuild_recent_players(self, now=None) -> int:
-        """Rebuild the children who made an attempt in the last two days (in batches)."""
-        since = (now or timezone.now()) - timedelta(days=2)
-        ids = sorted(
-            set(Attempt.objects.filter(created_at__gte=since).values_list("student_id", flat=True))
-        )
-        for i in range(0, len(ids), 100):
-            self.rebuild_for(ids[i : i + 100])
-        return len(ids)
 
     def focus_facts(self, limit: int = 3) -> list[tuple[int, int]]:
         """``diagnosis.focus_facts`` over these rows (one child's): the facts to practise,
@@ -287,7 +313,7 @@ class FactFigures(models.Model):
 
 
 class FactStat(FactFigures):
-    """A child's statistics for one fact as asked (a × b, order kept); rebuilt from attempts."""
+    """A child's statistics for one fact as asked (a × b, order kept), counted from attempts."""
 
     # No index of its own: the unique (student, a, b) constraint's index serves it.
     student = models.ForeignKey(
@@ -314,6 +340,11 @@ class FactStat(FactFigures):
     omission_errors = models.PositiveIntegerField(default=0)
     wrong_answers = models.JSONField(default=dict, blank=True)  # {"48": 3, ...}
     last_attempt_at = models.DateTimeField(null=True, blank=True)
+    # The latest ten attempts of this order, newest first, each
+    # [id, created_at in µs since 1970, correct, response_ms, missed capture, accuracy
+    # first, game time] (0/1 for the flags): the window the incremental update slides, so
+    # the median and the pooled state need no scan of the attempts (``incremental.py``).
+    latest = models.JSONField(default=list, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = FactStatQuerySet.as_manager()
@@ -378,8 +409,18 @@ class ClassFactStatQuerySet(models.QuerySet):
             for i in range(0, len(classroom_ids), CHUNK):
                 chunk = classroom_ids[i : i + CHUNK]
                 sql = stats_sql.class_stats(vendor, tables, len(chunk))
-                written += insert_select(self, sql, [*chunk, *chunk, db_now(self)])
+                written += insert_select(self, sql, [*chunk, db_now(self)])
         return written
+
+    def refresh_facts(self, classroom_id, facts) -> int:
+        """Re-aggregate one class's rows of these pooled facts ((a, b), a ≤ b) from its
+        children's FactStat rows, as ``rebuild_for`` does for every fact: the incremental
+        path's step, under the class's row lock (the caller's transaction)."""
+        if not facts:
+            return 0
+        vendor, tables = connections[self.db].vendor, table_names()
+        sql = stats_sql.class_stats(vendor, tables, 1, facts=facts)  # an upsert
+        return insert_select(self, sql, [classroom_id, db_now(self)])
 
 
 class ClassFactStat(FactFigures):
@@ -407,22 +448,6 @@ class ClassFactStat(FactFigures):
 
 
 class DailyTrendQuerySet(models.QuerySet):
-    def update_for_match(self, match, children=None) -> None:
-        """The trends of the days a match was played, in the schools of its children."""
-        from classroom.models import Student
-
-        if children is None:
-            children = list(
-                Student.objects.filter(child_seats__seat__match=match)
-                .select_related("classroom__school")
-                .distinct()
-            )
-        end = match.finished_at or timezone.now()
-        for school in {c.classroom.school_id: c.classroom.school for c in children}.values():
-            self.rebuild_for_school(
-                school, school.local_today(match.created_at), school.local_today(end)
-            )
-
     def rebuild_for_school(self, school, first=None, last=None) -> int:
         """Rebuild a school's trend rows (each child, each class, the school) for the local
         days ``first``..``last`` (every day when both are None). A day runs from midnight to
@@ -432,7 +457,8 @@ class DailyTrendQuerySet(models.QuerySet):
         from classroom.models import School
         from classroom.models import Student
 
-        attempts = Attempt.objects.filter(student__classroom__school=school)
+        # Only counted attempts: one not yet applied is added by the incremental path.
+        attempts = Attempt.objects.filter(student__classroom__school=school, stats_applied=True)
         existing = self.all()
         if first is not None:
             attempts = attempts.filter(

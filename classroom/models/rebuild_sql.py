@@ -3,9 +3,11 @@ has PERCENTILE_CONT and AT TIME ZONE), the tables' names for the hand-written st
 stats_sql.py, running one ``INSERT … SELECT``, PostgreSQL's settings for a large statement, and
 the row locks that serialise rebuilds of the same rows."""
 
+import json
 import statistics
 from datetime import UTC
 from datetime import datetime
+from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import connections
@@ -32,6 +34,36 @@ class _SQLiteMedian:
         return statistics.median(self.values) if self.values else None
 
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def epoch_us(moment: datetime) -> int:
+    """A time as whole microseconds since 1970 (exact: no float on the way), the time of an
+    attempt in a FactStat row's window."""
+    return (moment - EPOCH) // timedelta(microseconds=1)
+
+
+def _sqlite_moment(stamp: str) -> datetime:
+    moment = datetime.fromisoformat(stamp)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+class _SQLiteLatestWindow:
+    """LATEST_WINDOW for SQLite (PostgreSQL: jsonb_agg … ORDER BY): the window of a FactStat
+    row, a JSON array of [id, µs, correct, response_ms, missed, af, game_time] ordered by
+    the rank given first (newest first)."""
+
+    def __init__(self):
+        self.rows = []
+
+    def step(self, rank, pk, stamp, correct, ms, missed, af, game):
+        moment = epoch_us(_sqlite_moment(stamp))
+        self.rows.append((rank, [pk, moment, int(correct), ms, int(missed), int(af), int(game)]))
+
+    def finalize(self):
+        return json.dumps([row for _rank, row in sorted(self.rows, key=lambda r: r[0])])
+
+
 def _sqlite_local_day(stamp, zone):
     """LOCAL_DAY for SQLite (PostgreSQL has AT TIME ZONE): the day, in the time zone named
     ``zone``, of a stored UTC time ("2026-03-09 20:00:00[.ffffff]"), as "YYYY-MM-DD"."""
@@ -47,6 +79,7 @@ def _sqlite_local_day(stamp, zone):
 def _register_sqlite_median(sender, connection, **kwargs):
     if connection.vendor == "sqlite":
         connection.connection.create_aggregate("MEDIAN", 1, _SQLiteMedian)
+        connection.connection.create_aggregate("LATEST_WINDOW", 8, _SQLiteLatestWindow)
         connection.connection.create_function("LOCAL_DAY", 2, _sqlite_local_day, deterministic=True)
 
 

@@ -98,7 +98,7 @@ class RecomputeJob(models.Model):
     @staticmethod
     def rebuild_batch(student_ids) -> None:
         """One batch of children: their facts and every day of their trends, together."""
-        FactStat.objects.rebuild_for(student_ids, trends=True)
+        FactStat.objects.rebuild_for(student_ids)
 
     @staticmethod
     def connections() -> int:

@@ -350,7 +350,10 @@ class Student(StudentSignIn, models.Model):
             self.classroom = classroom
             self.group = None
             self.save(update_fields=["classroom", "group"])
-            _rebuild_class_stats_on_commit([old.pk, classroom.pk])
+            # The school's local day decides the child's trend days and the 2-day rule: into
+            # a school in another time zone, the child's own statistics are rebuilt too.
+            rebuild = [self.pk] if old.school.zone.key != classroom.school.zone.key else []
+            _rebuild_class_stats_on_commit([old.pk, classroom.pk], rebuild)
 
     def delete_everything(self) -> None:
         """Hard delete: the child and every row about them. Their matches go too (a move is
@@ -368,6 +371,9 @@ class Student(StudentSignIn, models.Model):
             matches.delete()
             _forget_tier_overrides(self.classroom, self.pk)
             classroom_id = self.classroom_id
+            from classroom.models import DailyTrend
+
+            DailyTrend.objects.filter(scope=DailyTrend.Scope.STUDENT, scope_id=self.pk).delete()
             self.delete()
             _rebuild_class_stats_on_commit([classroom_id], others)
 

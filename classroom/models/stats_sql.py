@@ -33,6 +33,7 @@ class Dialect:
     each_value: str  # the value of those rows as an integer
     least: str  # the smaller of two numbers
     greatest: str
+    window: str  # the latest-ten window as a JSON array, newest first ({cond}: which rows)
 
 
 POSTGRESQL = Dialect(
@@ -45,6 +46,11 @@ POSTGRESQL = Dialect(
     each_value="e.value::integer",
     least="LEAST",
     greatest="GREATEST",
+    window=(
+        "COALESCE(jsonb_agg(jsonb_build_array(id,"
+        " (EXTRACT(EPOCH FROM created_at) * 1000000)::bigint, correct::int, response_ms,"
+        " missed_capture::int, af, game_time) ORDER BY prk) FILTER (WHERE {cond}), '[]'::jsonb)"
+    ),
 )
 SQLITE = Dialect(
     median="MEDIAN({0})",  # registered in classroom.models.rebuild_sql
@@ -56,6 +62,11 @@ SQLITE = Dialect(
     each_value="CAST(e.value AS INTEGER)",
     least="MIN",  # with two arguments, SQLite's MIN and MAX are scalar functions
     greatest="MAX",
+    # registered in classroom.models.rebuild_sql (SQLite 3.40 has no ORDER BY in aggregates)
+    window=(
+        "LATEST_WINDOW(prk, id, created_at, correct, response_ms, missed_capture, af,"
+        " game_time) FILTER (WHERE {cond})"
+    ),
 )
 
 
@@ -122,6 +133,7 @@ def _order_columns(d: Dialect, recent: int) -> list[tuple[str, str]]:
         ("missed", "COUNT(*) FILTER (WHERE {o} AND unanswered)"),
         ("last_at", "MAX(CASE WHEN {o} THEN created_at END)"),
         ("med", median),
+        ("latest", d.window.replace("{cond}", f"{{o}} AND rk <= {recent}")),
     ]
     columns += [
         (error_column(kind), f"COUNT(*) FILTER (WHERE {{o}} AND NOT correct AND kind = '{kind}')")
@@ -168,7 +180,7 @@ def fact_stats(vendor: str, t: dict, students: int, *, trends: bool = False) -> 
     day_rows = _day_rows_sql(t) if trends else ""
     insert = f"""INSERT INTO {t["fact"]} (student_id, a, b, attempts, correct, omissions,
   median_ms, state, recent_attempts, recent_correct, recent_days, speed_ms, speed_from_game,
-  {kind_columns}, wrong_answers, last_attempt_at, updated_at)"""
+  {kind_columns}, wrong_answers, last_attempt_at, latest, updated_at)"""
     # With a data-modifying CTE the WITH must open the statement; otherwise the INSERT does
     # (SQLite's cursor counts the rows written only of a statement that starts with INSERT).
     head, tail = ("", insert) if trends else (insert, "")
@@ -197,7 +209,8 @@ SELECT {UNPACKED_FACT}, {pick("n")}, {pick("right_n")}, {pick("missed")}, {pick(
        {state}, g.rn, g.rc, g.days,
        CASE WHEN g.af_n = 0 THEN g.speed END,
        g.af_n = 0 AND g.quick_med IS NULL AND g.game_med IS NOT NULL,
-       {kind_values}, COALESCE(w.answers, {d.empty_object}), {pick("last_at")}, %s
+       {kind_values}, COALESCE(w.answers, {d.empty_object}), {pick("last_at")},
+       {pick("latest")}, %s
 FROM facts g LEFT JOIN wrong w ON w.fact = g.fact
 """
 
@@ -221,11 +234,11 @@ def _ranked_sql() -> str:
     """fact_stats' second step: each attempt's rank within its fact and twin, newest first
     (``prk``), and within its own order (``rk``, from a running count)."""
     return """ranked AS (
-  SELECT pooled, fwd, answer IS NULL AS unanswered, correct, kind, missed_capture,
+  SELECT id, pooled, fwd, answer IS NULL AS unanswered, correct, kind, missed_capture,
          response_ms, created_at, af, game_time, prk,
          CASE WHEN fwd = 1 THEN fwd_seen ELSE prk - fwd_seen END AS rk
   FROM (
-    SELECT pooled, fwd, answer, correct, kind, missed_capture, response_ms, created_at, af,
+    SELECT id, pooled, fwd, answer, correct, kind, missed_capture, response_ms, created_at, af,
            game_time, ROW_NUMBER() OVER w AS prk, SUM(fwd) OVER w AS fwd_seen
     FROM batch
     WINDOW w AS (PARTITION BY pooled ORDER BY created_at DESC, id DESC
@@ -274,41 +287,65 @@ def _grouped_sql(d, recent, no_omission_in, local_day) -> str:
   SELECT g.*, COALESCE(g.quick_med, g.game_med) AS speed FROM grouped g"""
 
 
-def class_stats(vendor: str, t: dict, classes: int) -> str:
+def class_stats(vendor: str, t: dict, classes: int, facts=None) -> str:
     """INSERT the ClassFactStat rows of ``classes`` classes (ids as parameters, then
     ``updated_at``), rolled up from the FactStat rows of their children (a fact and its twin
     together): sums; ``children`` with a row; ``struggling``: children whose (pooled) state
     of it is wrong so far or learning, each once; ``median_ms``: the median of the children's
-    median times (each order once)."""
+    median times (each order once). ``facts``: only these pooled facts ((a, b), a ≤ b; the
+    incremental update's touched facts), written into the SQL as integer literals."""
     d = dialect(vendor)
+    only = ""
+    if facts is not None:
+        keys = sorted(int(lo) * 65536 + int(hi) for lo, hi in facts)
+        numbers = ", ".join(str(n) for n in sorted({int(n) for fact in facts for n in fact}))
+        pooled = f"{d.least}(f.a, f.b) * 65536 + {d.greatest}(f.a, f.b)"
+        # a and b first: the (student, a, b) index finds the rows, the key picks the facts
+        only = (
+            f"AND f.a IN ({numbers}) AND f.b IN ({numbers}) "
+            f"AND {pooled} IN ({', '.join(str(k) for k in keys)})"
+        )
+    # ``facts``: the rows are updated in place (the touched facts always keep a row), one
+    # statement; SQLite needs a WHERE before ON CONFLICT to read it apart from a join's ON.
+    upsert = ""
+    if facts is not None:
+        columns = (
+            "attempts", "correct", "omissions", "median_ms", "children", "struggling",
+            "wrong_answers", "updated_at",
+        )  # fmt: skip
+        sets = ", ".join(f"{c} = excluded.{c}" for c in columns)
+        upsert = f"\nWHERE 1 = 1 ON CONFLICT (classroom_id, a, b) DO UPDATE SET {sets}"
     struggling = ", ".join(f"'{state}'" for state in diagnosis.STRUGGLING)
     ids = ", ".join(["%s"] * classes)
-    median = d.to_int.format(d.median.format("f.median_ms"))
+    median = d.to_int.format(d.median.format("median_ms"))
     lo, hi = f"{d.least}(f.a, f.b)", f"{d.greatest}(f.a, f.b)"
-    each = d.each.format("f.wrong_answers")
+    each = d.each.format("r.wrong_answers")
+    # The classes' rows are read once (``rows``) for both the sums and the wrong answers.
     return f"""
 INSERT INTO {t["class"]} (classroom_id, a, b, attempts, correct, omissions, median_ms,
                           children, struggling, wrong_answers, updated_at)
-WITH wrong AS (
+WITH rows AS MATERIALIZED (
+  SELECT s.classroom_id, {lo} AS lo, {hi} AS hi, f.student_id, f.attempts, f.correct,
+         f.omissions, f.median_ms, f.state, f.wrong_answers
+  FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id
+  WHERE s.classroom_id IN ({ids}) {only}
+), wrong AS (
   SELECT classroom_id, lo, hi, {d.object_agg.format("k", "n")} AS answers FROM (
-    SELECT s.classroom_id, {lo} AS lo, {hi} AS hi, e.key AS k, SUM({d.each_value}) AS n
-    FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id, {each} e
-    WHERE s.classroom_id IN ({ids})
-    GROUP BY s.classroom_id, {lo}, {hi}, e.key) x
+    SELECT r.classroom_id, r.lo, r.hi, e.key AS k, SUM({d.each_value}) AS n
+    FROM rows r, {each} e
+    GROUP BY r.classroom_id, r.lo, r.hi, e.key) x
   GROUP BY classroom_id, lo, hi
 ), totals AS (
-  SELECT s.classroom_id, {lo} AS lo, {hi} AS hi,
-    SUM(f.attempts) AS n, SUM(f.correct) AS right_n, SUM(f.omissions) AS missed,
-    {median} AS med, COUNT(DISTINCT f.student_id) AS children,
-    COUNT(DISTINCT CASE WHEN f.state IN ({struggling}) THEN f.student_id END) AS struggling
-  FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id
-  WHERE s.classroom_id IN ({ids})
-  GROUP BY s.classroom_id, {lo}, {hi}
+  SELECT classroom_id, lo, hi,
+    SUM(attempts) AS n, SUM(correct) AS right_n, SUM(omissions) AS missed,
+    {median} AS med, COUNT(DISTINCT student_id) AS children,
+    COUNT(DISTINCT CASE WHEN state IN ({struggling}) THEN student_id END) AS struggling
+  FROM rows GROUP BY classroom_id, lo, hi
 )
 SELECT g.classroom_id, g.lo, g.hi, g.n, g.right_n, g.missed, g.med, g.children, g.struggling,
        COALESCE(w.answers, {d.empty_object}), %s
 FROM totals g LEFT JOIN wrong w
-  ON w.classroom_id = g.classroom_id AND w.lo = g.lo AND w.hi = g.hi
+  ON w.classroom_id = g.classroom_id AND w.lo = g.lo AND w.hi = g.hi{upsert}
 """
 
 

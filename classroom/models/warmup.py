@@ -424,30 +424,18 @@ class WarmUp(models.Model):
         pk = self.pk
         transaction.on_commit(lambda: queue.enqueue(update_warm_up_stats, pk))
 
-    def rebuild_stats(self, now=None) -> None:
-        """Rebuild what this round's answers feed (idempotent: rebuilds): the child's facts,
-        the class's roll-up and the trends of the days of the round; then ``stats_at``."""
-        from classroom.models import ClassFactStat
-        from classroom.models import DailyTrend
+    def apply_stats(self, now=None) -> None:
+        """Count what this round's answers feed (idempotent: the incremental path counts each
+        attempt once): the child's pending attempts into their facts, the class's touched
+        facts and the days' trend rows; then ``stats_at``."""
         from classroom.models import FactStat
-        from classroom.models import Student
 
-        student = (
-            Student.objects.filter(pk=self.student_id).select_related("classroom__school").first()
-        )
-        if student is None:
-            return
-        # Taken before the rebuild: an answer stored meanwhile is newer, and swept again.
+        # Taken before counting: an answer stored meanwhile is newer, and swept again.
         last = self.attempts.aggregate(last=models.Max("created_at"))["last"]
         stamp = now or timezone.now()
         stamp = max(stamp, last) if last else stamp
         if last is not None:
-            FactStat.objects.rebuild_for([student.pk])
-            ClassFactStat.objects.rebuild_for({student.classroom_id})
-            school = student.classroom.school
-            DailyTrend.objects.rebuild_for_school(
-                school, school.local_today(self.started_at), school.local_today(last)
-            )
+            FactStat.objects.apply_pending([self.student_id])
         WarmUp.objects.filter(pk=self.pk).update(stats_at=stamp)
         self.stats_at = stamp
 

@@ -386,7 +386,7 @@ def test_daily_trends_use_the_schools_midnight(people):
     ev.add(people.ada, 3, 3, 6, ms=500, at=datetime(2026, 3, 10, 10, 50, tzinfo=UTC))
     ev.add(people.ben, 3, 4, 12, ms=2000, at=datetime(2026, 3, 10, 11, 30, tzinfo=UTC))
     ev.add(people.cat, 3, 4, None, at=datetime(2026, 3, 10, 11, 40, tzinfo=UTC))
-    DailyTrend.objects.rebuild_for_school(people.school)
+    FactStat.objects.apply_pending([people.ada.pk, people.ben.pk, people.cat.pk])  # counted
     rows = set(DailyTrend.objects.values_list(*TREND))
     d10, d11 = date(2026, 3, 10), date(2026, 3, 11)
     assert rows == {
@@ -399,13 +399,15 @@ def test_daily_trends_use_the_schools_midnight(people):
         ("school", people.school.pk, d10, 3, 2),
         ("school", people.school.pk, d11, 2, 1),
     }
+    DailyTrend.objects.rebuild_for_school(people.school)  # the same from the attempts
+    assert set(DailyTrend.objects.values_list(*TREND)) == rows
     # One day only: the other day's rows stay, this day's are rebuilt (not added to).
     DailyTrend.objects.rebuild_for_school(people.school, d11, d11)
     DailyTrend.objects.rebuild_for_school(people.school, d11, d11)
     assert set(DailyTrend.objects.values_list(*TREND)) == rows
 
 
-def test_nightly_rollups_rebuild_yesterday_and_today_only(people):
+def test_nightly_rollups_count_pending_attempts_and_rebuild_yesterday_and_today_only(people):
     ev = Evidence()
     now = timezone.now()
     today = people.school.local_today(now)
@@ -415,10 +417,14 @@ def test_nightly_rollups_rebuild_yesterday_and_today_only(people):
         scope="student", scope_id=people.ada.pk, day=today - timedelta(days=9), attempts=99
     )
     nightly_rollups.apply()
-    assert DailyTrend.objects.get(pk=old.pk).attempts == 99  # older days are left alone
+    # An abandoned match's attempts (no task at its end) are counted: added to that day's
+    # row; older days are not rebuilt (the 99 stays, plus the one attempt).
+    assert DailyTrend.objects.get(pk=old.pk).attempts == 100
     assert DailyTrend.objects.get(scope="student", scope_id=people.ada.pk, day=today).attempts == 1
     assert ClassFactStat.objects.get(classroom=people.classroom, a=5, b=5).attempts == 2
-    # Children who played recently get their facts rebuilt too (e.g. an abandoned match).
+    assert FactStat.objects.get(student=people.ada, a=5, b=5).attempts == 2
+    nightly_rollups.apply()  # twice: nothing more
+    assert DailyTrend.objects.get(pk=old.pk).attempts == 100
     assert FactStat.objects.get(student=people.ada, a=5, b=5).attempts == 2
 
 
@@ -437,7 +443,7 @@ def test_a_sweep_rebuilds_the_statistics_of_games_whose_task_was_lost(people):
         Match.objects.filter(pk=match.pk).update(
             status=Match.Status.FINISHED, finished_at=now - timedelta(minutes=10)
         )
-    FactStat.objects.rebuild_for([people.ben.pk])  # Ben's task did run
+    FactStat.objects.update_for_match(next(iter(fresh.matches.values()))[0].pk)  # Ben's ran
     ada_match = next(iter(lost.matches.values()))[0]
     assert FactStat.objects.matches_missing_stats(now) == [ada_match.pk]
     sweep_missed_stats.apply()
@@ -465,10 +471,11 @@ def test_a_finished_match_with_a_child_enqueues_its_update(
     assert sent == [(update_match_stats, (match.pk,))]
     update_match_stats.apply(args=[match.pk])
     update_match_stats.apply(args=[match.pk])  # redelivered: the same numbers
-    # The stats task sends the trends on as a task of their own.
-    assert sent[1:] == [(update_match_trends, (match.pk,))] * 2
+    # The trends are counted by the same task; the old trends task (a message enqueued
+    # before the incremental statistics) finds nothing left to count.
+    assert sent[1:] == []
     update_match_trends.apply(args=[match.pk])
-    update_match_trends.apply(args=[match.pk])
+    assert not Attempt.objects.filter(match=match, stats_applied=False).exists()
     stat = FactStat.objects.get(student=people.ada)
     assert (stat.a, stat.b, stat.attempts, stat.correct) == (7, 8, 1, 1)
     assert ClassFactStat.objects.get(classroom=people.classroom).attempts == 1

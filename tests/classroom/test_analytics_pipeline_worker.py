@@ -221,3 +221,100 @@ def test_a_recompute_survives_a_worker_killed_mid_task(redis_url, transactional_
     ClassFactStat.objects.rebuild_for([classroom.pk])
     DailyTrend.objects.rebuild_for_school(classroom.school)
     assert everything() == after_kill
+
+
+@pytest.mark.slow
+@pytest.mark.services
+def test_a_game_end_update_survives_a_worker_killed_mid_task(
+    postgres, redis_url, transactional_db, tmp_path
+):
+    """The incremental path (docs/analytics.md, "Pipeline"): the worker is killed inside the
+    game-end task's transaction, after it wrote the children's FactStat rows and while it
+    waits for the class's row lock (held here, on a connection of this test). Its transaction
+    is rolled back, no attempt is marked applied, and the redelivered task counts every
+    attempt once: the same rows as a rebuild from scratch."""
+    import psycopg
+
+    classroom, (ada, ben) = school_with_children(2)
+    seats = [
+        {"kind": Seat.Kind.STUDENT, "name": kid.name, "owner_key": kid.seat_key}
+        for kid in (ada, ben)
+    ]
+    match = Match.create("multiplipotion", seats)
+    move = Move.objects.create(match=match, ply=1, seat=0, action={}, events=[])
+    rng = random.Random(5)
+    rows = []
+    for kid in (ada, ben):
+        for i in range(60):
+            a, b = rng.randint(2, 9), rng.randint(2, 9)
+            answer = rng.choice([a * b, a * b, a * b + 1, None])
+            rows.append(
+                Attempt(
+                    **attempt_fields(
+                        kid, a, b, answer, match=match, move=move,
+                        context="missed" if answer is None else "capture",
+                    ),
+                    created_at=datetime(2026, 3, 2, 9, tzinfo=UTC) + timedelta(minutes=7 * i),
+                )
+            )  # fmt: skip
+    Attempt.objects.bulk_create(rows)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+
+    from classroom.tasks import update_match_stats
+
+    queue = f"test-kill-inc-{uuid.uuid4().hex[:8]}"
+    log = tmp_path / "workers.log"
+    holder = psycopg.connect(worker_database_url().replace("postgres://", "postgresql://"))
+    holder.execute("SELECT id FROM classroom_classroom WHERE id = %s FOR UPDATE", [classroom.pk])
+    watcher = psycopg.connect(
+        worker_database_url().replace("postgres://", "postgresql://"), autocommit=True
+    )
+    first = start_worker(queue, log)
+    second = None
+    try:
+        assert wait_for(lambda: "ready." in log.read_text(), timeout=60), log.read_text()[-3000:]
+        update_match_stats.apply_async(args=[match.pk], queue=queue)
+
+        def waiting_for_the_class():
+            return watcher.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND query ILIKE '%%classroom_classroom%%'"
+            ).fetchone()[0]
+
+        assert wait_for(waiting_for_the_class, timeout=30, every=0.05), log.read_text()[-3000:]
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+        killed_at = time.monotonic()
+        holder.rollback()  # the dead worker's statement ends; its transaction rolls back
+
+        def rolled_back():
+            return (
+                not waiting_for_the_class()
+                and not watcher.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND state LIKE 'idle in transaction%%' AND pid <> pg_backend_pid()"
+                ).fetchone()[0]
+            )
+
+        assert wait_for(rolled_back, timeout=30)
+        assert not FactStat.objects.exists()
+        assert Attempt.objects.filter(stats_applied=False).count() == len(rows)
+
+        time.sleep(max(0.0, VISIBILITY_TIMEOUT + 0.5 - (time.monotonic() - killed_at)))
+        second = start_worker(queue, log, CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT))
+        assert wait_for(
+            lambda: not Attempt.objects.filter(stats_applied=False).exists(), timeout=90, every=0.2
+        ), f"the redelivered task never ran\n{log.read_text()[-3000:]}"
+    finally:
+        holder.close()
+        watcher.close()
+        stop_process(first)
+        if second is not None:
+            stop_process(second)
+    assert sum(FactStat.objects.values_list("attempts", flat=True)) == len(rows)
+    after_kill = everything()
+    for model in (FactStat, ClassFactStat, DailyTrend):
+        model.objects.all().delete()
+    Attempt.objects.update(stats_applied=False)
+    RecomputeJob.objects.create(classroom=classroom).run()
+    assert everything() == after_kill

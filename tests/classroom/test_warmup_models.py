@@ -428,7 +428,7 @@ def test_the_sweep_rebuilds_a_round_that_ran_out_with_nobody_there(people):
     closed_lid = play_round(people.ada, people.session, [True, True], start=start)
     fresh = play_round(people.ben, people.session, [True], start=start)
     fresh.finish(start + timedelta(seconds=20))
-    fresh.rebuild_stats()
+    fresh.apply_stats()
     running = play_round(people.ben, people.session, [False], start=now - timedelta(seconds=5))
     assert WarmUp.objects.missing_stats(now) == [closed_lid.pk]
     sweep_missed_stats.apply()
