@@ -4,6 +4,7 @@ Tests that need a server or a browser skip with a stated reason when it is absen
 With REQUIRE_ALL_TESTS=1 (the second run of .ci/run) a skip is turned into a failure.
 """
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -183,6 +184,23 @@ def browser():
         launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_playwright_loop_outside_browser_tests(request):
+    """Playwright's sync API (the session's ``browser``) leaves its event loop marked as running
+    in the worker's main thread once a browser test has run there, and Django's test client
+    cannot call an async view (a board's stream) from a thread with a running loop. A test
+    that does not use the browser runs with no loop marked; the mark is put back after it."""
+    loop = asyncio._get_running_loop()
+    if loop is None or "browser" in request.fixturenames:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
 
 
 @pytest.fixture
