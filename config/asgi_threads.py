@@ -1,0 +1,58 @@
+"""Django's ASGI handler, with each request's synchronous code on a thread kept for later
+requests instead of a new thread per request.
+
+Django's ``ASGIHandler`` runs every request inside ``asgiref``'s ``ThreadSensitiveContext()``:
+the request's synchronous parts (the middleware that is not async, the view, the signals, the
+response's ``close()``) run on one thread of their own, made for that request and ended after
+it. Every request then pays for a new thread, and for everything Django keeps per thread:
+a new database connection (the connection is the thread's, so ``CONN_MAX_AGE`` cannot keep it),
+and the queries of ``config.prepared.PreparedQuery`` compiled again. Measured in process
+(docs/performance.md, "Renders and moves profiled"), that was about half of the CPU of a
+child's board request under uvicorn.
+
+``asgiref`` (3.13) lets the caller give the context its executor
+(``ThreadSensitiveContext(executor=...)``; the caller owns it and it is not shut down on exit).
+This handler keeps a few single-thread executors: a request takes an idle one (or a new one
+when all are busy), and gives it back when it ends. A request's synchronous code still runs on
+one thread, never shared with another request at the same time; only the thread, its database
+connection (kept and checked as under a threaded WSGI server: ``CONN_MAX_AGE``,
+``CONN_HEALTH_CHECKS``, ``close_old_connections`` at the start and end of each request) and its
+compiled queries outlive the request. At most ``IDLE_THREADS`` idle threads are kept a process;
+the threads of a burst beyond that end with their request, as Django's own do.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import ThreadSensitiveContext
+from django.core.handlers.asgi import ASGIHandler
+
+# Idle request threads kept a process (each may keep a database connection: docs/deploy.md).
+IDLE_THREADS = int(os.environ.get("ASGI_IDLE_THREADS", "8"))
+
+
+class KeptThreadsASGIHandler(ASGIHandler):
+    def __init__(self, idle_threads: int = IDLE_THREADS):
+        super().__init__()
+        self.idle_threads = idle_threads
+        self._idle: list[ThreadPoolExecutor] = []
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        # The event loop's thread alone takes and gives back: no lock needed.
+        executor = (
+            self._idle.pop()
+            if self._idle
+            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="asgi-request")
+        )
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            if len(self._idle) < self.idle_threads:
+                self._idle.append(executor)
+            else:
+                executor.shutdown(wait=False)
