@@ -13,10 +13,12 @@ Each goes in process through three servers' paths, with the full middleware stac
 
 - ``wsgi``: Django's WSGI handler (what a gthread worker runs), the connection kept as the
   settings say (``CONN_MAX_AGE``);
-- ``asgi_before``: Django's own ``ASGIHandler`` with ``CONN_MAX_AGE=0``, as the web nodes ran
-  under uvicorn before (docs/deploy.md): a new thread and a new database connection a request;
+- ``asgi_before``: Django's own ``ASGIHandler`` with ``CONN_MAX_AGE=0`` and the middleware
+  without ``SynchronousStack``, as the web nodes ran under uvicorn before (docs/deploy.md): a
+  new thread and a new database connection a request, about ten thread hops;
 - ``asgi_after``: ``config.asgi_threads.KeptThreadsASGIHandler`` (``config.asgi``) with the
-  settings' ``CONN_MAX_AGE``: the request threads, their connections and compiled queries kept.
+  settings' ``CONN_MAX_AGE`` and ``MIDDLEWARE``: the request threads, their connections and
+  compiled queries kept, and the middleware stack on the request's thread (three hops).
 
 The figure is the CPU time of this process (``time.process_time``: every thread of it, not the
 database server's) per request, median over the rounds; the sides alternate within every
@@ -42,6 +44,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection
 from django.db import connections
 from django.test.utils import CaptureQueriesContext
+from django.test.utils import override_settings
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 
@@ -57,6 +60,8 @@ def make_world(matches: int):
     the browser headers of the first child, signed in."""
     from django.contrib.auth import get_user_model
 
+    from classroom.child_session import session_end
+    from classroom.languages import CHILD_LANGUAGE
     from classroom.models import Assignment
     from classroom.models import Classroom
     from classroom.models import School
@@ -85,6 +90,8 @@ def make_world(matches: int):
     store["signin_generation"] = classroom.signin_generation
     store["signin_key"] = ada.signin_key
     store["player_key"] = get_random_string(24)
+    store[CHILD_LANGUAGE] = school.language
+    store.set_expiry(session_end(school))
     store.save()
     csrf = get_random_string(32)
     headers = {
@@ -181,6 +188,13 @@ def conn_max_age(seconds):
         db["CONN_MAX_AGE"] = before
 
 
+def stock_asgi_handler() -> ASGIHandler:
+    """Django's handler with the middleware as it was before ``SynchronousStack``."""
+    before = [m for m in settings.MIDDLEWARE if m != "config.asgi_threads.SynchronousStack"]
+    with override_settings(MIDDLEWARE=before):
+        return ASGIHandler()
+
+
 def request(caller, kind: str, match, headers, body=b"") -> tuple[int, bytes]:
     if kind == "board":
         return caller.call("GET", f"/play/{match.public_id}/", headers=headers)
@@ -216,7 +230,7 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
 
     callers = {
         "wsgi": WsgiCaller(),
-        "asgi_before": AsgiCaller(ASGIHandler()),
+        "asgi_before": AsgiCaller(stock_asgi_handler()),
         "asgi_after": AsgiCaller(KeptThreadsASGIHandler()),
     }
     max_age = {"wsgi": None, "asgi_before": 0, "asgi_after": plain_max_age}

@@ -56,3 +56,27 @@ class KeptThreadsASGIHandler(ASGIHandler):
                 self._idle.append(executor)
             else:
                 executor.shutdown(wait=False)
+
+
+class SynchronousStack:
+    """The last middleware (``MIDDLEWARE``): synchronous only, so that under ASGI Django runs
+    the whole stack on the request's thread, as a WSGI server does.
+
+    Django adapts each middleware to the mode of the one inside it. With an async-capable
+    middleware innermost (django-axes, django-htmx, Django's own), the stack flips back to the
+    event loop below our synchronous middleware (classroom/middleware.py), and every
+    ``MiddlewareMixin`` middleware running there sends its ``process_request`` and
+    ``process_response`` to the request's thread and back (``sync_to_async``), each a
+    thread hop with its context copied both ways: about ten hops a request. With this one
+    innermost, every middleware runs synchronously in the request's thread: one hop into it,
+    one out to the handler, one for a synchronous view. It does nothing else; under WSGI it
+    is one function call."""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)

@@ -92,8 +92,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last: turns a locked-out log-in into the lockout page (classroom/views/accounts.py).
+    # Turns a locked-out log-in into the lockout page (classroom/views/accounts.py).
     "axes.middleware.AxesMiddleware",
+    # Last: the whole stack runs on the request's thread under ASGI (config/asgi_threads.py).
+    "config.asgi_threads.SynchronousStack",
 ]
 
 ROOT_URLCONF = "config.urls"
