@@ -50,6 +50,7 @@ from django.utils.crypto import get_random_string
 
 from bench import wsgi
 from config.asgi_threads import KeptThreadsASGIHandler
+from games.models import Seat
 
 KINDS = ("board", "poll", "move")
 SIDES = ("wsgi", "asgi_before", "asgi_after")
@@ -237,6 +238,10 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
     cpu = {(kind, side): [] for kind in KINDS for side in SIDES}
     sizes = {}
     with wsgi.keep_connection(keep_connection):
+        # Counted once the board has been shown (its last_seen_at written) and the session
+        # read, as in play: the throttled presence UPDATE is not a board's cost.
+        request(callers["wsgi"], "board", counting[0], headers)
+        Seat.objects.filter(match=counting[1]).mark_seen()
         queries = {
             "board": count_queries(callers["wsgi"], "board", counting[0], headers),
             "poll": count_queries(callers["wsgi"], "poll", counting[0], headers),
@@ -251,6 +256,10 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
                 for side in order:
                     match = move_matches[side][i] if kind == "move" else board_matches[i % boards]
                     body = bodies[side][i] if kind == "move" else b""
+                    if kind == "move":
+                        # The child's device showed this board before the move, and that
+                        # wrote the seat's last_seen_at (untimed, as in bench/moves.py).
+                        Seat.objects.filter(match=match).mark_seen()
                     with conn_max_age(max_age[side]):
                         start = time.process_time()
                         status, content = request(callers[side], kind, match, headers, body)
@@ -263,6 +272,8 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
     for caller in callers.values():
         if isinstance(caller, AsgiCaller):
             caller.close()
+            if isinstance(caller.application, KeptThreadsASGIHandler):
+                caller.application.close_idle()
 
     figures, details = {}, {"rounds": rounds, "warmup": warmup, "queries": queries, "cpu_ms": {}}
     for kind in KINDS:

@@ -18,7 +18,7 @@ one thread, never shared with another request at the same time; only the thread,
 connection (kept and checked as under a threaded WSGI server: ``CONN_MAX_AGE``,
 ``CONN_HEALTH_CHECKS``, ``close_old_connections`` at the start and end of each request) and its
 compiled queries outlive the request. At most ``IDLE_THREADS`` idle threads are kept a process;
-the threads of a burst beyond that end with their request, as Django's own do.
+the threads of a burst beyond that end with their request (closing their connections first).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext
 from django.core.handlers.asgi import ASGIHandler
+from django.db import connections
 
 # Idle request threads kept a process (each may keep a database connection: docs/deploy.md).
 IDLE_THREADS = int(os.environ.get("ASGI_IDLE_THREADS", "8"))
@@ -55,7 +56,15 @@ class KeptThreadsASGIHandler(ASGIHandler):
             if len(self._idle) < self.idle_threads:
                 self._idle.append(executor)
             else:
+                executor.submit(connections.close_all)
                 executor.shutdown(wait=False)
+
+    def close_idle(self) -> None:
+        """End the idle threads, each closing its database connections first."""
+        while self._idle:
+            executor = self._idle.pop()
+            executor.submit(connections.close_all).result()
+            executor.shutdown()
 
 
 class SynchronousStack:
