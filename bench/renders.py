@@ -50,7 +50,6 @@ from django.utils.crypto import get_random_string
 
 from bench import wsgi
 from config.asgi_threads import KeptThreadsASGIHandler
-from games.models import Seat
 
 KINDS = ("board", "poll", "move")
 SIDES = ("wsgi", "asgi_before", "asgi_after")
@@ -216,6 +215,7 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
     """Return (figures, details). ``keep_connection``: True inside a test transaction (the
     WSGI path then keeps the test's connection; the ASGI paths' threads open their own, so
     the test database must be a committed one)."""
+    from games.models import Seat
     rounds = rounds or (4 if quick else 300)
     warmup = warmup if warmup is not None else (2 if quick else 20)
     total = rounds + warmup
@@ -291,3 +291,28 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
         )
         figures[f"{kind}_queries"] = queries[kind]
     return figures, details
+
+
+def main() -> None:
+    """``python -m bench.renders``: this benchmark alone, on the bench database
+    (bench/environment.py), printed as a table."""
+    import sys
+
+    from bench.environment import setup_database
+
+    setup_database()
+    quick = "--quick" in sys.argv
+    figures, details = bench_renders(quick)
+    print(f"{details['rounds']} rounds; CPU ms per request (median)")
+    print(f"{'request':8} {'wsgi':>7} {'asgi before':>12} {'asgi after':>11} {'speedup':>8} queries")
+    for kind in KINDS:
+        print(
+            f"{kind:8} {figures[f'{kind}_cpu_ms_wsgi']:7.2f} "
+            f"{figures[f'{kind}_cpu_ms_asgi_before']:12.2f} "
+            f"{figures[f'{kind}_cpu_ms_asgi_after']:11.2f} "
+            f"{figures[f'{kind}_asgi_speedup']:8.2f} {figures[f'{kind}_queries']}"
+        )
+
+
+if __name__ == "__main__":
+    main()
