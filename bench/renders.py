@@ -216,6 +216,7 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
     WSGI path then keeps the test's connection; the ASGI paths' threads open their own, so
     the test database must be a committed one)."""
     from games.models import Seat
+
     rounds = rounds or (4 if quick else 300)
     warmup = warmup if warmup is not None else (2 if quick else 20)
     total = rounds + warmup
@@ -304,7 +305,8 @@ def main() -> None:
     quick = "--quick" in sys.argv
     figures, details = bench_renders(quick)
     print(f"{details['rounds']} rounds; CPU ms per request (median)")
-    print(f"{'request':8} {'wsgi':>7} {'asgi before':>12} {'asgi after':>11} {'speedup':>8} queries")
+    heads = ("wsgi", 7), ("asgi before", 12), ("asgi after", 11), ("speedup", 8)
+    print(f"{'request':8} " + " ".join(f"{h:>{w}}" for h, w in heads) + " queries")
     for kind in KINDS:
         print(
             f"{kind:8} {figures[f'{kind}_cpu_ms_wsgi']:7.2f} "
