@@ -275,6 +275,9 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
             caller.close()
             if isinstance(caller.application, KeptThreadsASGIHandler):
                 caller.application.close_idle()
+    # The connections of the ended request threads of Django's handler (left open when the
+    # test transaction's keep_connection takes close_old_connections off the signals).
+    gc.collect()
 
     figures, details = {}, {"rounds": rounds, "warmup": warmup, "queries": queries, "cpu_ms": {}}
     for kind in KINDS:
