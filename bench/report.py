@@ -74,6 +74,27 @@ INFO_KEYS = {
         "ms",
         "as many SELECT 1 as the task's statements, one transaction, median",
     ),
+    # bench/renders.py: a signed-in child's board GET, full poll and move, CPU of the web
+    # process per request (medians), through WSGI and the ASGI handler before and after.
+    **{
+        f"{kind}_cpu_ms_{side}": ("ms CPU", f"{what}, {where}")
+        for kind, what in (
+            ("board", "child's board GET"),
+            ("poll", "child's poll, full answer"),
+            ("move", "child's move"),
+        )
+        for side, where in (
+            ("wsgi", "WSGI"),
+            ("asgi_before", "ASGI as before (Django's handler, CONN_MAX_AGE=0)"),
+            ("asgi_after", "ASGI, kept request threads, synchronous stack"),
+        )
+    },
+    "board_asgi_speedup": ("×", "board GET under ASGI: CPU before ÷ after"),
+    "poll_asgi_speedup": ("×", "full poll under ASGI: CPU before ÷ after"),
+    "move_asgi_speedup": ("×", "move under ASGI: CPU before ÷ after"),
+    "board_queries": ("queries", "a child's board GET (session read and presence excluded)"),
+    "poll_queries": ("queries", "a child's poll, full answer"),
+    "move_queries": ("queries", "a child's move (place), its transaction included"),
     "evidence_attempts_per_minute": ("/min", "a week: attempts per minute of play"),
     "evidence_attempts_per_minute_warm_up": ("/min", "a week: attempts per minute of warm-up"),
     "evidence_attempts_per_minute_game": ("/min", "a week: attempts per minute of game"),

@@ -38,6 +38,7 @@ def run_all(
     from bench.moves import bench_moves
     from bench.page import bench_play_page
     from bench.prepared import bench_prepared
+    from bench.renders import bench_renders
 
     figures, details = {}, {}
     steps = [
@@ -45,6 +46,7 @@ def run_all(
         ("moves", lambda: bench_moves(quick, keep_connection=not setup_db)),
         ("page", lambda: bench_play_page(quick, keep_connection=not setup_db)),
         ("prepared", lambda: bench_prepared(quick)),
+        ("renders", lambda: bench_renders(quick, keep_connection=not setup_db)),
         ("analytics", lambda: bench_analytics(quick)),
         ("evidence_week", lambda: bench_evidence_week(quick)),
         ("load", lambda: bench_load(load)),
@@ -59,6 +61,7 @@ def run_all(
     flat_details = {**details["moves"], **details["page"], "engine": details["engine"]["engine"]}
     flat_details["moves"] = details["moves"]
     flat_details["prepared"] = details["prepared"]
+    flat_details["renders"] = details["renders"]
     flat_details["analytics"] = details["analytics"]
     flat_details["evidence_week"] = details["evidence_week"]
     flat_details["load"] = details["load"]

@@ -21,12 +21,14 @@ class Response:
     ns: int  # server time: handler call, body iteration and close()
 
 
-def call(handler, method: str, path: str, *, body: bytes = b"", headers=None) -> Response:
+def call(
+    handler, method: str, path: str, *, body: bytes = b"", headers=None, query: str = ""
+) -> Response:
     environ = {
         "REQUEST_METHOD": method,
         "SCRIPT_NAME": "",
         "PATH_INFO": path,
-        "QUERY_STRING": "",
+        "QUERY_STRING": query,
         "SERVER_NAME": "testserver",
         "SERVER_PORT": "80",
         "SERVER_PROTOCOL": "HTTP/1.1",

@@ -1,6 +1,11 @@
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+django.setup(set_prefix=False)
+
+# Django's ASGI handler with the request threads kept (config/asgi_threads.py).
+from config.asgi_threads import KeptThreadsASGIHandler  # noqa: E402
+
+application = KeptThreadsASGIHandler()

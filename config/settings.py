@@ -92,8 +92,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last: turns a locked-out log-in into the lockout page (classroom/views/accounts.py).
+    # Turns a locked-out log-in into the lockout page (classroom/views/accounts.py).
     "axes.middleware.AxesMiddleware",
+    # Last: the whole stack runs on the request's thread under ASGI (config/asgi_threads.py).
+    "config.asgi_threads.SynchronousStack",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -134,8 +136,9 @@ SQLITE_OPTIONS = {
 }
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 # CONN_MAX_AGE: seconds a PostgreSQL connection is kept between requests (docs/deploy.md).
-# The Procfile's development server sets 0: it opens a thread per request, and each thread
-# would keep a connection of its own until the server runs out of them.
+# A connection is its thread's: under ASGI, config.asgi keeps the request threads (at most
+# ASGI_IDLE_THREADS idle ones a process: config/asgi_threads.py), so their connections are
+# kept as under a threaded WSGI server.
 _db = dj_database_url.parse(
     DATABASE_URL,
     conn_max_age=0

@@ -54,8 +54,9 @@ def production_env(**extra: str) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
-        # ASGI: Django runs each request's sync code in a thread of its own, so it keeps no
-        # connection between requests (docs/deploy.md).
+        # Kept at 0 for now: with the kept request threads (config/asgi_threads.py) each idle
+        # thread would hold a connection, and this one-machine stack has no PgBouncer; the
+        # capacity with persistent connections is not measured yet (docs/performance.md).
         "CONN_MAX_AGE": "0",
     }
     env.pop("DEBUG", None)

@@ -1,0 +1,91 @@
+"""Django's ASGI handler, with each request's synchronous code on a thread kept for later
+requests instead of a new thread per request.
+
+Django's ``ASGIHandler`` runs every request inside ``asgiref``'s ``ThreadSensitiveContext()``:
+the request's synchronous parts (the middleware that is not async, the view, the signals, the
+response's ``close()``) run on one thread of their own, made for that request and ended after
+it. Every request then pays for a new thread, and for everything Django keeps per thread:
+a new database connection (the connection is the thread's, so ``CONN_MAX_AGE`` cannot keep it),
+and the queries of ``config.prepared.PreparedQuery`` compiled again. Measured in process
+(docs/performance.md, "Renders and moves profiled"), that was about half of the CPU of a
+child's board request under uvicorn.
+
+``asgiref`` (3.13) lets the caller give the context its executor
+(``ThreadSensitiveContext(executor=...)``; the caller owns it and it is not shut down on exit).
+This handler keeps a few single-thread executors: a request takes an idle one (or a new one
+when all are busy), and gives it back when it ends. A request's synchronous code still runs on
+one thread, never shared with another request at the same time; only the thread, its database
+connection (kept and checked as under a threaded WSGI server: ``CONN_MAX_AGE``,
+``CONN_HEALTH_CHECKS``, ``close_old_connections`` at the start and end of each request) and its
+compiled queries outlive the request. At most ``IDLE_THREADS`` idle threads are kept a process;
+the threads of a burst beyond that end with their request (closing their connections first).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import ThreadSensitiveContext
+from django.core.handlers.asgi import ASGIHandler
+from django.db import connections
+
+# Idle request threads kept a process (each may keep a database connection: docs/deploy.md).
+IDLE_THREADS = int(os.environ.get("ASGI_IDLE_THREADS", "8"))
+
+
+class KeptThreadsASGIHandler(ASGIHandler):
+    def __init__(self, idle_threads: int = IDLE_THREADS):
+        super().__init__()
+        self.idle_threads = idle_threads
+        self._idle: list[ThreadPoolExecutor] = []
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        # The event loop's thread alone takes and gives back: no lock needed.
+        executor = (
+            self._idle.pop()
+            if self._idle
+            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="asgi-request")
+        )
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            if len(self._idle) < self.idle_threads:
+                self._idle.append(executor)
+            else:
+                executor.submit(connections.close_all)
+                executor.shutdown(wait=False)
+
+    def close_idle(self) -> None:
+        """End the idle threads, each closing its database connections first."""
+        while self._idle:
+            executor = self._idle.pop()
+            executor.submit(connections.close_all).result()
+            executor.shutdown()
+
+
+class SynchronousStack:
+    """The last middleware (``MIDDLEWARE``): synchronous only, so that under ASGI Django runs
+    the whole stack on the request's thread, as a WSGI server does.
+
+    Django adapts each middleware to the mode of the one inside it. With an async-capable
+    middleware innermost (django-axes, django-htmx, Django's own), the stack flips back to the
+    event loop below our synchronous middleware (classroom/middleware.py), and every
+    ``MiddlewareMixin`` middleware running there sends its ``process_request`` and
+    ``process_response`` to the request's thread and back (``sync_to_async``), each a
+    thread hop with its context copied both ways: about ten hops a request. With this one
+    innermost, every middleware runs synchronously in the request's thread: one hop into it,
+    one out to the handler, one for a synchronous view. It does nothing else; under WSGI it
+    is one function call."""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)

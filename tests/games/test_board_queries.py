@@ -1,0 +1,200 @@
+"""What a signed-in child's board requests cost in queries, and the ASGI handler's kept
+request threads (config/asgi_threads.py; docs/performance.md, "Renders and moves profiled").
+Query counts only: speed is the benchmark's (bench/renders.py), never a test's."""
+
+import asyncio
+import gc
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import signals
+from django.core.handlers.asgi import ASGIHandler
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import Assignment
+from classroom.models import Classroom
+from classroom.models import School
+from classroom.models import Student
+from config.asgi_threads import KeptThreadsASGIHandler
+from games.models import Seat
+
+
+def classroom_match():
+    """Two children of a class in a session's match; the first signed in on a test client."""
+    teacher = get_user_model().objects.create_user("tess", "t@example.com", "pw-long-enough-1")
+    school = School.objects.create(name="Hill School")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="4B")
+    ada = Student.objects.create(classroom=classroom, name="Ada")
+    ben = Student.objects.create(classroom=classroom, name="Ben")
+    session = Assignment.objects.create(
+        classroom=classroom, created_by=teacher, title="Practice", opens_at=timezone.now()
+    )
+    match = session.new_match(
+        [
+            {"kind": Seat.Kind.STUDENT, "name": "Ada", "owner_key": ada.seat_key},
+            {"kind": Seat.Kind.STUDENT, "name": "Ben", "owner_key": ben.seat_key},
+        ],
+        seed=3,
+    )
+    client = Client()
+    store = client.session
+    store["student_id"] = ada.pk
+    store["signin_generation"] = classroom.signin_generation
+    store["signin_key"] = ada.signin_key
+    store["player_key"] = "ada-device"
+    store.save()
+    client.cookies["sessionid"] = store.session_key
+    return client, match
+
+
+@pytest.mark.django_db
+def test_a_childs_board_is_two_queries(django_assert_max_num_queries):
+    """The match with its seats, and the child with class and school (the sign-in check)."""
+    child, match = classroom_match()
+    url = reverse("games:play", args=[match.public_id])
+    child.get(url, HTTP_HX_REQUEST="true")  # the session read once, last_seen_at written
+    with django_assert_max_num_queries(2):
+        response = child.get(url, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert b'id="board"' in response.content
+
+
+@pytest.mark.django_db
+def test_a_childs_changed_poll_is_three_queries(django_assert_max_num_queries):
+    """The token's lookup, then the board's two."""
+    child, match = classroom_match()
+    child.get(reverse("games:play", args=[match.public_id]), HTTP_HX_REQUEST="true")
+    poll = reverse("games:poll", args=[match.public_id]) + "?v=an-old-token"
+    with django_assert_max_num_queries(3):
+        response = child.get(poll, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert b'id="board"' in response.content
+
+
+@pytest.mark.django_db
+def test_a_childs_move_is_the_board_and_its_writes(django_assert_max_num_queries):
+    """The board's two queries, then the move: its transaction (begin or savepoint), the
+    match locked, the match saved, the move inserted, the commit (or release)."""
+    child, match = classroom_match()
+    child.get(reverse("games:play", args=[match.public_id]), HTTP_HX_REQUEST="true")
+    legal = match.engine.legal_actions(match.load_state(), 0)
+    place = next(a for a in legal if a["type"] == "place")
+    form = {**place, "version": match.version, "move_id": "m-1"}
+    with django_assert_max_num_queries(7):
+        response = child.post(
+            reverse("games:move", args=[match.public_id]), form, HTTP_HX_REQUEST="true"
+        )
+    assert response.status_code == 200
+    match.refresh_from_db()
+    assert match.version == 1
+    assert match.moves.get().client_move_id == "m-1"
+
+
+def asgi_get(handler, path, headers):
+    """One GET through an ASGI handler in process: (status, body)."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(k.encode(), v.encode()) for k, v in headers.items()],
+        "client": ("127.0.0.1", 40000),
+        "server": ("testserver", 80),
+    }
+
+    async def run():
+        inbox = [{"type": "http.request", "body": b"", "more_body": False}]
+        answer = {"status": 0, "body": b""}
+        done = asyncio.Event()
+
+        async def receive():
+            if inbox:
+                return inbox.pop()
+            await done.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+            elif not message.get("more_body"):
+                answer["body"] += message.get("body", b"")
+                done.set()
+            else:
+                answer["body"] += message.get("body", b"")
+
+        await handler(scope, receive, send)
+        return answer["status"], answer["body"]
+
+    return run
+
+
+def request_threads():
+    """The thread each request's synchronous code started on (request_started runs there)."""
+    seen = []
+
+    def record(**kwargs):
+        seen.append(threading.current_thread())
+
+    signals.request_started.connect(record, weak=False)
+    return seen, lambda: signals.request_started.disconnect(record)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_asgi_handler_keeps_the_request_thread():
+    """Django's handler makes a thread a request (and with it a database connection); ours
+    gives the next request the same thread, and the board is the same."""
+    child, match = classroom_match()
+    headers = {
+        "cookie": f"sessionid={child.cookies['sessionid'].value}",
+        "hx-request": "true",
+    }
+    path = reverse("games:play", args=[match.public_id])
+    seen, stop = request_threads()
+    try:
+        kept, stock = KeptThreadsASGIHandler(), ASGIHandler()
+        answers = [asyncio.run(asgi_get(kept, path, headers)()) for _ in range(2)]
+        answers += [asyncio.run(asgi_get(stock, path, headers)()) for _ in range(2)]
+    finally:
+        stop()
+        kept.close_idle()
+        gc.collect()  # the stock handler's ended threads' connections
+    assert [status for status, _body in answers] == [200] * 4
+    assert all(b'id="board"' in body and b"Ada" in body for _status, body in answers)
+    assert seen[0] is seen[1]
+    assert seen[2] is not seen[3]
+    assert seen[0] is not threading.current_thread()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_at_once_get_threads_of_their_own():
+    """Three boards at once: three threads (a request's code never shares its thread with
+    another's at the same time); afterwards at most ``idle_threads`` are kept."""
+    child, match = classroom_match()
+    headers = {
+        "cookie": f"sessionid={child.cookies['sessionid'].value}",
+        "hx-request": "true",
+    }
+    path = reverse("games:play", args=[match.public_id])
+    handler = KeptThreadsASGIHandler(idle_threads=1)
+    seen, stop = request_threads()
+
+    async def three():
+        return await asyncio.gather(*(asgi_get(handler, path, headers)() for _ in range(3)))
+
+    try:
+        answers = asyncio.run(three())
+        kept = len(handler._idle)
+    finally:
+        stop()
+        handler.close_idle()
+    assert [status for status, _body in answers] == [200] * 3
+    assert len({id(t) for t in seen}) == 3
+    assert kept == 1
