@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from classroom import live
 from classroom.languages import CHILD_LANGUAGE
 from classroom.languages import child_loaded
 from classroom.models import Student
@@ -45,10 +46,14 @@ def sign_in_student(request, student: Student) -> None:
     # The school's language, for the pages that never look the child up (classroom/languages.py).
     request.session[CHILD_LANGUAGE] = student.classroom.school.language
     request.session.set_expiry(session_end(student.classroom.school))
+    live.class_changed(student.classroom_id)
 
 
 def sign_out_student(request) -> None:
+    student = current_student(request)
     request.session.flush()
+    if student is not None:
+        live.class_changed(student.classroom_id, waiting=True)
 
 
 # The child with class and school, unless archived: compiled once (config/prepared.py), as

@@ -83,16 +83,22 @@ def current_token(pk) -> str:
     return Match.board_token(*found) if found else live.GONE
 
 
-def still_allowed(request, viewer: Viewer) -> bool:
-    """Whether a new request of this browser would still get this board: the session read
-    again from its store, the user and the apps' seat keys again (``request.refresh_seat_keys``,
-    docs/platform.md). A seat's ``last_seen_at`` is kept fresh here, as the poll does."""
+def refreshed(request) -> None:
+    """The request as a new request of this browser would be: the session read again from its
+    store, the user and the apps' seat keys again (``request.refresh_seat_keys``,
+    docs/platform.md)."""
     engine = import_module(settings.SESSION_ENGINE)
     request.session = engine.SessionStore(request.session.session_key)
     request.user = auth.get_user(request)
     refresh = getattr(request, "refresh_seat_keys", None)
     if refresh is not None:
         refresh()
+
+
+def still_allowed(request, viewer: Viewer) -> bool:
+    """Whether a new request of this browser would still get this board (``refreshed``). A
+    seat's ``last_seen_at`` is kept fresh here, as the poll does."""
+    refreshed(request)
     try:
         match, mine = load_match(request, viewer.public_id)
     except Http404:
@@ -180,6 +186,7 @@ async def serve(channel: str, shown: str, check, *, beat=None, gap=0.0):
 async def events(channel, queue, shown, check, beat, gap):
     loop = asyncio.get_running_loop()
     last = shown  # the token the page has, or was last told of: never told twice in a row
+    checked_token = shown  # the last token a check found (a check tells only a new one)
     pending = None  # a token to tell once the gap is over
     try:
         release_request_thread()
@@ -189,8 +196,8 @@ async def events(channel, queue, shown, check, beat, gap):
             yield changed(live.GONE)
             return
         yield BEAT
-        if found.token is not None and found.token != last:
-            pending = found.token
+        if found.token is not None and found.token != checked_token:
+            checked_token = pending = found.token
         told_at = start - gap
         next_beat = start + beat
         next_check = min(next_beat, start + found.soon if found.soon is not None else NEVER)
@@ -211,7 +218,8 @@ async def events(channel, queue, shown, check, beat, gap):
             if token is LOST:
                 return  # Redis went away: the page polls until it gets a stream again
             if token is not None:
-                pending = token if token != last else None
+                if token != last:
+                    pending = token
                 continue
             if loop.time() < next_check:
                 continue
@@ -219,8 +227,8 @@ async def events(channel, queue, shown, check, beat, gap):
             if not found.allowed:
                 yield changed(live.GONE)
                 return
-            if found.token is not None and found.token != last:
-                pending = found.token
+            if found.token is not None and found.token != checked_token:
+                checked_token = pending = found.token
             now = loop.time()
             if now >= next_beat:
                 yield BEAT

@@ -79,9 +79,12 @@ class ClassroomSignIn:
 
     def end_signins(self) -> None:
         """Sign every child of the class out (their session holds the old generation)."""
+        from classroom import live
+
         type(self).objects.filter(pk=self.pk).update(
             signin_generation=models.F("signin_generation") + 1
         )
+        live.class_changed(self.pk, waiting=True)
         self.refresh_from_db(fields=["signin_generation"])
 
     def unlock_children(self) -> int:
