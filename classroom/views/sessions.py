@@ -105,7 +105,6 @@ def assignment_form_page(request, classroom, assignment=None, initial=None):
             form.instance.created_by = request.user
         with transaction.atomic():
             saved = form.save()
-            live.class_changed(classroom.pk, waiting=True)  # the wall's sessions
         messages.success(
             request,
             _("“%(title)s” is saved.") % {"title": saved.title},
