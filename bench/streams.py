@@ -157,9 +157,11 @@ async def measure(port: int, pid: int, path: str, session_key: str, channel: str
     before = {"rss": rss_kib(pid), "threads": threads(pid)}
     before["redis"], before["postgres"] = sockets_to(pid, 6379), sockets_to(pid, 5432)
     started = time.perf_counter()
-    streams = await asyncio.gather(
-        *(open_stream(port, path, session_key) for _ in range(args.streams))
-    )
+    streams = []
+    batch = args.batch or args.streams
+    while len(streams) < args.streams:
+        n = min(batch, args.streams - len(streams))
+        streams += await asyncio.gather(*(open_stream(port, path, session_key) for _ in range(n)))
     opened = time.perf_counter() - started
     await asyncio.sleep(args.hold)
     after = {"rss": rss_kib(pid), "threads": threads(pid)}
@@ -175,6 +177,7 @@ async def measure(port: int, pid: int, path: str, session_key: str, channel: str
     return {
         "kind": args.kind,
         "streams": args.streams,
+        "batch": batch,
         "rss_before_mib": round(before["rss"] / 1024, 1),
         "rss_after_mib": round(after["rss"] / 1024, 1),
         "per_stream_kib": round((after["rss"] - before["rss"]) / args.streams, 1),
@@ -200,6 +203,9 @@ def main(argv=None) -> int:
     parser.add_argument("--streams", type=int, default=200)
     parser.add_argument("--hold", type=float, default=20.0)
     parser.add_argument("--kind", choices=("board", "wall"), default="board")
+    parser.add_argument(
+        "--batch", type=int, default=0, help="open this many at once (default: all at once)"
+    )
     args = parser.parse_args(argv)
     if not os.environ.get("REDIS_URL") or not os.environ.get("DATABASE_URL"):
         print("Set DATABASE_URL (PostgreSQL) and REDIS_URL.", file=sys.stderr)

@@ -65,6 +65,7 @@ async def wall_stream(request, pk):
         return Check(token=wall_version(classroom))
 
     return await serve(
+        request,
         class_live.wall_channel(pk),
         request.GET.get("v", "")[:40],
         check,
@@ -127,5 +128,5 @@ async def waiting_stream(request, pk):
         return Check(token=token, soon=soon)
 
     return await serve(
-        class_live.waiting_channel(classroom_id), request.GET.get("v", "")[:40], check
+        request, class_live.waiting_channel(classroom_id), request.GET.get("v", "")[:40], check
     )

@@ -161,7 +161,15 @@ class Check:
         self.allowed, self.token, self.soon = allowed, token, soon
 
 
-async def serve(channel: str, shown: str, check, *, beat=None, gap=0.0):
+def lighten(request) -> None:
+    """What the request keeps for minutes and never needs again: the URL resolver's list of
+    every pattern it tried before this one (a hundred-odd, about 10 KiB a stream)."""
+    match = getattr(request, "resolver_match", None)
+    if match is not None:
+        match.tried = []
+
+
+async def serve(request, channel: str, shown: str, check, *, beat=None, gap=0.0):
     """A page's stream: ``StreamingHttpResponse`` of server-sent events over ``channel`` of the
     process's shared subscriber (``games.hub``), or a 204 when Redis does not answer.
 
@@ -174,6 +182,7 @@ async def serve(channel: str, shown: str, check, *, beat=None, gap=0.0):
     queue = await hub().listen(channel)
     if queue is None:
         return HttpResponse(status=204)
+    lighten(request)
     response = StreamingHttpResponse(
         events(channel, queue, shown, check, beat or settings.LIVE_HEARTBEAT_SECONDS, gap),
         content_type="text/event-stream",
@@ -257,4 +266,4 @@ async def stream(request, public_id):
             return Check(token=current_token(viewer.pk))
         return Check(allowed=still_allowed(request, viewer))
 
-    return await serve(live.channel(public_id), shown, check)
+    return await serve(request, live.channel(public_id), shown, check)
