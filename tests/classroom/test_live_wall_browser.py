@@ -102,9 +102,9 @@ def test_the_wall_shows_a_move_by_push(browser, asgi_server, a_class):
         page.wait_for_function(
             "v => document.querySelector('#wall-board').dataset.version !== v",
             arg=before,
-            timeout=3000,
+            timeout=5000,
         )
-        assert time.monotonic() - moved_at < 3
+        assert time.monotonic() - moved_at < 5  # well under a safety poll (30 s)
         # One GET, because the stream said "changed" (none by time).
         assert len(asked(page, "/wall/board/", moved_at)) == 1
         assert page.locator(".poller.live-polling").count() == 0
@@ -131,9 +131,11 @@ def test_the_waiting_room_takes_the_child_to_the_game_by_push(browser, asgi_serv
         WaitingEntry.objects.enter(assignment, ben)
         assignment.pair_waiting()
         match = Match.objects.get(assignments=assignment)
-        page.wait_for_url(f"**{match.get_absolute_url()}", timeout=3000)
-        assert time.monotonic() - arrived_at < 3
-        assert len([u for u in asked(page, room, arrived_at) if "/stream/" not in u]) == 1
+        page.wait_for_url(f"**{match.get_absolute_url()}", timeout=5000)
+        assert time.monotonic() - arrived_at < 5  # well under a safety poll (30 s)
+        # The event's GET (and perhaps a second one, when the stream's own check found the
+        # game before the page left): no poll.
+        assert 1 <= len([u for u in asked(page, room, arrived_at) if "/stream/" not in u]) <= 2
         assert not page.errors
     finally:
         context.close()
