@@ -2,9 +2,9 @@
 
 Each stream used to open a Redis connection of its own for its channel. Here the process has
 one ``redis.asyncio`` pub/sub connection (one an event loop: uvicorn runs one a process), a
-reader task that hands every message to the queues of the streams listening on its channel,
+reader task that hands every message to the mailboxes of the streams listening on its channel,
 and a count of listeners a channel (the channel is subscribed while one listens). A stream
-costs an ``asyncio.Queue``, not a connection and a parser's buffers.
+costs a ``Mailbox``, not a connection and a parser's buffers.
 
 When the last stream leaves, the connection is closed (an idle process holds none). If Redis
 goes away, every listening queue gets ``LOST`` and the streams end (the boards poll until they
@@ -21,15 +21,40 @@ logger = logging.getLogger(__name__)
 LOST = object()  # put on every queue when the shared connection fails
 
 
+class Mailbox:
+    """A stream's queue of tokens: a list and one future to wait on (an ``asyncio.Queue``
+    holds four deques, about 3 KiB a stream, for the same work)."""
+
+    __slots__ = ("tokens", "waiter")
+
+    def __init__(self):
+        self.tokens: list = []
+        self.waiter: asyncio.Future | None = None
+
+    def put_nowait(self, token) -> None:
+        self.tokens.append(token)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    async def get(self):
+        while not self.tokens:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        return self.tokens.pop(0)
+
+
 class Hub:
     def __init__(self):
         self.lock = asyncio.Lock()
-        self.queues: dict[str, set[asyncio.Queue]] = {}
+        self.queues: dict[str, set[Mailbox]] = {}
         self.client = None
         self.pubsub = None
         self.reader: asyncio.Task | None = None
 
-    async def listen(self, channel: str) -> asyncio.Queue | None:
+    async def listen(self, channel: str) -> Mailbox | None:
         """A queue of the tokens published on ``channel`` from now on; None when Redis does
         not answer."""
         async with self.lock:
@@ -44,11 +69,11 @@ class Hub:
                 self.queues.pop(channel, None)
                 await self._close_if_idle(force=True)
                 return None
-            queue: asyncio.Queue = asyncio.Queue()
+            queue = Mailbox()
             listeners.add(queue)
             return queue
 
-    async def leave(self, channel: str, queue: asyncio.Queue) -> None:
+    async def leave(self, channel: str, queue: Mailbox) -> None:
         async with self.lock:
             listeners = self.queues.get(channel)
             if listeners is None:

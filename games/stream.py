@@ -128,7 +128,14 @@ def release_request_thread() -> None:
         return
     executor = SyncToAsync.context_to_thread_executor.pop(context, None)
     if executor is not None:
+        executor.submit(close_connections)  # its last work: no connection left open
         executor.shutdown(wait=False)
+
+
+def close_connections() -> None:
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
 
 
 def checked(function):

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -42,6 +43,17 @@ from games.stream import db_released
 
 REPO = Path(__file__).resolve().parents[2]
 HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def no_kept_connections():
+    """As in production under ASGI (docs/deploy.md): each request's thread closes its database
+    connection when the request ends (the ASGI requests' threads end with them)."""
+    database = connections.settings["default"]
+    kept, database["CONN_MAX_AGE"] = database["CONN_MAX_AGE"], 0
+    yield
+    database["CONN_MAX_AGE"] = kept
+
 
 # Every function of classroom/ that writes what the wall or a waiting room shows, and its
 # publisher. The guard below fails on such a write anywhere else; each entry is driven by a
