@@ -20,6 +20,9 @@ class ClassroomConfig(AppConfig):
         signals.match_changed.connect(receivers.update_stats_when_finished, dispatch_uid="stats")
         signals.bot_focus.connect(receivers.focus_facts_of, dispatch_uid="focus")
         signals.seats_taken.connect(receivers.link_child_seats, dispatch_uid="child-seats")
+        from . import live
+
+        signals.boards_published.connect(live.tell_the_walls, dispatch_uid="walls")
 
         from django.db.models.signals import pre_delete
 

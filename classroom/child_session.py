@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from classroom import live
 from classroom.languages import CHILD_LANGUAGE
 from classroom.languages import child_loaded
 from classroom.models import Student
@@ -51,13 +52,16 @@ def sign_in_student(request, student: Student) -> None:
     until = session_end(student.classroom.school)
     request.session.set_expiry(until)
     student.signed_in(until)
+    live.class_changed(student.classroom_id)
 
 
 def sign_out_student(request) -> None:
-    student_id = request.session.get("student_id")
-    if student_id:
-        Student(pk=student_id).signed_out()
+    student = current_student(request)
+    if student is not None:
+        student.signed_out()
     request.session.flush()
+    if student is not None:
+        live.class_changed(student.classroom_id, waiting=True)
 
 
 # The child with class and school, unless archived: compiled once (config/prepared.py), as

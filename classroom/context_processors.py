@@ -34,3 +34,11 @@ def navigation(request) -> dict:
         (reverse("classroom:signup"), _("Sign up")),
     ]
     return {"nav_links": links, "nav_child": None}
+
+
+def live(request) -> dict:
+    """Whether this page is pushed to (its stream, docs/platform.md "Live updates") and the
+    streams' timings: the live wall's and the waiting room's pollers read them."""
+    from games.presenters import live_settings
+
+    return {"live": live_settings(request)}

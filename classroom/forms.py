@@ -614,7 +614,10 @@ class AssignmentForm(forms.ModelForm):
             if (tier := self.cleaned_data.get(f"tier_{child.pk}"))
         }
         if commit:
+            from classroom import live
+
             assignment.save()
+            live.class_changed(self.classroom.pk, waiting=True)  # the wall's sessions
             who = self.cleaned_data["who"]
             assignment.groups.set(self.cleaned_data["groups"] if who == "groups" else [])
             assignment.students.set(self.cleaned_data["students"] if who == "children" else [])

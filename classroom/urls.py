@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from classroom import streams
 from classroom.views import accounts
 from classroom.views import child
 from classroom.views import core
@@ -67,12 +68,14 @@ urlpatterns = [
     path("me/", sessions.child_home, name="child_home"),
     path("me/play/<int:pk>/", sessions.child_play, name="child_play"),
     path("me/waiting/<int:pk>/", sessions.waiting_room, name="waiting_room"),
+    path("me/waiting/<int:pk>/stream/", streams.waiting_stream, name="waiting_stream"),
     path("teacher/classes/<int:pk>/sessions/", sessions.assignment_list, name="assignment_list"),
     path("teacher/classes/<int:pk>/sessions/new/", sessions.assignment_new, name="assignment_new"),
     path("teacher/sessions/<int:pk>/edit/", sessions.assignment_edit, name="assignment_edit"),
     path("teacher/sessions/<int:pk>/end/", sessions.assignment_end, name="assignment_end"),
     path("teacher/classes/<int:pk>/wall/", sessions.session_wall, name="session_wall"),
     path("teacher/classes/<int:pk>/wall/board/", sessions.wall_board, name="wall_board"),
+    path("teacher/classes/<int:pk>/wall/stream/", streams.wall_stream, name="wall_stream"),
     path("teacher/classes/<int:pk>/wall/pause/", sessions.wall_pause, name="wall_pause"),
     path("teacher/classes/<int:pk>/wall/resume/", sessions.wall_resume, name="wall_resume"),
     path("teacher/classes/<int:pk>/wall/end/", sessions.wall_end, name="wall_end"),

@@ -115,6 +115,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "classroom.context_processors.navigation",
+                "classroom.context_processors.live",
             ],
         },
     },
@@ -246,6 +247,8 @@ LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
 LIVE_STALE_SECONDS = float(os.environ.get("LIVE_STALE_SECONDS", "20"))
 LIVE_RETRY_SECONDS = float(os.environ.get("LIVE_RETRY_SECONDS", "60"))
 LIVE_SAFETY_POLL_SECONDS = float(os.environ.get("LIVE_SAFETY_POLL_SECONDS", "30"))
+# The teacher's live wall hears of every move of the class: at most one "changed" this often.
+LIVE_WALL_GAP_SECONDS = float(os.environ.get("LIVE_WALL_GAP_SECONDS", "1"))
 # How many proxies of our own stand in front of the web nodes (a load balancer: 1). The
 # log-in lockout and the room-code throttle then read the device's address from
 # X-Forwarded-For (config/throttle.py); 0 (default): REMOTE_ADDR.

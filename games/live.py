@@ -21,11 +21,16 @@ GONE = "gone"
 _client = None
 
 
-def channel(public_id: str) -> str:
-    """The match's channel. Redis's channels are shared by all its databases, so the name
+def named(kind: str, key) -> str:
+    """A channel of this site. Redis's channels are shared by all its databases, so the name
     carries REDIS_URL's database number (two sites on one Redis never hear each other)."""
     path = urlparse(settings.REDIS_URL).path.strip("/") or "0"
-    return f"mp:{path}:board:{public_id}"
+    return f"mp:{path}:{kind}:{key}"
+
+
+def channel(public_id: str) -> str:
+    """The match's channel."""
+    return named("board", public_id)
 
 
 def client():
@@ -39,14 +44,30 @@ def client():
     return _client
 
 
-def send(public_id: str, token: str) -> bool:
-    """Publish now; a Redis outage is logged and never fails the change (boards still poll)."""
+def publish(name: str, token: str) -> bool:
+    """Publish ``token`` on the channel ``name`` now; a Redis outage is logged and never fails
+    the change (pages still poll)."""
     try:
-        client().publish(channel(public_id), token)
+        client().publish(name, token)
         return True
     except Exception:
-        logger.warning("could not publish the board of %s", public_id, exc_info=True)
+        logger.warning("could not publish on %s", name, exc_info=True)
         return False
+
+
+def send(public_id: str, token: str) -> bool:
+    return publish(channel(public_id), token)
+
+
+def told(public_ids) -> None:
+    """The apps on the platform hear which boards were published (``signals.boards_published``:
+    the classroom tells the live walls of their classes)."""
+    from games import signals
+
+    try:
+        signals.boards_published.send(sender=None, public_ids=list(public_ids))
+    except Exception:
+        logger.warning("a receiver of boards_published failed", exc_info=True)
 
 
 def board_changed(match) -> None:
@@ -54,7 +75,12 @@ def board_changed(match) -> None:
     if not settings.LIVE_PUSH:
         return
     public_id, token = match.public_id, match.poll_token
-    transaction.on_commit(lambda: send(public_id, token))
+
+    def publish_it():
+        send(public_id, token)
+        told([public_id])
+
+    transaction.on_commit(publish_it)
 
 
 def boards_changed(public_ids) -> None:
@@ -75,3 +101,4 @@ def send_current(public_ids) -> None:
     tokens = {row[0]: Match.board_token(*row[1:]) for row in rows}
     for public_id in public_ids:
         send(public_id, tokens.get(public_id, GONE))
+    told(public_ids)

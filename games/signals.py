@@ -15,6 +15,10 @@ Told (the receivers' return values are ignored):
 - ``match_changed(match)``: sent once a move, a seat change or a time-out has changed a
   match, inside that transaction. Work for later goes through ``transaction.on_commit``
   (the classroom's statistics of a finished game with a child's seat).
+- ``boards_published(public_ids)``: sent with push on (``games.live``), once a change of these
+  matches' boards has committed and their tokens were published (a move, a pause, an end…).
+  A receiver's failure is logged and changes nothing (the classroom publishes on the live
+  walls of the classes the matches belong to).
 
 Asked (the first receiver's answer that is not None is taken):
 
@@ -44,6 +48,7 @@ move_applied = Signal()
 seats_taken = Signal()
 match_changed = Signal()
 bot_focus = Signal()
+boards_published = Signal()
 
 
 def first_answer(signal: Signal, **kwargs):

@@ -31,6 +31,8 @@ from django.http import StreamingHttpResponse
 
 from games import live
 from games import presenters
+from games.hub import LOST
+from games.hub import hub
 from games.models import Match
 from games.views import load_match
 from games.views import mark_seen
@@ -81,16 +83,22 @@ def current_token(pk) -> str:
     return Match.board_token(*found) if found else live.GONE
 
 
-def still_allowed(request, viewer: Viewer) -> bool:
-    """Whether a new request of this browser would still get this board: the session read
-    again from its store, the user and the apps' seat keys again (``request.refresh_seat_keys``,
-    docs/platform.md). A seat's ``last_seen_at`` is kept fresh here, as the poll does."""
+def refreshed(request) -> None:
+    """The request as a new request of this browser would be: the session read again from its
+    store, the user and the apps' seat keys again (``request.refresh_seat_keys``,
+    docs/platform.md)."""
     engine = import_module(settings.SESSION_ENGINE)
     request.session = engine.SessionStore(request.session.session_key)
     request.user = auth.get_user(request)
     refresh = getattr(request, "refresh_seat_keys", None)
     if refresh is not None:
         refresh()
+
+
+def still_allowed(request, viewer: Viewer) -> bool:
+    """Whether a new request of this browser would still get this board (``refreshed``). A
+    seat's ``last_seen_at`` is kept fresh here, as the poll does."""
+    refreshed(request)
     try:
         match, mine = load_match(request, viewer.public_id)
     except Http404:
@@ -104,57 +112,150 @@ def still_allowed(request, viewer: Viewer) -> bool:
     return True
 
 
-async def subscribe(public_id):
-    """A pub/sub on the match's channel, or None when Redis does not answer."""
-    import redis.asyncio as aioredis
+def release_request_thread() -> None:
+    """Let the thread Django keeps for this request's synchronous parts go.
 
-    client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
-    pubsub = client.pubsub(ignore_subscribe_messages=True)
-    try:
-        await pubsub.subscribe(live.channel(public_id))
-    except Exception:
-        logger.warning("no stream for %s: Redis does not answer", public_id, exc_info=True)
-        await pubsub.aclose()
-        await client.aclose()
-        return None
-    return client, pubsub
+    Under ASGI Django runs a request's synchronous code (its middleware, the ``request_started``
+    signal's receivers) in a thread of the request's own (asgiref's ``ThreadSensitiveContext``),
+    kept until the response ends: for a stream, minutes. Once the stream has authorized its
+    viewer nothing more runs there (its checks run in the loop's shared pool: ``checked``), so
+    the thread is shut down now; the few calls Django makes when the response ends get a fresh
+    one. This measured most of an open stream's memory (docs/performance.md)."""
+    from asgiref.sync import SyncToAsync
+
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    if context is None:
+        return
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    if executor is not None:
+        executor.submit(close_connections)  # its last work: no connection left open
+        executor.shutdown(wait=False)
 
 
-async def events(request, viewer: Viewer, shown: str, client, pubsub):
+def close_connections() -> None:
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def checked(function):
+    """``function`` run in the event loop's shared thread pool (not the request's own
+    thread), then its database connection closed: a stream lives for minutes and holds no
+    connection between its checks."""
+
+    def run(*args):
+        try:
+            return function(*args)
+        finally:
+            for connection in connections.all(initialized_only=True):
+                if not connection.in_atomic_block:
+                    connection.close()
+
+    return sync_to_async(run, thread_sensitive=False)
+
+
+NEVER = float("inf")
+
+
+class Check:
+    """What a stream's periodic check found: whether the viewer may still see the page, the
+    page's current token if the check knows it (None: unknown), and when to check again if
+    sooner than the next heartbeat (seconds; None: at the heartbeat)."""
+
+    __slots__ = ("allowed", "soon", "token")
+
+    def __init__(self, allowed=True, token=None, soon=None):
+        self.allowed, self.token, self.soon = allowed, token, soon
+
+
+def lighten(request) -> None:
+    """What the request keeps for minutes and never needs again: the URL resolver's list of
+    every pattern it tried before this one (a hundred-odd, about 10 KiB a stream)."""
+    match = getattr(request, "resolver_match", None)
+    if match is not None:
+        match.tried = []
+
+
+async def serve(request, channel: str, shown: str, check, *, beat=None, gap=0.0):
+    """A page's stream: ``StreamingHttpResponse`` of server-sent events over ``channel`` of the
+    process's shared subscriber (``games.hub``), or a 204 when Redis does not answer.
+
+    ``check`` (synchronous, run by ``checked``) is called at once and at every heartbeat (and
+    sooner when it asks): a lost viewer gets a last ``changed`` (``live.GONE``) and the stream
+    ends; a token it finds that differs from the page's is sent as ``changed``, as are the
+    tokens published on the channel. ``gap``: at most one ``changed`` per ``gap`` seconds (the
+    last token heard is sent when the gap is over: a busy wall fetches itself once a second,
+    not once a move)."""
+    queue = await hub().listen(channel)
+    if queue is None:
+        return HttpResponse(status=204)
+    lighten(request)
+    response = StreamingHttpResponse(
+        events(channel, queue, shown, check, beat or settings.LIVE_HEARTBEAT_SECONDS, gap),
+        content_type="text/event-stream",
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+async def events(channel, queue, shown, check, beat, gap):
     loop = asyncio.get_running_loop()
-    beat = settings.LIVE_HEARTBEAT_SECONDS
-    last = shown  # the token the board has, or was last told of: never told twice in a row
+    last = shown  # the token the page has, or was last told of: never told twice in a row
+    checked_token = shown  # the last token a check found (a check tells only a new one)
+    pending = None  # a token to tell once the gap is over
     try:
-        token = await db_released(current_token)(viewer.pk)
+        release_request_thread()
+        start = loop.time()
+        found = await checked(check)()
+        if not found.allowed:
+            yield changed(live.GONE)
+            return
         yield BEAT
-        if token != last:
-            last = token
-            yield changed(token)
-        next_beat = loop.time() + beat
+        if found.token is not None and found.token != checked_token:
+            checked_token = pending = found.token
+        told_at = start - gap
+        next_beat = start + beat
+        next_check = min(next_beat, start + found.soon if found.soon is not None else NEVER)
         while True:
-            wait = max(0.0, next_beat - loop.time())
-            message = await pubsub.get_message(timeout=wait)
-            if message is not None and message.get("type") == "message":
-                data = message["data"]
-                token = data.decode() if isinstance(data, bytes) else str(data)
+            now = loop.time()
+            if pending is not None and now >= told_at + gap:
+                last, pending, told_at = pending, None, now
+                yield changed(last)
+                continue
+            wake = next_check if pending is None else min(next_check, told_at + gap)
+            token = None
+            if wake > now:
+                try:
+                    async with asyncio.timeout(wake - now):
+                        token = await queue.get()
+                except TimeoutError:
+                    token = None
+            if token is LOST:
+                return  # Redis went away: the page polls until it gets a stream again
+            if token is not None:
                 if token != last:
-                    last = token
-                    yield changed(token)
+                    pending = token
                 continue
-            if loop.time() < next_beat:
+            if loop.time() < next_check:
                 continue
-            if not await db_released(still_allowed)(request, viewer):
+            found = await checked(check)()
+            if not found.allowed:
                 yield changed(live.GONE)
                 return
-            yield BEAT
-            next_beat = loop.time() + beat
+            if found.token is not None and found.token != checked_token:
+                checked_token = pending = found.token
+            now = loop.time()
+            if now >= next_beat:
+                yield BEAT
+                next_beat = now + beat
+            next_check = min(next_beat, now + found.soon if found.soon is not None else NEVER)
     except Exception:
-        # Redis went away (or the database did): the stream ends; the board hears nothing
+        # The database went away (or Redis did): the stream ends; the page hears nothing
         # and polls until it gets a stream again.
-        logger.warning("the stream of %s ended", viewer.public_id, exc_info=True)
+        logger.warning("the stream on %s ended", channel, exc_info=True)
     finally:
-        await pubsub.aclose()
-        await client.aclose()
+        await hub().leave(channel, queue)
 
 
 async def stream(request, public_id):
@@ -163,14 +264,13 @@ async def stream(request, public_id):
     viewer = await db_released(viewer_of)(request, public_id)
     if not presenters.pushed(request):
         return HttpResponse(status=204)
-    subscribed = await subscribe(public_id)
-    if subscribed is None:
-        return HttpResponse(status=204)
-    client, pubsub = subscribed
     shown = request.GET.get("v", "")[:40]
-    response = StreamingHttpResponse(
-        events(request, viewer, shown, client, pubsub), content_type="text/event-stream"
-    )
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    return response
+    first = [True]
+
+    def check() -> Check:
+        if first[0]:  # at connect: the board's current token (a change since the page)
+            first[0] = False
+            return Check(token=current_token(viewer.pk))
+        return Check(allowed=still_allowed(request, viewer))
+
+    return await serve(request, live.channel(public_id), shown, check)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 from django.utils.translation import pgettext_lazy
 
+from classroom import live
 from games.models import Match
 from games.models import Seat
 
@@ -67,7 +68,10 @@ class AssignmentQuerySet(models.QuerySet):
 
         now = timezone.now()
         with transaction.atomic():
-            ids = list(self.not_ended().values_list("pk", flat=True))
+            ended = list(self.not_ended().values_list("pk", "classroom_id"))
+            ids = [pk for pk, _classroom_id in ended]
+            for classroom_id in {classroom_id for _pk, classroom_id in ended}:
+                live.class_changed(classroom_id, waiting=True)
             Match.objects.filter(assignments__in=ids, status__in=LIVE_MATCH_STATUSES).update_boards(
                 status=Match.Status.ABANDONED, finished_at=now, paused_at=None
             )
@@ -342,6 +346,7 @@ class Assignment(models.Model):
         with transaction.atomic():
             match = Match.create(game, seats, **create)
             SessionMatch.objects.create(match=match, assignment=self)
+            live.class_changed(self.classroom_id)  # a new game on the wall
         return match
 
     # --- pairing ------------------------------------------------------------------------
@@ -381,12 +386,14 @@ class Assignment(models.Model):
             gone = [e for e in entries if not e.is_present(now)]
             if gone:
                 WaitingEntry.objects.filter(pk__in=[e.pk for e in gone]).delete()
+                live.class_changed(locked.classroom_id, waiting=True)
             entries = [e for e in entries if e not in gone]
             paused_at = now if locked.status == Assignment.Status.PAUSED else None
 
             def make(tier, seats, paired):
                 match = locked.new_match(seats, options={"tier": tier}, paused_at=paused_at)
                 WaitingEntry.objects.filter(pk__in=[e.pk for e in paired]).update(match=match)
+                live.class_changed(locked.classroom_id, waiting=True)  # they go to their game
                 for e in paired:
                     e.match = match
                 made.append(match)
@@ -457,6 +464,7 @@ class WaitingEntryQuerySet(models.QuerySet):
             entry.created_at = timezone.now()
             entry.save(update_fields=["match", "tier", "created_at"])
         entry.touch()
+        live.class_changed(assignment.classroom_id, waiting=True)
         return entry
 
     def pair(self, assignment) -> list:

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from classroom import live
 from config.collation import sort_key
 from config.names import clean_name
 from config.names import isolate
@@ -121,6 +122,7 @@ class Classroom(ClassroomSignIn, models.Model):
             self.archived_at = timezone.now()
             self.signin_generation += 1
             self.save(update_fields=["archived_at", "signin_generation"])
+            live.class_changed(self.pk, waiting=True)  # every child signed out
 
     def restore(self) -> None:
         if self.archived_at is not None:
@@ -332,7 +334,8 @@ class Student(StudentSignIn, models.Model):
         if self.archived_at is None:
             self.archived_at = timezone.now()
             self.save(update_fields=["archived_at"])
-            self.waiting.all().delete()
+            if self.waiting.all().delete()[0]:
+                live.class_changed(self.classroom_id, waiting=True)
 
     def restore(self) -> None:
         if self.archived_at is not None:
@@ -345,7 +348,8 @@ class Student(StudentSignIn, models.Model):
         with transaction.atomic():
             old = self.classroom
             self.assignments.remove(*self.assignments.filter(classroom=old))
-            self.waiting.all().delete()
+            if self.waiting.all().delete()[0]:
+                live.class_changed(old.pk, waiting=True)
             _forget_tier_overrides(old, self.pk)
             self.classroom = classroom
             self.group = None

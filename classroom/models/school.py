@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from classroom import live
 from config.names import clean_name
 from games.models import Match
 from games.models import Move
@@ -187,6 +188,8 @@ class School(models.Model):
             classes = Classroom.objects.select_for_update().filter(school=self).active()
             ids = list(classes.values_list("pk", flat=True))
             Assignment.objects.filter(classroom_id__in=ids).end()
+            for pk in ids:
+                live.class_changed(pk, waiting=True)  # every child signed out
             return Classroom.objects.filter(pk__in=ids).update(
                 archived_at=now or timezone.now(),
                 signin_generation=F("signin_generation") + 1,

@@ -79,10 +79,13 @@ class ClassroomSignIn:
 
     def end_signins(self) -> None:
         """Sign every child of the class out (their session holds the old generation)."""
+        from classroom import live
+
         type(self).objects.filter(pk=self.pk).update(
             signin_generation=models.F("signin_generation") + 1
         )
         self.students.filter(signed_in_until__isnull=False).update(signed_in_until=None)
+        live.class_changed(self.pk, waiting=True)
         self.refresh_from_db(fields=["signin_generation"])
 
     def unlock_children(self) -> int:
@@ -136,6 +139,7 @@ class StudentSignIn:
         self.locked_until = None
         self.signed_in_until = None
         self.save(update_fields=["pictures", "failed_signins", "locked_until", "signed_in_until"])
+        self.signins_ended()
 
     @property
     def signin_key(self) -> str:
@@ -220,6 +224,14 @@ class StudentSignIn:
         self.badge_token = new_badge_token()
         self.signed_in_until = None
         self.save(update_fields=["badge_token", "signed_in_until"])
+        self.signins_ended()
+
+    def signins_ended(self) -> None:
+        """The child's sessions ended (new pictures or badge): the class's wall and waiting
+        rooms hear of it."""
+        from classroom import live
+
+        live.class_changed(self.classroom_id, waiting=True)
 
     def get_badge_url(self) -> str:
         return reverse("classroom:join_badge", args=[self.badge_token])

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom import diagnosis
+from classroom import live
 from classroom import warmup_plan
 from games import queue
 from games.models import Match
@@ -122,6 +123,8 @@ class WarmUpQuerySet(models.QuerySet):
         else:
             n = QUESTIONS_PER_MINUTE * seconds // 60
         facts = plan_for(student, tier, n, seed=student.pk * 1_000_003 + _ms(now), now=now)
+        if assignment is not None:
+            live.class_changed(assignment.classroom_id)  # "Warming up" on the wall
         return self.create(
             student=student,
             assignment=assignment,
@@ -414,6 +417,8 @@ class WarmUp(models.Model):
         if ended:
             self.finished_at, self.skipped = now, skipped
             self.enqueue_stats()
+            if self.assignment_id is not None:
+                live.class_changed(self.assignment.classroom_id)
         else:
             self.refresh_from_db(fields=["finished_at", "skipped", "stats_at"])
         return bool(ended)

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from classroom import live
 from classroom.child_session import current_student
 from classroom.forms import AssignmentForm
 from classroom.models import Assignment
@@ -216,9 +217,11 @@ def waiting_room(request, student, pk):
     if request.method == "POST":  # Leave
         if entry is not None and entry.match_id is None:
             entry.delete()
+            live.class_changed(assignment.classroom_id, waiting=True)
         return finish(request, reverse("classroom:child_home"))
     if not assignment.is_open:
-        WaitingEntry.objects.filter(assignment=assignment, student=student).delete()
+        if WaitingEntry.objects.filter(assignment=assignment, student=student).delete()[0]:
+            live.class_changed(assignment.classroom_id, waiting=True)
         messages.info(request, _("This game session is over. Well played!"))
         return finish(request, reverse("classroom:child_home"))
     if entry is None:
@@ -522,6 +525,7 @@ def wall_pause(request, pk):
         classroom.assignments.open_now().filter(status=Assignment.Status.LIVE).update(
             status=Assignment.Status.PAUSED
         )
+        live.class_changed(classroom.pk, waiting=True)
         live_matches(classroom).filter(paused_at__isnull=True).update_boards(paused_at=now)
     return after_wall_action(request, classroom)
 
@@ -534,6 +538,7 @@ def wall_resume(request, pk):
         classroom.assignments.filter(status=Assignment.Status.PAUSED).update(
             status=Assignment.Status.LIVE
         )
+        live.class_changed(classroom.pk, waiting=True)
         # Lock the matches only (of=self: not the session rows the wall's join reaches).
         paused = (
             live_matches(classroom).select_for_update(of=("self",)).filter(paused_at__isnull=False)

@@ -10,6 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_POST
 
+from classroom import live
 from classroom.models import Assignment
 from classroom.models import WarmUp
 from classroom.models.warmup import AnsweredAlready
@@ -122,6 +123,7 @@ def set_warm_up_skipped(classroom, skipped: bool) -> None:
     with transaction.atomic():
         ids = list(classroom.assignments.open_now().values_list("pk", flat=True))
         Assignment.objects.filter(pk__in=ids).update(warm_up_skipped=skipped)
+        live.class_changed(classroom.pk)
         if skipped:
             WarmUp.objects.skip_for(ids, now)
 

@@ -72,6 +72,30 @@
       }
     });
   }, 250);
+  // The waiting room's clocks between its updates (with push it is fetched only when something
+  // changes): data-tick (+1 or -1) moves the number data-count in the element's text once a
+  // second. A countdown about to say 1 asks the server for the room instead (its sentence says
+  // "1 second", not "1 seconds"); polling rooms are fetched every 2 s anyway.
+  setInterval(function () {
+    document.querySelectorAll("[data-tick]").forEach(function (clock) {
+      var from = +clock.dataset.count, step = +clock.dataset.tick, to = from + step;
+      if (isNaN(to) || to < 0) return;
+      if (step < 0 && to <= 1) {
+        clock.removeAttribute("data-tick");
+        var poller = document.querySelector(".poller[data-live-stale]");
+        if (poller) htmx.trigger(poller, "live-poll");
+        return;
+      }
+      var number = new RegExp("\\b" + from + "\\b"), texts = document.createTreeWalker(clock, NodeFilter.SHOW_TEXT), text;
+      while ((text = texts.nextNode())) {
+        if (number.test(text.nodeValue)) {
+          text.nodeValue = text.nodeValue.replace(number, String(to));
+          break;
+        }
+      }
+      clock.dataset.count = to;
+    });
+  }, 1000);
   // A new school's time zone (sign-up): the browser's own, when the list has it. Without
   // JavaScript the field keeps the site's default, and the teacher picks from the list.
   function browserZone(root) {

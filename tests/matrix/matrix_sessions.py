@@ -39,6 +39,14 @@ ENTRIES = [
         "expect": everyone(302) | {"child_b": 404},
     },
     {
+        "name": "classroom:waiting_stream",
+        "url": lambda w: assignment_url("classroom:waiting_stream")(w) + "?v=w",
+        # A child the session is set for may listen, as the waiting room's GET; the test client
+        # is a WSGI server, where there is no stream (204: the room polls;
+        # tests/classroom/test_live_wall.py streams). Anybody else 404, with or without push.
+        "expect": everyone(404) | {"child_a": 204},
+    },
+    {
         "name": "classroom:assignment_list",
         "url": class_url("classroom:assignment_list"),
         "expect": teacher_a_only(200),
@@ -68,6 +76,13 @@ ENTRIES = [
         "name": "classroom:wall_board",
         "url": lambda w: class_url("classroom:wall_board")(w) + "?v=stale",
         "expect": teacher_a_only(200),
+    },
+    {
+        "name": "classroom:wall_stream",
+        "url": lambda w: class_url("classroom:wall_stream")(w) + "?v=stale",
+        # The class's teacher may listen (204 on the test client's WSGI server: the wall
+        # polls); anybody else 404, a visitor too (a stream is not a page to log in to).
+        "expect": everyone(404) | {"teacher_a": 204},
     },
     {
         "name": "classroom:wall_pause",

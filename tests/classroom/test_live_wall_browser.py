@@ -1,0 +1,141 @@
+"""The teacher's live wall and the child's waiting room by push, in chromium, served by uvicorn
+(the ASGI server of production) on the test database, with real Redis: the wall shows a
+child's move with no poll before it, and the waiting room takes the child to the game as soon
+as a classmate arrives (timings shortened through their settings)."""
+
+import time
+from datetime import timedelta
+
+import pytest
+from browser_kit import child_session
+from browser_kit import session_cookie
+from django.contrib.auth import get_user_model
+from django.db import connections
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from live_kit import AsgiServer
+
+from classroom.models import Assignment
+from classroom.models import Classroom
+from classroom.models import School
+from classroom.models import Student
+from classroom.models import WaitingEntry
+from games.models import Match
+from games.models import Seat
+
+pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.slow]
+
+
+@pytest.fixture
+def asgi_server(transactional_db, redis_url, settings):
+    settings.LIVE_PUSH = True
+    settings.LIVE_HEARTBEAT_SECONDS = 1
+    database = connections.settings["default"]
+    kept, database["CONN_MAX_AGE"] = database["CONN_MAX_AGE"], 0
+    try:
+        with AsgiServer() as server:
+            yield server
+    finally:
+        database["CONN_MAX_AGE"] = kept
+
+
+@pytest.fixture
+def a_class():
+    school = School.objects.create(name="Push school")
+    teacher = get_user_model().objects.create_user("push-teacher", password="x-long-pass-1")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="4P")
+    for name in ("Ada", "Ben"):
+        Student.objects.create(classroom=classroom, name=name)
+    assignment = Assignment.objects.create(
+        classroom=classroom,
+        created_by=teacher,
+        title="Duel",
+        opens_at=timezone.now() - timedelta(minutes=1),
+        opponents="classmates_then_bot",
+        warm_up_minutes=0,
+    )
+    return classroom, assignment
+
+
+def open_page(browser, server, session_key):
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.add_cookies(session_cookie(server, session_key))
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.errors, page.requests = [], []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("request", lambda r: page.requests.append((r.url, time.monotonic())))
+    return context, page
+
+
+def listening(page):
+    page.wait_for_function(
+        "() => { const p = document.querySelector('.poller'); return p && p.liveHeard; }"
+    )
+
+
+def asked(page, part, since):
+    return [u for u, t in page.requests if part in u and t >= since]
+
+
+def test_the_wall_shows_a_move_by_push(browser, asgi_server, a_class):
+    classroom, assignment = a_class
+    ada, ben = classroom.students.order_by("name")
+    seats = [
+        {"kind": Seat.Kind.STUDENT, "name": s.name, "owner_key": s.seat_key} for s in (ada, ben)
+    ]
+    match = assignment.new_match(seats, options={"tier": "green"}, seed=3)
+    grown_up = Client()
+    grown_up.force_login(classroom.teacher)
+    context, page = open_page(browser, asgi_server, grown_up.cookies["sessionid"].value)
+    try:
+        page.goto(asgi_server.url + reverse("classroom:session_wall", args=[classroom.pk]))
+        listening(page)
+        quiet_from = time.monotonic()
+        time.sleep(2.5)  # the polling wall would have asked once by now (every 2 s)
+        assert asked(page, "/wall/board/", quiet_from) == []
+        before = page.locator("#wall-board").get_attribute("data-version")
+        moved_at = time.monotonic()
+        seat = match.to_act()[0]
+        match.play(seat, match.engine.legal_actions(match.engine.load(match.state), seat)[0])
+        page.wait_for_function(
+            "v => document.querySelector('#wall-board').dataset.version !== v",
+            arg=before,
+            timeout=5000,
+        )
+        assert time.monotonic() - moved_at < 5  # well under a safety poll (30 s)
+        # One GET, because the stream said "changed" (none by time).
+        assert len(asked(page, "/wall/board/", moved_at)) == 1
+        assert page.locator(".poller.live-polling").count() == 0
+        assert not page.errors
+    finally:
+        context.close()
+
+
+def test_the_waiting_room_takes_the_child_to_the_game_by_push(browser, asgi_server, a_class):
+    classroom, assignment = a_class
+    ada, ben = classroom.students.order_by("name")
+    WaitingEntry.objects.enter(assignment, ada)
+    context, page = open_page(browser, asgi_server, child_session(ada))
+    try:
+        room = reverse("classroom:waiting_room", args=[assignment.pk])
+        page.goto(asgi_server.url + room)
+        listening(page)
+        quiet_from = time.monotonic()
+        time.sleep(2.5)  # the polling room would have asked once by now (every 2 s)
+        assert asked(page, room, quiet_from) == []
+        # The clock ticks in the page meanwhile.
+        assert int(page.locator(".waited").get_attribute("data-count")) >= 2
+        arrived_at = time.monotonic()
+        WaitingEntry.objects.enter(assignment, ben)
+        assignment.pair_waiting()
+        match = Match.objects.get(assignments=assignment)
+        page.wait_for_url(f"**{match.get_absolute_url()}", timeout=5000)
+        assert time.monotonic() - arrived_at < 5  # well under a safety poll (30 s)
+        # The event's GET (and perhaps a second one, when the stream's own check found the
+        # game before the page left): no poll.
+        assert 1 <= len([u for u in asked(page, room, arrived_at) if "/stream/" not in u]) <= 2
+        assert not page.errors
+    finally:
+        context.close()
