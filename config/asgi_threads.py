@@ -30,6 +30,8 @@ from asgiref.sync import ThreadSensitiveContext
 from django.core.handlers.asgi import ASGIHandler
 from django.db import connections
 
+# The paths of the live pages' streams (games.stream, classroom.streams): not on kept threads.
+STREAM_SUFFIX = "/stream/"
 # Idle request threads kept a process (each may keep a database connection: docs/deploy.md).
 IDLE_THREADS = int(os.environ.get("ASGI_IDLE_THREADS", "8"))
 
@@ -43,6 +45,12 @@ class KeptThreadsASGIHandler(ASGIHandler):
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        if scope.get("path", "").endswith(STREAM_SUFFIX):
+            # A live page's stream stays open for minutes and lets its request's thread go
+            # once authorized (games.stream.release_request_thread, which shuts that thread
+            # down): it gets a thread of its own as under Django's handler, never a kept one.
+            await super().__call__(scope, receive, send)
+            return
         # The event loop's thread alone takes and gives back: no lock needed.
         executor = (
             self._idle.pop()

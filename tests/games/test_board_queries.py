@@ -198,3 +198,73 @@ def test_requests_at_once_get_threads_of_their_own():
     assert [status for status, _body in answers] == [200] * 3
     assert len({id(t) for t in seen}) == 3
     assert kept == 1
+
+
+def asgi_stream_then_leave(handler, path, headers):
+    """Open a stream through an ASGI handler in process, read its first event, then leave (the
+    client disconnects): the first chunk."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"v=0",
+        "root_path": "",
+        "headers": [(k.encode(), v.encode()) for k, v in headers.items()],
+        "client": ("127.0.0.1", 40001),
+        "server": ("testserver", 80),
+    }
+
+    async def run():
+        first = asyncio.Event()
+        chunks = []
+        sent = []
+
+        async def receive():
+            if not sent:
+                sent.append(True)
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await first.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.body" and message.get("body"):
+                chunks.append(message["body"])
+                first.set()
+
+        await asyncio.wait_for(handler(scope, receive, send), timeout=30)
+        return b"".join(chunks)
+
+    return run
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_stream_never_takes_a_kept_thread_and_the_next_board_is_served(settings, redis_url):
+    """A stream lets its request's thread go once authorized (games.stream shuts it down):
+    under the kept-threads handler it gets a thread of its own, as under Django's, so the
+    thread it shuts down is never handed to the next request."""
+    settings.LIVE_PUSH = True
+    child, match = classroom_match()
+    headers = {"cookie": f"sessionid={child.cookies['sessionid'].value}"}
+    handler = KeptThreadsASGIHandler()
+    board = reverse("games:play", args=[match.public_id])
+    stream = reverse("games:stream", args=[match.public_id])
+
+    async def scenario():
+        before = await asgi_get(handler, board, {**headers, "hx-request": "true"})()
+        first = await asgi_stream_then_leave(handler, stream, headers)()
+        after = [await asgi_get(handler, board, {**headers, "hx-request": "true"})() for _ in "ab"]
+        return before, first, after
+
+    try:
+        before, first, after = asyncio.run(scenario())
+        alive = [not executor._shutdown for executor in handler._idle]
+    finally:
+        handler.close_idle()
+    assert before[0] == 200 and first.startswith(b"event: beat")  # the stream's first beat
+    assert [status for status, _body in after] == [200, 200]
+    assert alive and all(alive)
