@@ -89,7 +89,7 @@ NOT_SHOWN = {
     # a child's tables in a session, a warm-up round's answers and statistics
     "classroom/models/roster.py:_forget_tier_overrides",
     "classroom/models/warmup.py:answer",
-    "classroom/models/warmup.py:rebuild_stats",
+    "classroom/models/warmup.py:apply_stats",
 }
 WRITES = {"delete", "update", "create", "get_or_create", "save", "bulk_create", "flush"}
 MARKERS = ("WaitingEntry", "waiting", "entry", "Assignment", "assignment", "SessionMatch")
