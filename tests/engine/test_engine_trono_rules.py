@@ -652,7 +652,8 @@ def test_cardinal_and_innkeeper_win_about_as_often_as_the_table_roles():
 
 def test_every_role_wins_a_fair_share_with_the_heuristic_bots():
     """Issue #8: each role about as likely to win as the others. A short seeded run (the docs
-    have 300 games per player count); loose bounds, but a role that almost never wins fails."""
+    have 2,000 games per player count on checking seeds); loose bounds, but a role that almost
+    never wins fails."""
     r = tr.role_win_rates(3, 120, seed=2026)
     rates = r["win_rate"]
     assert set(rates) == {*tr.BASE_ROLES, "innkeeper"}
