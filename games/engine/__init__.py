@@ -8,8 +8,8 @@ kept in the state. Optional parts of the protocol: ``timeout_action(state, seat)
 the table takes for a person whose time ran out (only Munchkin's "anyone?" window has a clock;
 ``Match.time_out`` plays it); ``COMMITMENTS``, the event kinds of a secret simultaneous choice
 that leaves the round open (Muertoons' contest, Mortadelo's duel): another seat's move with only
-these events does not make a form stale; ``win_labels(state)``, each seat's part at the end, for
-the simulator.
+these events does not make a form stale; ``win_labels(state)``, each seat's part (its role, its
+character), for the simulator's balance tables.
 """
 
 from .base import IllegalAction

@@ -3,8 +3,9 @@
 From the command line: python manage.py simulate multiplipotion --games 1000 --bots wizard,wizard
 
 A game whose seats play different parts (a secret role, a character) may define
-``win_labels(state) -> list[str]``, each seat's part at the end of a game; the result then also
-has ``wins_by_label``: for each part, the games it was played, its wins and its win rate.
+``win_labels(state) -> list[str]``, each seat's part in a game; the result then also has
+``wins_by_label``: for each part, the games it was played, its wins, its win rate and its ratio
+(the win rate divided by the mean of the parts' win rates: the balance tables of docs/rules).
 """
 
 from __future__ import annotations
@@ -61,7 +62,11 @@ def run(
                     tally["wins"] += s in result["winners"]
     elapsed = time.perf_counter() - start
     for tally in by_label.values():
-        tally["rate"] = round(tally["wins"] / tally["games"], 3)
+        tally["rate"] = tally["wins"] / tally["games"]
+    mean_rate = sum(t["rate"] for t in by_label.values()) / len(by_label) if by_label else 0.0
+    for tally in by_label.values():
+        tally["ratio"] = round(tally["rate"] / mean_rate, 2) if mean_rate else 0.0
+        tally["rate"] = round(tally["rate"], 3)
     extra = {"wins_by_label": dict(sorted(by_label.items()))} if win_labels is not None else {}
     return {
         "games": games,

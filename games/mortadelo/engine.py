@@ -975,6 +975,9 @@ def _choose_value(cid: str, me: int, opp: int, odds: dict, view: dict) -> float:
     return value
 
 
+KO_HUNT = 3  # the bot hunts a knockout on an opponent with this many wounds (of KO_WOUNDS)
+
+
 def bot_action(
     view: dict, legal: list, level: str, rng: random.Random, focus: Any = None
 ) -> Action:
@@ -985,9 +988,15 @@ def bot_action(
     phase = view["phase"]
     wounds = view["wound_counts"]
     if phase == "challenge":
-        # The opponent closest to elimination (ties broken by chance).
-        best = max(wounds[a["target"]] for a in legal)
-        return rng.choice([a for a in legal if wounds[a["target"]] == best])
+        # An opponent with KO_HUNT wounds or more may be knocked out this turn (a Plus card for
+        # the knockout): the most wounded of them. Otherwise the leader, the opponent with the
+        # fewest wounds, rather than the whole table ganging up on one Mortadelo, which made a
+        # Recover worth far more with 5 or 6 players (issue 24). Ties broken by chance.
+        hunt = [a for a in legal if wounds[a["target"]] >= KO_HUNT]
+        pool = hunt or legal
+        pick = max if hunt else min
+        best = pick(wounds[a["target"]] for a in pool)
+        return rng.choice([a for a in pool if wounds[a["target"]] == best])
     duel = view["duel"]
     opp = None
     if duel is not None and me in duel["seats"]:

@@ -1154,6 +1154,18 @@ def describe(event: Event) -> str:
 # --------------------------------------------------------------------------------------------
 # Bots: they see only their view and their legal actions.
 # --------------------------------------------------------------------------------------------
+TIE = 1e-9  # values this close are a tie, broken at random (from the bot's seeded rng)
+
+
+def _pick_best(items: list, values: list[float], rng: random.Random) -> tuple[float, Any]:
+    """The best value and an item with it; ties (the first guess of a game, two equal dice
+    choices) are broken at random with the bot's rng, so a seed still replays the game but no
+    role, seat or die is favoured by the order of the list (issue 24, item 14)."""
+    best = max(values)
+    tied = [item for item, v in zip(items, values, strict=True) if v >= best - TIE]
+    return best, tied[0] if len(tied) == 1 else rng.choice(tied)
+
+
 def _toklists(view: dict) -> list[list[int]]:
     return [[t[s] for s in SYMS] for t in view["tokens"]]
 
@@ -1414,11 +1426,12 @@ def bot_action(
     tokens = _toklists(view)
     beliefs = role_beliefs(view)
     if phase == "pick_start":
-        return max(legal, key=lambda a: _my_value(role, _plus(tokens[me], a["symbol"]), True, 7))
+        values = [_my_value(role, _plus(tokens[me], a["symbol"]), True, 7) for a in legal]
+        return _pick_best(legal, values, rng)[1]
     if phase == "roll":
         guesses = [a for a in legal if a["type"] == "guess"]
         if guesses:
-            g = _bot_guess(view, guesses, beliefs, tokens[me])
+            g = _bot_guess(view, guesses, beliefs, tokens[me], rng)
             if g is not None:
                 return g
         if legal[0]["type"] == "keep":
@@ -1433,16 +1446,12 @@ def bot_action(
         useful = sum(1 for d in five if d in SYMS)
         return legal[0] if threat > 1.6 and useful >= 4 else legal[1]
     if phase == "choose":
-        return _bot_choose(view, legal, tokens, beliefs, role)
+        return _bot_choose(view, legal, tokens, beliefs, role, rng)
     if phase == "resolve":
         steal = view["steal"]
         kinds = {e["id"]: e["kind"] for e in view["effects"]}
-        best, best_act = -1e9, legal[0]
-        for a in legal:
-            v = _effect_value(view, tokens, beliefs, a, kinds[a["effect"]], steal)
-            if v > best:
-                best, best_act = v, a
-        return best_act
+        values = [_effect_value(view, tokens, beliefs, a, kinds[a["effect"]], steal) for a in legal]
+        return _pick_best(legal, values, rng)[1]
     if phase == "cancel":
         pending = view["pending"]
         cost = pending["cost"]
@@ -1483,7 +1492,7 @@ def _die_value(view, tokens, beliefs, face, steal) -> float:
     return best - base
 
 
-def _bot_choose(view, legal, tokens, beliefs, role) -> Action:
+def _bot_choose(view, legal, tokens, beliefs, role, rng) -> Action:
     choices = [a for a in legal if a["type"] == "choose"]
     kept, rolled = view["kept"], view["rolled"]
     five = kept + rolled
@@ -1498,7 +1507,7 @@ def _bot_choose(view, legal, tokens, beliefs, role) -> Action:
             gains[kind] = best - base
         return gains[kind]
 
-    best, best_act = -1e9, choices[0]
+    values = []
     for a in choices:
         dice = kept + [rolled[i] for i in a["dice"]]
         effects = group_effects(dice)
@@ -1513,19 +1522,21 @@ def _bot_choose(view, legal, tokens, beliefs, role) -> Action:
             for sym, c in counts.items():
                 if tokens[view["seat"]][IDX[sym]] + c > SIN_LIMIT:
                     value -= 100.0
-        if value > best:
-            best, best_act = value, a
+        values.append(value)
+    best, best_act = _pick_best(choices, values, rng)
     if "reroll" in {a["type"] for a in legal} and best < 0.3 and len(set(five)) < 5:
         return {"type": "reroll"}
     return best_act
 
 
-def _bot_guess(view, guesses, beliefs, my_tokens) -> Action | None:
-    best_p, best = 0.0, None
-    for g in guesses:
-        p = beliefs.get(g["target"], {}).get(g["role"], 0.0)
-        if p > best_p:
-            best_p, best = p, g
+def _bot_guess(view, guesses, beliefs, my_tokens, rng) -> Action | None:
+    """The likeliest (seat, role), ties broken at random: in a 2-player game every role the
+    other player may hold is as likely at first, and taking the first one in the deck's order
+    (always the Prince) made the Prince lose 3 games of 4 (issue 24, item 14)."""
+    values = [beliefs.get(g["target"], {}).get(g["role"], 0.0) for g in guesses]
+    best_p, best = _pick_best(guesses, values, rng)
+    if best_p <= 0.0:
+        return None
     if view["players"] == 2:
         # A wrong guess costs every token: guess when sure enough, or while there is little to lose.
         held = sum(my_tokens)
@@ -1539,9 +1550,19 @@ def _bot_guess(view, guesses, beliefs, my_tokens) -> Action | None:
     )
 
 
+def dealt_roles(state: State) -> list[str]:
+    """Each seat's role card dealt at the start. With 2 players a wrong guess changes one's
+    role: the first removed card is the one dealt (issue 24 asks how a player dealt the Prince
+    fares, so the balance tables count the role dealt)."""
+    return [
+        str(removed[0] if removed else role)
+        for role, removed in zip(state["roles"], state["removed"], strict=True)
+    ]
+
+
 def win_labels(state: State) -> list[str]:
-    """Each seat's role at the end (``simulate`` reports wins by role with it)."""
-    return [str(role) for role in state["roles"]]
+    """Each seat's role dealt at the start (``simulate`` reports wins by role with it)."""
+    return dealt_roles(state)
 
 
 def role_win_rates(
@@ -1555,7 +1576,6 @@ def role_win_rates(
     for i in range(games):
         state = setup(players, seed + i, options or {})
         rngs = [random.Random(f"{seed + i}:bot:{p}") for p in range(players)]
-        start_roles = list(state["roles"])
         while True:
             acting = to_act(state)
             if not acting:
@@ -1564,12 +1584,13 @@ def role_win_rates(
             act = bot_action(view(state, p), legal_actions(state, p), level, rngs[p])
             state, _ = apply(state, p, act)
             plies += 1
-        for r in start_roles if players > 2 else state["roles"]:
+        start_roles = dealt_roles(state)
+        for r in start_roles:
             dealt[r] = dealt.get(r, 0) + 1
         res = state["result"]
         reasons[res["reason"]] = reasons.get(res["reason"], 0) + 1
         for w in res["winners"]:
-            r = state["roles"][w]
+            r = start_roles[w]
             wins[r] = wins.get(r, 0) + 1
     rates = {r: round(wins.get(r, 0) / dealt[r], 3) for r in sorted(dealt)}
     return {

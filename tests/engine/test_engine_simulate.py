@@ -47,6 +47,8 @@ def test_simulate_reports_wins_by_role_or_character(slug):
     assert sum(t["games"] for t in labels.values()) == 20 * 3
     assert sum(t["wins"] for t in labels.values()) == sum(r["wins_by_seat"])
     assert all(t["rate"] == round(t["wins"] / t["games"], 3) for t in labels.values())
+    mean = sum(t["wins"] / t["games"] for t in labels.values()) / len(labels)
+    assert all(t["ratio"] == round(t["wins"] / t["games"] / mean, 2) for t in labels.values())
     if slug == "trono":
         assert {"prince", "cardinal", "innkeeper"} <= set(labels)
 
