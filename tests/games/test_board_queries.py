@@ -93,9 +93,9 @@ def test_a_childs_move_is_the_board_and_its_writes(django_assert_max_num_queries
     assert match.moves.get().client_move_id == "m-1"
 
 
-def asgi_get(handler, path, headers):
-    """One GET through an ASGI handler in process: (status, body)."""
-    scope = {
+def asgi_scope(path, headers, query=b"") -> dict:
+    """The scope of a GET of ``path`` through an ASGI handler in process."""
+    return {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
@@ -103,12 +103,17 @@ def asgi_get(handler, path, headers):
         "scheme": "http",
         "path": path,
         "raw_path": path.encode(),
-        "query_string": b"",
+        "query_string": query,
         "root_path": "",
         "headers": [(k.encode(), v.encode()) for k, v in headers.items()],
         "client": ("127.0.0.1", 40000),
         "server": ("testserver", 80),
     }
+
+
+def asgi_get(handler, path, headers):
+    """One GET through an ASGI handler in process: (status, body)."""
+    scope = asgi_scope(path, headers)
 
     async def run():
         inbox = [{"type": "http.request", "body": b"", "more_body": False}]
@@ -203,20 +208,7 @@ def test_requests_at_once_get_threads_of_their_own():
 def asgi_stream_then_leave(handler, path, headers):
     """Open a stream through an ASGI handler in process, read its first event, then leave (the
     client disconnects): the first chunk."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"v=0",
-        "root_path": "",
-        "headers": [(k.encode(), v.encode()) for k, v in headers.items()],
-        "client": ("127.0.0.1", 40001),
-        "server": ("testserver", 80),
-    }
+    scope = asgi_scope(path, headers, b"v=0")
 
     async def run():
         first = asyncio.Event()
