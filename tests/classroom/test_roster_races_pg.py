@@ -41,7 +41,10 @@ def test_the_same_names_pasted_by_six_tabs_at_once_are_added_once(postgres, tran
     statuses = race(
         [lambda c=c: c.post(url, {"names": "Ben\nCleo\nDan"}).status_code for c in clients]
     )
-    assert statuses == [302] * 6
+    # A tab whose request is read after another tab's paste has committed finds every name
+    # already in the class and is refused whole (422), as the same paste sent twice would be;
+    # one that got past the form first is re-read under the lock (302, lines left to fix).
+    assert set(statuses) <= {302, 422} and 302 in statuses, statuses
     names = sorted(Student.objects.filter(classroom=room).values_list("name", flat=True))
     assert names == ["Ben", "Cleo", "Dan"]
 
