@@ -13,6 +13,7 @@ and stats_sql.py. The judgement (mastery, kinds of error, focus facts) stays in 
 ``classroom.diagnosis``.
 """
 
+import json
 from datetime import timedelta
 
 from django.db import connections
@@ -412,15 +413,18 @@ class ClassFactStatQuerySet(models.QuerySet):
                 written += insert_select(self, sql, [*chunk, db_now(self)])
         return written
 
-    def refresh_facts(self, classroom_id, facts) -> int:
-        """Re-aggregate one class's rows of these pooled facts ((a, b), a ≤ b) from its
-        children's FactStat rows, as ``rebuild_for`` does for every fact: the incremental
-        path's step, under the class's row lock (the caller's transaction)."""
-        if not facts:
+    def add_changes(self, classroom_id, changes) -> int:
+        """Add one child's changes to one class's rows of the touched pooled facts (the
+        incremental path's step, under the class's row lock, in the caller's transaction):
+        ``changes``, one dict per fact (``stats_sql.CLASS_DELTA_COLUMNS``); the median of the
+        children's median times is taken again from their FactStat rows. One upsert."""
+        if not changes:
             return 0
         vendor, tables = connections[self.db].vendor, table_names()
-        sql = stats_sql.class_stats(vendor, tables, 1, facts=facts)  # an upsert
-        return insert_select(self, sql, [classroom_id, db_now(self)])
+        facts = [(c["lo"], c["hi"]) for c in changes]
+        sql = stats_sql.class_delta(vendor, tables, facts)
+        payload = json.dumps(changes)
+        return insert_select(self, sql, [payload, classroom_id, classroom_id, db_now(self)])
 
 
 class ClassFactStat(FactFigures):

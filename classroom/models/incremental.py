@@ -13,8 +13,10 @@ The arithmetic mirrors the rebuild's SQL (``stats_sql.fact_stats``), and the sta
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections import defaultdict
+from datetime import datetime
 from datetime import timedelta
 
 from django.db import connections
@@ -24,6 +26,7 @@ from django.utils import timezone
 
 from classroom import diagnosis
 
+from . import stats_sql
 from .rebuild_sql import EPOCH
 from .rebuild_sql import epoch_us
 from .rebuild_sql import lock_rows
@@ -87,20 +90,22 @@ def pending_attempts(student_id: int) -> list[dict]:
 
 def apply_child(student_id: int, *, using: str = "default") -> int:
     """Count the child's pending attempts into their statistics (see the module). Idempotent:
-    the attempts are marked applied in the same transaction, under the child's row lock, so
+    the attempts are marked applied in the same transaction, under the child's (and their
+    class's) row lock, so
     a second run (or a concurrent one, which waits for the lock) finds nothing. Returns the
     number of attempts applied."""
     from classroom.models import Attempt
     from classroom.models import ClassFactStat
-    from classroom.models import Classroom
     from classroom.models import FactStat
     from classroom.models import School
     from classroom.models import Student
 
     with transaction.atomic(using=using):
+        # The child's row and their class's, locked in one statement: the child's tasks run
+        # one at a time, and so do the class's updates (each adds to the class's rows).
         student = (
             Student.objects.using(using)
-            .select_for_update(of=("self",))
+            .select_for_update(of=("self", "classroom"))
             .select_related("classroom__school")
             .filter(pk=student_id)
             .first()
@@ -126,6 +131,12 @@ def apply_child(student_id: int, *, using: str = "default") -> int:
             # Rows written before the windows existed: rebuild this child once (a repair).
             return _repair_legacy(student, using, len(pending))
 
+        # What the class's rows need of this child's old rows: had they a row of the fact
+        # (either order), and was it a fact they were struggling with.
+        before = {}
+        for lo, hi in facts:
+            old = [rows[o] for o in {(lo, hi), (hi, lo)} if o in rows]
+            before[(lo, hi)] = (bool(old), bool(old) and old[0].state in diagnosis.STRUGGLING)
         now = timezone.now()
         for p in sorted(pending, key=lambda p: (p["created_at"], p["id"])):
             key = (p["a"], p["b"])
@@ -145,18 +156,12 @@ def apply_child(student_id: int, *, using: str = "default") -> int:
                 row.median_ms = _median_ms(row.latest)
                 row.updated_at = now
         touched = [row for (a, b), row in rows.items() if (min(a, b), max(a, b)) in facts]
-        for row in touched:  # one INSERT for new and known rows: the conflict finds the latter
-            row.pk = None
-        FactStat.objects.using(using).bulk_create(
-            touched,
-            update_conflicts=True,
-            unique_fields=["student", "a", "b"],
-            update_fields=UPDATED_FIELDS,
+        _upsert_rows(using, touched)
+        # The class's touched facts (its row is locked above): this child's changes added,
+        # the median of medians taken again.
+        ClassFactStat.objects.using(using).add_changes(
+            student.classroom_id, _class_changes(pending, before, rows)
         )
-        # The class's touched facts (its row lock serialises classmates' updates, so each
-        # re-aggregation reads every committed child row), then the days' trend rows.
-        lock_rows(Classroom, [student.classroom_id])
-        ClassFactStat.objects.using(using).refresh_facts(student.classroom_id, facts)
         lock_rows(School, [school.pk], share=True)
         _increment_trends(using, student, zone, pending)
         Attempt.objects.using(using).filter(pk__in=[p["id"] for p in pending]).update(
@@ -182,6 +187,62 @@ UPDATED_FIELDS = [
     "latest",
     "updated_at",
 ]
+
+
+def _upsert_rows(using, rows) -> None:
+    """One INSERT for the child's new and known rows (the conflict finds the latter), the
+    rows sent as one JSON parameter (``stats_sql.fact_upsert``)."""
+    from classroom.models import FactStat
+
+    connection = connections[using]
+    fields = {f.column: f for f in FactStat._meta.concrete_fields}
+    columns = ["student_id", "a", "b", *UPDATED_FIELDS]
+    kinds = {c: fields[c].db_type(connection) for c in columns}
+    adapt = connection.ops.adapt_datetimefield_value
+
+    def value(row, column):
+        v = getattr(row, column)
+        if isinstance(v, datetime):
+            v = adapt(v)
+            return v if isinstance(v, str) else v.isoformat()
+        return v
+
+    payload = json.dumps([{c: value(row, c) for c in columns} for row in rows])
+    sql = stats_sql.fact_upsert(connection.vendor, table_names(), kinds, UPDATED_FIELDS)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [payload])
+
+
+def _class_changes(pending, before, rows) -> list[dict]:
+    """This child's changes to their class's rows of the touched pooled facts: the new
+    attempts' counts and wrong answers; +1 child when the child had no row of the fact;
+    ``struggling`` is the child's (pooled) state in ``diagnosis.STRUGGLING`` now (1 or 0) plus
+    2 if it was before (``stats_sql.class_delta`` adds the first and takes away the second: a
+    column of the proposed row may not be negative, and a fact the child had no row of is
+    never "was struggling", so a new class row takes the value as it is)."""
+    changes = {}
+    for (lo, hi), (had, was) in before.items():
+        row = rows.get((lo, hi)) or rows[(hi, lo)]
+        now = row.state in diagnosis.STRUGGLING
+        changes[(lo, hi)] = {
+            "lo": lo,
+            "hi": hi,
+            "attempts": 0,
+            "correct": 0,
+            "omissions": 0,
+            "children": 0 if had else 1,
+            "struggling": int(now) + 2 * int(was),
+            "wrong_answers": {},
+        }
+    for p in pending:
+        change = changes[(min(p["a"], p["b"]), max(p["a"], p["b"]))]
+        change["attempts"] += 1
+        change["correct"] += bool(p["correct"])
+        change["omissions"] += p["answer"] is None
+        if not p["correct"] and p["answer"] is not None:
+            key = str(p["answer"])
+            change["wrong_answers"][key] = change["wrong_answers"].get(key, 0) + 1
+    return [changes[fact] for fact in sorted(changes)]
 
 
 def _count(row, p: dict) -> None:

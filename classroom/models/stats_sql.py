@@ -361,3 +361,90 @@ JOIN {t["classroom"]} c ON c.id = s.classroom_id
 WHERE r.scope = %s AND c.school_id = %s {days}
 GROUP BY {column}, r.day
 """
+
+
+# --- the incremental path's upserts (classroom/models/incremental.py) -------------------------
+def json_rows(vendor: str, columns: dict[str, str]) -> tuple[list[str], str]:
+    """The rows of one parameter, a JSON array of objects (what the incremental path sends: one
+    string, which the driver passes as it is, instead of a parameter per column and row whose
+    adaptation cost more than the statement): the expressions of ``columns`` (name: SQL type)
+    and the FROM item. PostgreSQL: ``jsonb_to_recordset``; SQLite: ``json_each``."""
+    if vendor == "postgresql":
+        kinds = ", ".join(f"{name} {kind}" for name, kind in columns.items())
+        return [f"x.{name}" for name in columns], f"jsonb_to_recordset(%s::jsonb) AS x({kinds})"
+    return [f"json_extract(x.value, '$.{name}')" for name in columns], "json_each(%s) AS x"
+
+
+def fact_upsert(vendor: str, t: dict, columns: dict[str, str], updated: list[str]) -> str:
+    """INSERT or update a child's FactStat rows from one JSON parameter (``json_rows``): the
+    rows' ``columns`` (the key, student, a and b, first); ``updated``: the columns a known
+    row takes. SQLite needs a WHERE before ON CONFLICT to read it apart from a join's ON."""
+    values, source = json_rows(vendor, columns)
+    sets = ", ".join(f"{c} = excluded.{c}" for c in updated)
+    return (
+        f"INSERT INTO {t['fact']} ({', '.join(columns)}) SELECT {', '.join(values)} "
+        f"FROM {source} WHERE 1 = 1 "
+        f"ON CONFLICT (student_id, a, b) DO UPDATE SET {sets}"
+    )
+
+
+CLASS_DELTA_COLUMNS = {
+    "lo": "integer",
+    "hi": "integer",
+    "attempts": "integer",
+    "correct": "integer",
+    "omissions": "integer",
+    "children": "integer",
+    "struggling": "integer",
+    "wrong_answers": "jsonb",
+}
+
+
+def class_delta(vendor: str, t: dict, facts) -> str:
+    """Add one child's changes to their class's rows of the touched pooled facts ((a, b),
+    a ≤ b). The counts, the children with a row, the children struggling (+1, 0 or −1 for
+    this child, sent as now + 2 × before) and the wrong answers are added to the row; a new
+    row takes them as they are. The median of the children's median times is taken again
+    from the class's FactStat rows of those facts (their ``median_ms`` only). Parameters:
+    the changes as one JSON array (``CLASS_DELTA_COLUMNS``), the class twice, then
+    ``updated_at``. The sums give what ``class_stats`` would, since every other change to a
+    class's rows (a move, an archive, a deletion, a repair) rebuilds them; the equality is
+    tested on random histories (tests/classroom/test_incremental_stats.py)."""
+    d = dialect(vendor)
+    values, source = json_rows(vendor, CLASS_DELTA_COLUMNS)
+    named = ", ".join(f"{v} AS {c}" for v, c in zip(values, CLASS_DELTA_COLUMNS, strict=True))
+    keys = sorted(int(lo) * 65536 + int(hi) for lo, hi in facts)
+    numbers = ", ".join(str(n) for n in sorted({int(n) for fact in facts for n in fact}))
+    lo, hi = f"{d.least}(f.a, f.b)", f"{d.greatest}(f.a, f.b)"
+    median = d.to_int.format(d.median.format("median_ms"))
+    table = t["class"]
+    sums = ("attempts", "correct", "omissions", "children")
+    added = ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in sums)
+    # struggling: now (0 or 1) + 2 × before (0 or 1), so the proposed row is never negative
+    was = "excluded.struggling / 2"  # %% is one % once the driver has read the parameters
+    added += f", struggling = {table}.struggling + excluded.struggling %% 2 - {was}"
+    old, new = d.each.format(f"{table}.wrong_answers"), d.each.format("excluded.wrong_answers")
+    merged = (
+        f"(SELECT COALESCE({d.object_agg.format('k', 'n')}, {d.empty_object}) FROM ("
+        f"SELECT e.key AS k, SUM({d.each_value}) AS n FROM ("
+        f"SELECT key, value FROM {old} UNION ALL SELECT key, value FROM {new}) e "
+        "GROUP BY e.key) z)"
+    )
+    return f"""
+INSERT INTO {table} (classroom_id, a, b, attempts, correct, omissions, median_ms,
+                     children, struggling, wrong_answers, updated_at)
+WITH x AS (SELECT {named} FROM {source}),
+med AS (
+  SELECT lo, hi, {median} AS med FROM (
+    SELECT {lo} AS lo, {hi} AS hi, f.median_ms
+    FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id
+    WHERE s.classroom_id = %s AND f.a IN ({numbers}) AND f.b IN ({numbers})
+      AND {lo} * 65536 + {hi} IN ({", ".join(str(k) for k in keys)})
+  ) r GROUP BY lo, hi
+)
+SELECT %s, x.lo, x.hi, x.attempts, x.correct, x.omissions, m.med, x.children, x.struggling,
+       x.wrong_answers, %s
+FROM x LEFT JOIN med m ON m.lo = x.lo AND m.hi = x.hi
+WHERE 1 = 1 ON CONFLICT (classroom_id, a, b) DO UPDATE SET {added},
+  median_ms = excluded.median_ms, wrong_answers = {merged}, updated_at = excluded.updated_at
+"""

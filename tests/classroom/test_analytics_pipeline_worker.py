@@ -229,8 +229,9 @@ def test_a_game_end_update_survives_a_worker_killed_mid_task(
     postgres, redis_url, transactional_db, tmp_path
 ):
     """The incremental path (docs/analytics.md, "Pipeline"): the worker is killed inside the
-    game-end task's transaction, after it wrote the children's FactStat rows and while it
-    waits for the class's row lock (held here, on a connection of this test). Its transaction
+    game-end task's transaction, after it wrote the children's FactStat rows and their class's
+    rows, while it waits for its share lock on the school's row (held here, exclusively, on a
+    connection of this test). Its transaction
     is rolled back, no attempt is marked applied, and the redelivered task counts every
     attempt once: the same rows as a rebuild from scratch."""
     import psycopg
@@ -265,7 +266,9 @@ def test_a_game_end_update_survives_a_worker_killed_mid_task(
     queue = f"test-kill-inc-{uuid.uuid4().hex[:8]}"
     log = tmp_path / "workers.log"
     holder = psycopg.connect(worker_database_url().replace("postgres://", "postgresql://"))
-    holder.execute("SELECT id FROM classroom_classroom WHERE id = %s FOR UPDATE", [classroom.pk])
+    holder.execute(
+        "SELECT id FROM classroom_school WHERE id = %s FOR UPDATE", [classroom.school_id]
+    )
     watcher = psycopg.connect(
         worker_database_url().replace("postgres://", "postgresql://"), autocommit=True
     )
@@ -275,13 +278,13 @@ def test_a_game_end_update_survives_a_worker_killed_mid_task(
         assert wait_for(lambda: "ready." in log.read_text(), timeout=60), log.read_text()[-3000:]
         update_match_stats.apply_async(args=[match.pk], queue=queue)
 
-        def waiting_for_the_class():
+        def waiting_for_the_school():
             return watcher.execute(
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND wait_event_type = 'Lock' AND query ILIKE '%%classroom_classroom%%'"
+                "AND wait_event_type = 'Lock' AND query ILIKE '%%classroom_school%%FOR SHARE%%'"
             ).fetchone()[0]
 
-        assert wait_for(waiting_for_the_class, timeout=30, every=0.05), log.read_text()[-3000:]
+        assert wait_for(waiting_for_the_school, timeout=30, every=0.05), log.read_text()[-3000:]
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=10)
         killed_at = time.monotonic()
@@ -289,7 +292,7 @@ def test_a_game_end_update_survives_a_worker_killed_mid_task(
 
         def rolled_back():
             return (
-                not waiting_for_the_class()
+                not waiting_for_the_school()
                 and not watcher.execute(
                     "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
                     "AND state LIKE 'idle in transaction%%' AND pid <> pg_backend_pid()"
