@@ -424,6 +424,11 @@ def wall_children(classroom, open_sessions, cards, waiting, warming, now) -> dic
 
 def wall_context(classroom) -> dict:
     now = timezone.now()
+    # The version first, then what it stands for: a change committed while the wall is read
+    # leaves the page an older version, so the next poll fetches the wall again. (Read last,
+    # it could name a new match the cards read before it do not show, and every later poll
+    # answered "nothing changed": a game missing from the wall until something else moved.)
+    version = wall_version(classroom, now)
     cards = []
     for match in live_matches(classroom).prefetch_related("seats"):
         view = match.view_for(None)
@@ -477,7 +482,7 @@ def wall_context(classroom) -> dict:
         or any(a.status == Assignment.Status.LIVE for a in open_sessions),
         "stalled_count": sum(1 for c in cards if c["stalled"]),
         "goal": cards[0]["goal"] if cards else None,
-        "version": wall_version(classroom, now),
+        "version": version,
     }
 
 

@@ -726,3 +726,33 @@ def test_the_waiting_stream_ends_when_the_child_is_signed_out(push):
         assert await room.ended()
 
     run(scenario)
+
+
+@pytest.mark.django_db
+def test_a_match_that_starts_while_the_wall_is_read_is_fetched_by_the_next_poll(monkeypatch):
+    """A game that starts while the wall's board is being read (between its cards and the
+    rest) must not be hidden behind the board's version: the next poll fetches the wall again.
+    (The version used to be read last, so it named the new match the cards lacked, and every
+    later poll answered 204; seen in a browser test under load.)"""
+    from classroom.views import sessions as wall_views
+
+    classroom, assignment = a_class()
+    ada, ben = child(classroom, "Ada"), child(classroom, "Ben")
+    seats = [
+        {"kind": Seat.Kind.STUDENT, "name": s.name, "owner_key": s.seat_key} for s in (ada, ben)
+    ]
+    real = wall_views.wall_children  # read after the cards, before the version was
+
+    def a_game_starts_meanwhile(*args, **kwargs):
+        if not Match.objects.exists():
+            assignment.new_match(seats, options={"tier": "green"})
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(wall_views, "wall_children", a_game_starts_meanwhile)
+    ctx = wall_views.wall_context(classroom)
+    assert ctx["cards"] == [] and Match.objects.count() == 1  # the game started meanwhile
+    monkeypatch.setattr(wall_views, "wall_children", real)
+    board = reverse("classroom:wall_board", args=[classroom.pk])
+    response = teacher_client(classroom).get(board, {"v": ctx["version"]}, **HTMX)
+    assert response.status_code == 200, "the next poll must fetch the wall"
+    assert "Ada" in response.content.decode() and Match.objects.count() == 1
