@@ -287,34 +287,27 @@ def _grouped_sql(d, recent, no_omission_in, local_day) -> str:
   SELECT g.*, COALESCE(g.quick_med, g.game_med) AS speed FROM grouped g"""
 
 
-def class_stats(vendor: str, t: dict, classes: int, facts=None) -> str:
+def touched_facts(d: Dialect, facts) -> str:
+    """The condition on ``f`` (FactStat rows) of these pooled facts ((a, b), a ≤ b), written
+    as integer literals: a and b first, so the (student, a, b) index finds the rows, then the
+    pooled key picks the facts."""
+    keys = sorted(int(lo) * 65536 + int(hi) for lo, hi in facts)
+    numbers = ", ".join(str(n) for n in sorted({int(n) for fact in facts for n in fact}))
+    pooled = f"{d.least}(f.a, f.b) * 65536 + {d.greatest}(f.a, f.b)"
+    return (
+        f"f.a IN ({numbers}) AND f.b IN ({numbers}) "
+        f"AND {pooled} IN ({', '.join(str(k) for k in keys)})"
+    )
+
+
+def class_stats(vendor: str, t: dict, classes: int) -> str:
     """INSERT the ClassFactStat rows of ``classes`` classes (ids as parameters, then
     ``updated_at``), rolled up from the FactStat rows of their children (a fact and its twin
     together): sums; ``children`` with a row; ``struggling``: children whose (pooled) state
     of it is wrong so far or learning, each once; ``median_ms``: the median of the children's
-    median times (each order once). ``facts``: only these pooled facts ((a, b), a ≤ b; the
-    incremental update's touched facts), written into the SQL as integer literals."""
+    median times (each order once). The incremental path adds to these rows instead
+    (``class_delta``)."""
     d = dialect(vendor)
-    only = ""
-    if facts is not None:
-        keys = sorted(int(lo) * 65536 + int(hi) for lo, hi in facts)
-        numbers = ", ".join(str(n) for n in sorted({int(n) for fact in facts for n in fact}))
-        pooled = f"{d.least}(f.a, f.b) * 65536 + {d.greatest}(f.a, f.b)"
-        # a and b first: the (student, a, b) index finds the rows, the key picks the facts
-        only = (
-            f"AND f.a IN ({numbers}) AND f.b IN ({numbers}) "
-            f"AND {pooled} IN ({', '.join(str(k) for k in keys)})"
-        )
-    # ``facts``: the rows are updated in place (the touched facts always keep a row), one
-    # statement; SQLite needs a WHERE before ON CONFLICT to read it apart from a join's ON.
-    upsert = ""
-    if facts is not None:
-        columns = (
-            "attempts", "correct", "omissions", "median_ms", "children", "struggling",
-            "wrong_answers", "updated_at",
-        )  # fmt: skip
-        sets = ", ".join(f"{c} = excluded.{c}" for c in columns)
-        upsert = f"\nWHERE 1 = 1 ON CONFLICT (classroom_id, a, b) DO UPDATE SET {sets}"
     struggling = ", ".join(f"'{state}'" for state in diagnosis.STRUGGLING)
     ids = ", ".join(["%s"] * classes)
     median = d.to_int.format(d.median.format("median_ms"))
@@ -328,7 +321,7 @@ WITH rows AS MATERIALIZED (
   SELECT s.classroom_id, {lo} AS lo, {hi} AS hi, f.student_id, f.attempts, f.correct,
          f.omissions, f.median_ms, f.state, f.wrong_answers
   FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id
-  WHERE s.classroom_id IN ({ids}) {only}
+  WHERE s.classroom_id IN ({ids})
 ), wrong AS (
   SELECT classroom_id, lo, hi, {d.object_agg.format("k", "n")} AS answers FROM (
     SELECT r.classroom_id, r.lo, r.hi, e.key AS k, SUM({d.each_value}) AS n
@@ -345,7 +338,7 @@ WITH rows AS MATERIALIZED (
 SELECT g.classroom_id, g.lo, g.hi, g.n, g.right_n, g.missed, g.med, g.children, g.struggling,
        COALESCE(w.answers, {d.empty_object}), %s
 FROM totals g LEFT JOIN wrong w
-  ON w.classroom_id = g.classroom_id AND w.lo = g.lo AND w.hi = g.hi{upsert}
+  ON w.classroom_id = g.classroom_id AND w.lo = g.lo AND w.hi = g.hi
 """
 
 
@@ -413,8 +406,6 @@ def class_delta(vendor: str, t: dict, facts) -> str:
     d = dialect(vendor)
     values, source = json_rows(vendor, CLASS_DELTA_COLUMNS)
     named = ", ".join(f"{v} AS {c}" for v, c in zip(values, CLASS_DELTA_COLUMNS, strict=True))
-    keys = sorted(int(lo) * 65536 + int(hi) for lo, hi in facts)
-    numbers = ", ".join(str(n) for n in sorted({int(n) for fact in facts for n in fact}))
     lo, hi = f"{d.least}(f.a, f.b)", f"{d.greatest}(f.a, f.b)"
     median = d.to_int.format(d.median.format("median_ms"))
     table = t["class"]
@@ -438,8 +429,7 @@ med AS (
   SELECT lo, hi, {median} AS med FROM (
     SELECT {lo} AS lo, {hi} AS hi, f.median_ms
     FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id
-    WHERE s.classroom_id = %s AND f.a IN ({numbers}) AND f.b IN ({numbers})
-      AND {lo} * 65536 + {hi} IN ({", ".join(str(k) for k in keys)})
+    WHERE s.classroom_id = %s AND {touched_facts(d, facts)}
   ) r GROUP BY lo, hi
 )
 SELECT %s, x.lo, x.hi, x.attempts, x.correct, x.omissions, m.med, x.children, x.struggling,
