@@ -19,6 +19,7 @@ import threading
 import redis
 from django.core.cache.backends.redis import RedisCache
 from django.core.cache.backends.redis import RedisCacheClient
+from django.utils.functional import cached_property
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -90,6 +91,28 @@ for _name, _answer in OUTAGE_ANSWERS.items():
 
 
 class ResilientRedisCache(RedisCache):
+    """Django's RedisCache with ``ResilientRedisCacheClient``, whose client is made once a
+    process for each configuration and shared by the cache objects Django makes.
+
+    Under ASGI Django makes a cache object for each request (its context), and each made a
+    client: with redis-py 7 the client's ``DriverInfo`` reads redis-py's version from its
+    installed metadata (``importlib.metadata``, an email-format file parsed every time),
+    which measured 8 % of a web process's CPU under the load test (docs/performance.md).
+    The client keeps nothing of a request: its serializer, options and connection pools
+    (``SharedConnectionPool``, itself one a process), so one is enough."""
+
+    _clients: dict[tuple, RedisCacheClient] = {}
+    _clients_lock = threading.Lock()
+
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = ResilientRedisCacheClient
+
+    @cached_property
+    def _cache(self):
+        key = (self._class, tuple(self._servers), repr(sorted(self._options.items())))
+        with self._clients_lock:
+            client = self._clients.get(key)
+            if client is None:
+                client = self._clients[key] = self._class(self._servers, **self._options)
+        return client

@@ -18,11 +18,14 @@ it always did (a pushed board's own fallback, static/js/app.js)."""
 
 import asyncio
 import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import auth
+from django.db import close_old_connections
 from django.db import connections
 from django.http import Http404
 from django.http import HttpResponse
@@ -46,19 +49,44 @@ def changed(token: str) -> str:
     return f"event: changed\ndata: {token}\n\n"
 
 
-def db_released(function):
-    """``function`` run in the request's thread, then its database connection closed: a stream
-    lives for minutes and must not hold a connection between its checks."""
+# The threads that run the streams' database work (their authorization and checks): a few for
+# the process's life, each keeping its database connection between calls.
+POOL_THREADS = 4
+_pool = ThreadPoolExecutor(max_workers=POOL_THREADS, thread_name_prefix="stream-db")
+
+
+def pooled(function):
+    """``function`` run on one of the process's stream threads (``_pool``), never the
+    request's own thread (``release_request_thread`` lets that go): a stream lives for minutes
+    and holds no thread or connection of its own between its checks. The pool's threads keep
+    their database connections as a request thread does (``close_old_connections`` before and
+    after, as Django's ``request_started`` and ``request_finished`` do: ``CONN_MAX_AGE``, health
+    checks), so a stream's connect and its checks open no new PostgreSQL connection each: the
+    process holds at most ``POOL_THREADS`` such connections. (Until 3 December each connect
+    and each check opened and closed one: docs/performance.md, "Boards by push".)"""
 
     def run(*args):
+        close_old_connections()
         try:
             return function(*args)
         finally:
-            for connection in connections.all(initialized_only=True):
-                if not connection.in_atomic_block:
-                    connection.close()
+            close_old_connections()
 
-    return sync_to_async(run)
+    return sync_to_async(run, thread_sensitive=False, executor=_pool)
+
+
+def close_pool_connections(timeout: float = 10.0) -> None:
+    """Close the database connections the stream threads keep (the test suite, before it
+    drops its database): each thread closes its own, all held at a barrier so that every
+    thread runs exactly one of the calls."""
+    barrier = threading.Barrier(POOL_THREADS)
+
+    def close():
+        barrier.wait(timeout)
+        connections.close_all()
+
+    for future in [_pool.submit(close) for _ in range(POOL_THREADS)]:
+        future.result(timeout)
 
 
 class Viewer:
@@ -117,10 +145,10 @@ def release_request_thread() -> None:
 
     Under ASGI Django runs a request's synchronous code (its middleware, the ``request_started``
     signal's receivers) in a thread of the request's own (asgiref's ``ThreadSensitiveContext``),
-    kept until the response ends: for a stream, minutes. Once the stream has authorized its
-    viewer nothing more runs there (its checks run in the loop's shared pool: ``checked``), so
-    the thread is shut down now; the few calls Django makes when the response ends get a fresh
-    one. This measured most of an open stream's memory (docs/performance.md)."""
+    kept until the response ends: for a stream, minutes. Once the middleware has run nothing
+    more runs there (the stream's authorization and checks run in the loop's shared pool:
+    ``pooled``), so the thread is shut down now; the few calls Django makes when the response
+    ends get a fresh one. This measured most of an open stream's memory (docs/performance.md)."""
     from asgiref.sync import SyncToAsync
 
     context = SyncToAsync.thread_sensitive_context.get(None)
@@ -136,22 +164,6 @@ def close_connections() -> None:
     for connection in connections.all(initialized_only=True):
         if not connection.in_atomic_block:
             connection.close()
-
-
-def checked(function):
-    """``function`` run in the event loop's shared thread pool (not the request's own
-    thread), then its database connection closed: a stream lives for minutes and holds no
-    connection between its checks."""
-
-    def run(*args):
-        try:
-            return function(*args)
-        finally:
-            for connection in connections.all(initialized_only=True):
-                if not connection.in_atomic_block:
-                    connection.close()
-
-    return sync_to_async(run, thread_sensitive=False)
 
 
 NEVER = float("inf")
@@ -180,7 +192,7 @@ async def serve(request, channel: str, shown: str, check, *, beat=None, gap=0.0)
     """A page's stream: ``StreamingHttpResponse`` of server-sent events over ``channel`` of the
     process's shared subscriber (``games.hub``), or a 204 when Redis does not answer.
 
-    ``check`` (synchronous, run by ``checked``) is called at once and at every heartbeat (and
+    ``check`` (synchronous, run by ``pooled``) is called at once and at every heartbeat (and
     sooner when it asks): a lost viewer gets a last ``changed`` (``live.GONE``) and the stream
     ends; a token it finds that differs from the page's is sent as ``changed``, as are the
     tokens published on the channel. ``gap``: at most one ``changed`` per ``gap`` seconds (the
@@ -207,7 +219,7 @@ async def events(channel, queue, shown, check, beat, gap):
     try:
         release_request_thread()
         start = loop.time()
-        found = await checked(check)()
+        found = await pooled(check)()
         if not found.allowed:
             yield changed(live.GONE)
             return
@@ -239,7 +251,7 @@ async def events(channel, queue, shown, check, beat, gap):
                 continue
             if loop.time() < next_check:
                 continue
-            found = await checked(check)()
+            found = await pooled(check)()
             if not found.allowed:
                 yield changed(live.GONE)
                 return
@@ -261,7 +273,7 @@ async def events(channel, queue, shown, check, beat, gap):
 async def stream(request, public_id):
     if request.method != "GET":
         return HttpResponseNotAllowed(["GET"])
-    viewer = await db_released(viewer_of)(request, public_id)
+    viewer = await pooled(viewer_of)(request, public_id)
     if not presenters.pushed(request):
         return HttpResponse(status=204)
     shown = request.GET.get("v", "")[:40]

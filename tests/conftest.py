@@ -173,6 +173,22 @@ def chromium_path() -> str | None:
     return None
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _threads_let_the_test_database_go(django_db_setup):
+    """Threads that outlive a test keep their database connections: the streams' threads
+    (``games.stream.pooled``) and asgiref's one thread for synchronous views called by the
+    async test client outside a request context. They are closed before the test database is
+    dropped (PostgreSQL will not drop a database with sessions on it)."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    from games.stream import close_pool_connections
+
+    close_pool_connections()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(10)
+
+
 @pytest.fixture(scope="session")
 def browser():
     path = chromium_path()

@@ -54,10 +54,10 @@ def production_env(**extra: str) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
-        # Kept at 0 for now: with the kept request threads (config/asgi_threads.py) each idle
-        # thread would hold a connection, and this one-machine stack has no PgBouncer; the
-        # capacity with persistent connections is not measured yet (docs/performance.md).
-        "CONN_MAX_AGE": "0",
+        # Connections kept as in production (config/asgi_threads.py: a web process holds at
+        # most ASGI_IDLE_THREADS of them, plus one per request beyond those); LOAD_CONN_MAX_AGE
+        # overrides it (0: a connection a request, as before the kept threads).
+        "CONN_MAX_AGE": os.environ.get("LOAD_CONN_MAX_AGE", "60"),
     }
     env.pop("DEBUG", None)
     env.update(extra)

@@ -39,7 +39,7 @@ from classroom.models import assignment as assignment_module
 from games import live
 from games.models import Match
 from games.models import Seat
-from games.stream import db_released
+from games.stream import pooled
 
 REPO = Path(__file__).resolve().parents[2]
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -579,10 +579,10 @@ def test_the_wall_hears_a_childs_move_and_a_child_arriving(push):
         assert response["Cache-Control"] == "no-cache"
         assert response["X-Accel-Buffering"] == "no"
         assert await wall_page.next() == BEAT
-        await db_released(move)()
+        await pooled(move)()
         token = await wall_page.next_changed()
         assert token and "Ada" not in token  # a token, never a name
-        await db_released(WaitingEntry.objects.enter)(assignment, child(classroom, "Cy"))
+        await pooled(WaitingEntry.objects.enter)(assignment, child(classroom, "Cy"))
         assert await wall_page.next_changed() != token
         await wall_page.close()
 
@@ -602,7 +602,7 @@ def test_a_wall_older_than_the_class_hears_changed_at_once_and_a_stale_flag_by_h
         assert first != "old"
         # Something the class's channel never hears (a session opening by the clock, a game
         # stalled): the heartbeat's check finds the new version.
-        await db_released(
+        await pooled(
             lambda: Assignment.objects.create(
                 classroom=classroom, title="Later", opens_at=timezone.now()
             )
@@ -624,7 +624,7 @@ def test_a_busy_wall_hears_at_most_one_changed_a_gap(push):
         await wall_page.open(wall_stream_url(classroom))
         assert await wall_page.next() == BEAT
         for _ in range(5):
-            await db_released(lambda: class_live.send(classroom.pk, waiting=False))()
+            await pooled(lambda: class_live.send(classroom.pk, waiting=False))()
         heard = []
         try:
             while True:
@@ -648,7 +648,7 @@ def test_the_wall_stream_ends_when_the_teacher_logs_out(push):
     async def scenario():
         await wall_page.open(wall_stream_url(classroom))
         assert await wall_page.next() == BEAT
-        await db_released(teacher.logout)()
+        await pooled(teacher.logout)()
         assert await wall_page.next_changed() == live.GONE
         assert await wall_page.ended()
 
@@ -670,7 +670,7 @@ def test_a_classmate_arriving_sends_the_waiting_child_to_the_game(push):
     async def scenario():
         assert (await room.open(room_stream_url(assignment))).status_code == 200
         assert await room.next() == BEAT
-        await db_released(
+        await pooled(
             lambda: child_client(ben).post(reverse("classroom:child_play", args=[assignment.pk]))
         )()
         await room.next_changed()
@@ -720,7 +720,7 @@ def test_the_waiting_stream_ends_when_the_child_is_signed_out(push):
     async def scenario():
         await room.open(room_stream_url(assignment))
         assert await room.next() == BEAT
-        await db_released(classroom.end_signins)()
+        await pooled(classroom.end_signins)()
         assert await room.next_changed() != "w"  # the rooms' channel: fetch the page
         assert await room.next_changed() == live.GONE  # the next check: signed out
         assert await room.ended()

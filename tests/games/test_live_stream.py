@@ -25,7 +25,7 @@ from classroom.models import Student
 from games import live
 from games.models import Match
 from games.models import Seat
-from games.stream import db_released
+from games.stream import pooled
 
 BEAT = "event: beat\ndata: \n\n"
 
@@ -106,7 +106,7 @@ def push(settings, redis_url):
 def run(coroutine):
     """Run the scenario on an event loop of its own thread: the suite's browser tests leave
     Playwright's loop running in this one. Its database work runs in other threads too
-    (``db_released``: committed data, hence transactional tests, and no connection kept)."""
+    (``pooled``: committed data, hence transactional tests)."""
     outcome = {}
 
     def target():
@@ -214,7 +214,7 @@ def test_a_move_reaches_the_other_seats_stream_as_its_token_only(push):
         assert response["Cache-Control"] == "no-cache"
         assert response["X-Accel-Buffering"] == "no"
         assert await ben.next() == BEAT
-        token = await db_released(move_for)(match, "ana")
+        token = await pooled(move_for)(match, "ana")
         assert await ben.next() == changed(token)
         assert await ben.next() == BEAT  # and the heartbeat goes on
         await ben.close()
@@ -287,7 +287,7 @@ def test_the_stream_ends_when_the_childs_sign_in_ends(push):
         assert (await stream.open(stream_url(match))).status_code == 200
         assert await stream.next() == BEAT
         assert await stream.next() == BEAT  # checked again: still signed in
-        await db_released(classroom.end_signins)()
+        await pooled(classroom.end_signins)()
         assert await stream.next() == changed(live.GONE)
         assert await stream.ended()
 
@@ -311,7 +311,7 @@ def test_the_stream_ends_when_a_computer_takes_the_seat_over(push):
     async def scenario():
         await ben.open(stream_url(match))
         assert await ben.next() == BEAT
-        await db_released(match.hand_to_computer)(1, match.engine.LEVELS[0])
+        await pooled(match.hand_to_computer)(1, match.engine.LEVELS[0])
         # Ben's board fetches the news
         assert await ben.next() == changed(f"{match.version}s1")
         assert await ben.next() == changed(live.GONE)  # at the next check: no seat
@@ -337,3 +337,45 @@ def test_the_heartbeat_keeps_the_seat_seen(push):
     run(scenario)
     seen = dict(match.seats.values_list("owner_key", "last_seen_at"))
     assert seen["ben"] > long_ago and seen["ana"] == long_ago
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_streams_connect_and_checks_keep_their_connections(push, monkeypatch):
+    """A stream's authorization and checks run on the process's few stream threads, whose
+    database connections are kept as a request thread's are (``CONN_MAX_AGE``): a stream and
+    its heartbeats open at most one connection a thread, not one a check (each opened and
+    closed one before, and PostgreSQL started a backend for each: docs/performance.md)."""
+    from django.db.backends.signals import connection_created
+
+    from games.stream import POOL_THREADS
+    from games.stream import close_pool_connections
+
+    close_pool_connections()
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 60)
+    opened = []
+
+    def count(sender, connection, **kwargs):
+        if threading.current_thread().name.startswith("stream-db"):
+            opened.append(threading.current_thread().name)
+
+    connection_created.connect(count)
+    match = two_guests()
+    streams = [Stream(session_of("ben")) for _ in range(3)]
+
+    async def scenario():
+        for stream in streams:
+            await stream.open(stream_url(match))
+        for stream in streams:
+            for _ in range(4):  # the check at connect, then three heartbeats' checks
+                assert await stream.next() == BEAT
+        for stream in streams:
+            await stream.close()
+
+    try:
+        run(scenario)
+    finally:
+        connection_created.disconnect(count)
+        close_pool_connections()
+    assert 1 <= len(opened) <= POOL_THREADS, opened
+    assert len(opened) == len(set(opened))  # never twice on one thread
