@@ -24,8 +24,8 @@ POTION_RE = re.compile(r'name="potions" value="([\w-]+)" form="area-form"')
 MONSTER_RE = re.compile(r'name="monster" value="([\w-]+)"')
 TYPE_RE = re.compile(r'name="type" value="(\w+)"')
 MOVE_ID_RE = re.compile(r'name="move_id" value="(\w+)"')
-# A pushed board (docs/platform.md, "Live updates"): its stream, its safety poll and how long
-# it waits for a heartbeat before it polls by itself.
+# A pushed page (docs/platform.md, "Live updates"): its stream, its board's safety poll and how
+# long it waits for a heartbeat before it polls by itself.
 STREAM_RE = re.compile(r'sse-connect="([^"]+)"')
 SAFETY_RE = re.compile(r'hx-trigger="sse:changed, every (\d+)ms')
 STALE_RE = re.compile(r'data-live-stale="(\d+)"')
@@ -45,15 +45,18 @@ class Board:
         # The poller's interval, as htmx reads it (1 s while someone else may move, 3 s on
         # this child's own turn).
         self.poll_s = float(every.group(1)) if every else 1.0
+        # A pushed board's poller listens for "changed" on the page's stream. The stream's
+        # address (and how long it waits for a heartbeat before polling by itself) is on the
+        # play page, around the board (None on a board partial: it keeps the page's stream).
+        self.pushed = SAFETY_RE.search(html) is not None
         stream = STREAM_RE.search(html)
-        # The stream's address (None: a polling board); its safety poll and staleness, in s.
         self.stream_url = stream.group(1).replace("&amp;", "&") if stream else None
         safety = SAFETY_RE.search(html)
         self.safety_s = int(safety.group(1)) / 1000 if safety else 30.0
         stale = STALE_RE.search(html)
         self.stale_s = int(stale.group(1)) / 1000 if stale else 20.0
         live_poll = LIVE_POLL_RE.search(html)
-        if stream and live_poll:
+        if self.pushed and live_poll:
             self.poll_s = float(live_poll.group(1))
         self.my_turn = 'class="board is-my-turn"' in html
         self.over = 'class="result"' in html

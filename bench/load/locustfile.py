@@ -7,14 +7,14 @@ Every user is one child of the JSON file written by bench/load/seed.py. It signs
 does (class page, three pictures), taps "Play" in its game session (which sends it to the match
 it was paired into), loads the play screen, and then does what the board does:
 
-- a pushed board (``sse-connect`` on its poller; docs/platform.md, "Live updates") holds its
-  server-sent-events stream open (``/play/<id>/stream/?v=<token>``, read by a greenlet of its
-  own on a socket of its own, as a browser's EventSource); an event ``changed`` with a token
-  other than the board's makes it fetch itself once (``/poll/?v=<token>``, the "board GET");
-  it still asks every ``safety`` ms (the safety poll); every new board (a move's answer, a
-  fetched board) is a new poller element, so the old stream is closed and a new one opened
-  with the new token, as htmx's sse extension does. A stream that says nothing (no event, no
-  heartbeat) for ``data-live-stale`` ms counts as a failure and is opened again;
+- a pushed page (``sse-connect`` on the ``.live-stream`` around its board; docs/platform.md,
+  "Live updates") holds its server-sent-events stream open (``/play/<id>/stream/?v=<token>``,
+  read by a greenlet of its own on a socket of its own, as a browser's EventSource) for as
+  long as the page is on screen: the boards swapped in (a move's answer, a fetched board)
+  keep listening on it. An event ``changed`` with a token other than the board's makes the
+  board fetch itself once (``/poll/?v=<token>``, the "board GET"); it still asks every
+  ``safety`` ms (the safety poll). A stream that says nothing (no event, no heartbeat) for
+  ``data-live-stale`` ms counts as a failure and is opened again;
 - a polling board (no push) asks as its poller says (every second, every 3 s on the child's
   own turn; 204 while nothing changed).
 
@@ -299,13 +299,25 @@ class Child(FastHttpUser):
         self.seen_version = self.board.version or 0
 
     def show(self, board: Board) -> None:
-        """A new board on screen: a pushed one opens its stream afresh (the old poller element
-        is gone, and with it its EventSource)."""
+        """A new board on screen. A play page opens the page's stream; the boards swapped in
+        after it (a move's answer, a fetched board) keep listening on it, as the page's
+        ``.live-stream`` does in the browser (docs/platform.md, "Live updates")."""
         self.board = board
         if board.stream_url:
-            self.close_stream()
-            self.stream = Stream(self, board.stream_url)
-            self.heard_at = time.monotonic()
+            self.stream_path, self.stale_s = board.stream_url, board.stale_s
+            self.open_stream(board.stream_url)
+
+    def open_stream(self, url: str) -> None:
+        self.close_stream()
+        self.stream = Stream(self, url)
+        self.heard_at = time.monotonic()
+
+    def reopen_stream(self) -> None:
+        """The page's stream again, after it ended, was refused or went silent: asked with the
+        board's token and a count, as static/js/app.js does."""
+        self.retries = getattr(self, "retries", 0) + 1
+        base = self.stream_path.split("?")[0]
+        self.open_stream(f"{base}?v={self.board.token or ''}&retry={self.retries}")
 
     def close_stream(self) -> None:
         if getattr(self, "stream", None) is not None:
@@ -335,7 +347,7 @@ class Child(FastHttpUser):
 
     @task
     def play(self):
-        if self.board.stream_url:
+        if self.board.pushed:
             self.play_pushed()
         else:
             self.play_polling()
@@ -343,7 +355,7 @@ class Child(FastHttpUser):
     def play_pushed(self):
         """The board listens on its stream; a ``changed`` event with another token fetches
         it once; a safety poll every ``safety_s``; a move about every THINK_S seconds on this
-        child's turn. Events of a stream already replaced are ignored (its poller is gone)."""
+        child's turn. Events of a stream already replaced are ignored (the page closed it)."""
         next_safety = time.monotonic() + self.board.safety_s
         move_at = time.monotonic() + self.think()
         while True:
@@ -353,7 +365,7 @@ class Child(FastHttpUser):
                 next_safety = time.monotonic() + self.board.safety_s
                 move_at = time.monotonic() + self.think()
                 continue
-            if self.board.stream_url is None:  # push switched off: the board polls
+            if not self.board.pushed:  # push switched off: the board polls
                 return self.play_polling()
             action = board.next_action(self.rng)
             now = time.monotonic()
@@ -363,7 +375,7 @@ class Child(FastHttpUser):
                 if self.board is not board:  # a new poller: its safety timer starts now
                     next_safety = time.monotonic() + self.board.safety_s
                 continue
-            stale_at = self.heard_at + board.stale_s
+            stale_at = self.heard_at + self.stale_s
             wake = min(next_safety, stale_at, move_at if action is not None else next_safety)
             try:
                 stream, event, data = self.inbox.get(timeout=max(0.0, wake - now))
@@ -378,11 +390,11 @@ class Child(FastHttpUser):
                     if event == "ended":
                         fire("stream ended", time.perf_counter(), RuntimeError(data))
                     time.sleep(1.0)
-                    self.show(self.board)  # as the board would, after its fallback
+                    self.reopen_stream()  # as the page would, after its fallback
             elif now >= stale_at and self.stream is not None:
                 # Nothing heard for data-live-stale ms: the board would fall back to polling.
                 fire("stream stale", time.perf_counter(), RuntimeError("no event, no heartbeat"))
-                self.show(self.board)
+                self.reopen_stream()
             if time.monotonic() >= next_safety:
                 self.board_get("board GET (safety)")
                 next_safety = time.monotonic() + self.board.safety_s

@@ -23,18 +23,22 @@
       monster.focus();
     }
   });
-  // Live boards (docs/platform.md, "Live updates"): a pushed board's poller listens on its
-  // stream (htmx's sse extension). Its own move's echo is not fetched again. When the stream
+  // Live pages (docs/platform.md, "Live updates"): a pushed page listens on its stream (htmx's
+  // sse extension), opened by the element with sse-connect and data-live-stale: the wall's and
+  // the waiting room's poller itself, or a game page's .live-stream around its board, whose
+  // boards swapped in keep listening on it. The poller (data-live-token) fetches itself on
+  // "changed", but not for the token it already shows (its own move's echo). When the stream
   // says nothing (no event, no heartbeat) for data-live-stale ms, as behind a proxy that holds
-  // it back, the board closes it, polls every data-live-poll as before and, after
-  // data-live-retry ms, tries a fresh stream.
-  function hear(poller) { poller.liveHeard = Date.now(); }
+  // it back, the page closes it, polls every data-live-poll as before and, after
+  // data-live-retry ms, tries a fresh stream. A game page whose board has no poller any more
+  // (the game is over, the seat is gone) closes its stream.
+  function hear(live) { live.liveHeard = Date.now(); }
   function watch(event) {
-    var poller = event.target, source = event.detail && event.detail.source;
-    if (!poller.dataset || !poller.dataset.liveStale || !source || poller.liveSource === source) return;
-    poller.liveSource = source;
-    source.addEventListener("beat", function () { hear(poller); });
-    source.addEventListener("changed", function () { hear(poller); });
+    var live = event.target, source = event.detail && event.detail.source;
+    if (!live.dataset || !live.dataset.liveStale || !source || live.liveSource === source) return;
+    live.liveSource = source;
+    source.addEventListener("beat", function () { hear(live); });
+    source.addEventListener("changed", function () { hear(live); });
   }
   document.addEventListener("htmx:sseOpen", watch);
   document.addEventListener("htmx:sseError", watch);
@@ -45,31 +49,63 @@
       event.preventDefault();  // this board already shows that token
     }
   });
+  function pollerOf(live) {
+    return live.classList.contains("poller") ? live : live.querySelector(".poller[data-live-poll]");
+  }
+  function stop(live) {
+    if (live.liveSource) live.liveSource.close();
+    live.removeAttribute("sse-connect");  // the extension reconnects no more
+  }
+  function retry(live, poller) {
+    var url = live.dataset.liveUrl;
+    live.liveFallback = 0;
+    live.liveSince = Date.now();
+    live.liveHeard = 0;
+    if (live === poller) {  // the poller is the stream's element: a fresh one opens a fresh stream
+      var fresh = poller.cloneNode(false);
+      fresh.setAttribute("sse-connect", url);
+      fresh.classList.remove("live-polling");
+      poller.replaceWith(fresh);
+      htmx.process(fresh);
+      return;
+    }
+    // A page's stream: asked again with the board's token (and a count, so that htmx sees a
+    // new address and opens it), then the board's poller made afresh to listen on it.
+    live.liveRetries = (live.liveRetries || 0) + 1;
+    var token = poller ? poller.dataset.liveToken : "";
+    live.setAttribute("sse-connect", url.split("?")[0] + "?v=" + encodeURIComponent(token) + "&retry=" + live.liveRetries);
+    live.classList.remove("live-polling");
+    htmx.process(live);
+    if (poller) {
+      var listener = poller.cloneNode(false);
+      poller.replaceWith(listener);
+      htmx.process(listener);
+    }
+  }
   function ms(text) { return text.slice(-2) === "ms" ? parseFloat(text) : parseFloat(text) * 1000; }
   setInterval(function () {
     var now = Date.now();
-    document.querySelectorAll(".poller[data-live-stale]").forEach(function (poller) {
-      if (!poller.liveSince) poller.liveSince = now;
-      var heard = poller.liveHeard || poller.liveSince;
-      if (!poller.liveFallback && now - heard > +poller.dataset.liveStale) {
-        poller.liveFallback = now;
-        poller.dataset.liveUrl = poller.getAttribute("sse-connect") || poller.dataset.liveUrl;
-        poller.removeAttribute("sse-connect");  // the extension reconnects no more
-        if (poller.liveSource) poller.liveSource.close();
-        poller.classList.add("live-polling");
+    document.querySelectorAll("[data-live-stale][sse-connect], [data-live-stale].live-polling").forEach(function (live) {
+      var poller = pollerOf(live);
+      if (!poller) {
+        stop(live);
+        live.removeAttribute("data-live-stale");  // nothing on the page listens any more
+        return;
       }
-      if (!poller.liveFallback) return;
-      if (now - (poller.livePolled || 0) >= ms(poller.dataset.livePoll)) {
-        poller.livePolled = now;
+      if (!live.liveSince) live.liveSince = now;
+      var heard = live.liveHeard || live.liveSince;
+      if (!live.liveFallback && now - heard > +live.dataset.liveStale) {
+        live.liveFallback = now;
+        live.dataset.liveUrl = live.getAttribute("sse-connect") || live.dataset.liveUrl;
+        stop(live);
+        live.classList.add("live-polling");
+      }
+      if (!live.liveFallback) return;
+      if (now - (live.livePolled || 0) >= ms(poller.dataset.livePoll)) {
+        live.livePolled = now;
         htmx.trigger(poller, "live-poll");
       }
-      if (now - poller.liveFallback >= +poller.dataset.liveRetry) {
-        var fresh = poller.cloneNode(false);
-        fresh.setAttribute("sse-connect", poller.dataset.liveUrl);
-        fresh.classList.remove("live-polling");
-        poller.replaceWith(fresh);
-        htmx.process(fresh);
-      }
+      if (now - live.liveFallback >= +live.dataset.liveRetry) retry(live, poller);
     });
   }, 250);
   // The waiting room's clocks between its updates (with push it is fetched only when something

@@ -499,6 +499,10 @@ def test_pushed_pages_listen_and_the_others_poll(settings):
     assert f'sse-connect="{reverse("classroom:wall_stream", args=[classroom.pk])}?v=' in body
     assert 'hx-trigger="sse:changed, every 30000ms, live-poll"' in body
     assert 'data-live-poll="2s"' in body and 'data-live-stale="20000"' in body
+    # The wall's stream is the page's, around the wall: the walls swapped in listen on it.
+    assert body.index('class="live-stream"') < body.index("sse-connect")
+    assert body.index("sse-connect") < body.index('id="wall-board"')
+    assert body.count("sse-connect") == 1
     body = asgi_get(pupil, room_url).content.decode()
     assert f'sse-connect="{reverse("classroom:waiting_stream", args=[assignment.pk])}?v=w"' in body
     assert 'hx-trigger="sse:changed, every 30000ms, live-poll"' in body

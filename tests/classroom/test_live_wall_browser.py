@@ -70,8 +70,11 @@ def open_page(browser, server, session_key):
 
 
 def listening(page):
+    """The page's stream has heard from the server: the wall's .live-stream, or the waiting
+    room's poller (which holds its own)."""
     page.wait_for_function(
-        "() => { const p = document.querySelector('.poller'); return p && p.liveHeard; }"
+        "() => { const p = document.querySelector('.live-stream') ||"
+        " document.querySelector('.poller'); return p && p.liveHeard; }"
     )
 
 
@@ -107,7 +110,18 @@ def test_the_wall_shows_a_move_by_push(browser, asgi_server, a_class):
         assert time.monotonic() - moved_at < 5  # well under a safety poll (30 s)
         # One GET, because the stream said "changed" (none by time).
         assert len(asked(page, "/wall/board/", moved_at)) == 1
-        assert page.locator(".poller.live-polling").count() == 0
+        assert page.locator(".live-polling").count() == 0
+        # The wall swapped in listens on the page's stream: the next move needs no new one.
+        before = page.locator("#wall-board").get_attribute("data-version")
+        match.refresh_from_db()
+        seat = match.to_act()[0]
+        match.play(seat, match.engine.legal_actions(match.engine.load(match.state), seat)[0])
+        page.wait_for_function(
+            "v => document.querySelector('#wall-board').dataset.version !== v",
+            arg=before,
+            timeout=5000,
+        )
+        assert len(asked(page, "/wall/stream/", 0)) == 1
         assert not page.errors
     finally:
         context.close()
@@ -136,6 +150,33 @@ def test_the_waiting_room_takes_the_child_to_the_game_by_push(browser, asgi_serv
         # The event's GET (and perhaps a second one, when the stream's own check found the
         # game before the page left): no poll.
         assert 1 <= len([u for u in asked(page, room, arrived_at) if "/stream/" not in u]) <= 2
+        assert not page.errors
+    finally:
+        context.close()
+
+
+def test_a_game_page_closes_its_stream_when_the_board_stops_listening(
+    browser, asgi_server, a_class
+):
+    """The teacher ends the session: Ada's board is fetched on the event and says the game is
+    over (no poller), and her page closes its stream rather than keep it open (or let the
+    browser ask for it again and again) for a game that is over."""
+    classroom, assignment = a_class
+    ada, ben = classroom.students.order_by("name")
+    seats = [
+        {"kind": Seat.Kind.STUDENT, "name": s.name, "owner_key": s.seat_key} for s in (ada, ben)
+    ]
+    match = assignment.new_match(seats, options={"tier": "green"}, seed=3)
+    context, page = open_page(browser, asgi_server, child_session(ada))
+    try:
+        page.goto(asgi_server.url + match.get_absolute_url())
+        listening(page)
+        Assignment.objects.filter(pk=assignment.pk).end()
+        page.wait_for_function("() => !document.querySelector('#board .poller')", timeout=5000)
+        page.wait_for_function("() => !document.querySelector('.live-stream[sse-connect]')")
+        page.wait_for_timeout(4000)  # a stream left open would still be heard from
+        assert len(asked(page, "/stream/", 0)) == 1
+        assert page.evaluate("document.querySelector('.live-stream').liveSource.readyState") == 2
         assert not page.errors
     finally:
         context.close()

@@ -132,13 +132,13 @@ def run(coroutine):
 # --- without push ---------------------------------------------------------------------------
 
 
-def asgi_get(session_key, url):
+def asgi_get(session_key, url, headers=None):
     """GET through the ASGI handler (as uvicorn serves it), the body read whole."""
 
     async def get():
         client = AsyncClient()
         client.cookies["sessionid"] = session_key
-        response = await client.get(url)
+        response = await client.get(url, headers=headers)
         assert not response.streaming
         return response
 
@@ -183,6 +183,14 @@ def test_the_pushed_boards_poller_listens_with_the_default_timings(settings):
     assert 'hx-trigger="sse:changed, every 30000ms, live-poll"' in body
     assert 'data-live-stale="20000"' in body and 'data-live-retry="60000"' in body
     assert 'data-live-poll="1s"' in body and f'data-live-token="{match.poll_token}"' in body
+    # The stream is the page's, around the board: the boards swapped in listen on it and
+    # never open one of their own.
+    assert body.index('class="live-stream"') < body.index("sse-connect") < body.index('id="board"')
+    poll = reverse("games:poll", args=[match.public_id]) + "?v=older"
+    answer = asgi_get(session_of("ben"), poll, {"HX-Request": "true"})
+    assert answer.status_code == 200, answer.status_code
+    board = answer.content.decode()
+    assert 'id="board"' in board and "sse:changed" in board and "sse-connect" not in board
     # The defaults themselves, as the settings read them from an empty environment.
     from config import settings as project
 
