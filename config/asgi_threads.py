@@ -19,10 +19,16 @@ connection (kept and checked as under a threaded WSGI server: ``CONN_MAX_AGE``,
 ``CONN_HEALTH_CHECKS``, ``close_old_connections`` at the start and end of each request) and its
 compiled queries outlive the request. At most ``IDLE_THREADS`` idle threads are kept a process;
 the threads of a burst beyond that end with their request (closing their connections first).
+At most ``MAX_THREADS`` requests run on threads at once: one more waits in the event loop for
+a thread, as a request waits for a worker thread under a WSGI server. Each thread may hold a
+database connection, so a process holds at most ``MAX_THREADS`` of them for its requests (the
+load test measured PostgreSQL refusing connections, "too many clients", when a burst of
+sign-ins gave every request a thread of its own: docs/performance.md).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -34,13 +40,26 @@ from django.db import connections
 STREAM_SUFFIX = "/stream/"
 # Idle request threads kept a process (each may keep a database connection: docs/deploy.md).
 IDLE_THREADS = int(os.environ.get("ASGI_IDLE_THREADS", "8"))
+# Request threads a process runs at once, at most: a request beyond them waits for one, as
+# under a WSGI server's bounded thread pool. Each thread may hold a database connection, so
+# this bounds a web process's connections (docs/deploy.md).
+MAX_THREADS = int(os.environ.get("ASGI_MAX_THREADS", "12"))
 
 
 class KeptThreadsASGIHandler(ASGIHandler):
-    def __init__(self, idle_threads: int = IDLE_THREADS):
+    def __init__(self, idle_threads: int = IDLE_THREADS, max_threads: int = MAX_THREADS):
         super().__init__()
-        self.idle_threads = idle_threads
+        self.idle_threads = min(idle_threads, max_threads)
+        self.max_threads = max_threads
         self._idle: list[ThreadPoolExecutor] = []
+        self._slots: asyncio.Semaphore | None = None
+        self.busy = 0  # requests on a thread now (the tests read it)
+
+    def slots(self) -> asyncio.Semaphore:
+        # Made on first use, in the server's event loop (one loop a process).
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.max_threads)
+        return self._slots
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -51,21 +70,24 @@ class KeptThreadsASGIHandler(ASGIHandler):
             # down): it gets a thread of its own as under Django's handler, never a kept one.
             await super().__call__(scope, receive, send)
             return
-        # The event loop's thread alone takes and gives back: no lock needed.
-        executor = (
-            self._idle.pop()
-            if self._idle
-            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="asgi-request")
-        )
-        try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, send)
-        finally:
-            if len(self._idle) < self.idle_threads:
-                self._idle.append(executor)
-            else:
-                executor.submit(connections.close_all)
-                executor.shutdown(wait=False)
+        async with self.slots():
+            # The event loop's thread alone takes and gives back: no lock needed.
+            executor = (
+                self._idle.pop()
+                if self._idle
+                else ThreadPoolExecutor(max_workers=1, thread_name_prefix="asgi-request")
+            )
+            self.busy += 1
+            try:
+                async with ThreadSensitiveContext(executor=executor):
+                    await self.handle(scope, receive, send)
+            finally:
+                self.busy -= 1
+                if len(self._idle) < self.idle_threads:
+                    self._idle.append(executor)
+                else:
+                    executor.submit(connections.close_all)
+                    executor.shutdown(wait=False)
 
     def close_idle(self) -> None:
         """End the idle threads, each closing its database connections first."""

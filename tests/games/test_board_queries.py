@@ -260,3 +260,37 @@ def test_a_stream_never_takes_a_kept_thread_and_the_next_board_is_served(setting
     assert before[0] == 200 and first.startswith(b"event: beat")  # the stream's first beat
     assert [status for status, _body in after] == [200, 200]
     assert alive and all(alive)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_at_most_max_threads_requests_run_at_once_and_the_others_wait():
+    """Five boards at once with two threads allowed: never more than two requests on threads
+    (each thread may hold a database connection), and every board is served."""
+    child, match = classroom_match()
+    headers = {
+        "cookie": f"sessionid={child.cookies['sessionid'].value}",
+        "hx-request": "true",
+    }
+    path = reverse("games:play", args=[match.public_id])
+    handler = KeptThreadsASGIHandler(idle_threads=1, max_threads=2)
+    most = []
+
+    async def watch(done):
+        while not done.is_set():
+            most.append(handler.busy)
+            await asyncio.sleep(0)
+
+    async def five():
+        done = asyncio.Event()
+        watcher = asyncio.create_task(watch(done))
+        answers = await asyncio.gather(*(asgi_get(handler, path, headers)() for _ in range(5)))
+        done.set()
+        await watcher
+        return answers
+
+    try:
+        answers = asyncio.run(five())
+    finally:
+        handler.close_idle()
+    assert [status for status, _body in answers] == [200] * 5
+    assert max(most) == 2
