@@ -30,7 +30,7 @@ from classroom.views.sessions import my_class
 from classroom.views.sessions import wall_version
 from games import presenters
 from games.stream import Check
-from games.stream import pooled
+from games.stream import db_released
 from games.stream import refreshed
 from games.stream import serve
 
@@ -47,7 +47,7 @@ async def wall_stream(request, pk):
             raise Http404
         my_class(request, pk)
 
-    await pooled(authorize)()
+    await db_released(authorize)()
     if not presenters.pushed(request):
         return HttpResponse(status=204)
     first = [True]
@@ -111,7 +111,7 @@ async def waiting_stream(request, pk):
         get_object_or_404(Assignment.objects.for_student(student), pk=pk)
         return student.pk
 
-    student_pk = await pooled(authorize)()
+    student_pk = await db_released(authorize)()
     if not presenters.pushed(request):
         return HttpResponse(status=204)
     classroom_id = request.child.classroom_id

@@ -49,8 +49,23 @@ def changed(token: str) -> str:
     return f"event: changed\ndata: {token}\n\n"
 
 
-# The threads that run the streams' database work (their authorization and checks): a few for
-# the process's life, each keeping its database connection between calls.
+def db_released(function):
+    """``function`` run in the request's thread (where the middleware ran: under the test
+    client, inside the test's transaction), then its database connection closed: a stream
+    lives for minutes and must not hold a connection. A stream's authorization runs so, once a
+    page (one stream a page); its checks run on the stream threads (``pooled``)."""
+
+    def run(*args):
+        try:
+            return function(*args)
+        finally:
+            close_connections()
+
+    return sync_to_async(run)
+
+
+# The threads that run the streams' checks: a few for the process's life, each keeping its
+# database connection between calls.
 POOL_THREADS = 4
 _pool = ThreadPoolExecutor(max_workers=POOL_THREADS, thread_name_prefix="stream-db")
 
@@ -61,9 +76,9 @@ def pooled(function):
     and holds no thread or connection of its own between its checks. The pool's threads keep
     their database connections as a request thread does (``close_old_connections`` before and
     after, as Django's ``request_started`` and ``request_finished`` do: ``CONN_MAX_AGE``, health
-    checks), so a stream's connect and its checks open no new PostgreSQL connection each: the
-    process holds at most ``POOL_THREADS`` such connections. (Until 3 December each connect
-    and each check opened and closed one: docs/performance.md, "Boards by push".)"""
+    checks), so a stream's checks open no new PostgreSQL connection each: the process holds at
+    most ``POOL_THREADS`` such connections. (Until 3 December each check opened and closed
+    one: docs/performance.md, "3 December 2026, evening".)"""
 
     def run(*args):
         close_old_connections()
@@ -145,9 +160,9 @@ def release_request_thread() -> None:
 
     Under ASGI Django runs a request's synchronous code (its middleware, the ``request_started``
     signal's receivers) in a thread of the request's own (asgiref's ``ThreadSensitiveContext``),
-    kept until the response ends: for a stream, minutes. Once the middleware has run nothing
-    more runs there (the stream's authorization and checks run in the loop's shared pool:
-    ``pooled``), so the thread is shut down now; the few calls Django makes when the response
+    kept until the response ends: for a stream, minutes. Once the stream has authorized its
+    viewer nothing more runs there (its checks run on the stream threads: ``pooled``), so the
+    thread is shut down now; the few calls Django makes when the response
     ends get a fresh one. This measured most of an open stream's memory (docs/performance.md)."""
     from asgiref.sync import SyncToAsync
 
@@ -273,7 +288,7 @@ async def events(channel, queue, shown, check, beat, gap):
 async def stream(request, public_id):
     if request.method != "GET":
         return HttpResponseNotAllowed(["GET"])
-    viewer = await pooled(viewer_of)(request, public_id)
+    viewer = await db_released(viewer_of)(request, public_id)
     if not presenters.pushed(request):
         return HttpResponse(status=204)
     shown = request.GET.get("v", "")[:40]
