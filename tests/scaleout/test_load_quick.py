@@ -55,7 +55,9 @@ def test_twenty_children_for_twenty_seconds(production_servers, tmp_path):
     for kind in ("move", "board GET", "stream connect", "page"):
         assert kinds[kind]["count"] > 0 and kinds[kind]["failures"] == 0, kind
         assert positive_finite(kinds[kind]["p95_ms"]), kind
-    for kind in ("move", "board GET", "stream connect"):  # made after the ramp-up too
+    # Made after the ramp-up too. (A stream connects once a page now, so in 20 s with no game
+    # over the streams are all opened during the ramp-up.)
+    for kind in ("move", "board GET"):
         assert positive_finite(kinds[kind]["steady_p95_ms"]), kind
     names = summary["names"]
     for name in ("sign-in page", "sign-in pictures", "play button", "play page"):
