@@ -82,6 +82,19 @@ def asked(page, part, since):
     return [u for u, t in page.requests if part in u and t >= since]
 
 
+def move_and_see_the_wall_change(page, match):
+    """The seat on turn makes its first legal move; the wall on ``page`` shows a new version."""
+    before = page.locator("#wall-board").get_attribute("data-version")
+    match.refresh_from_db()
+    seat = match.to_act()[0]
+    match.play(seat, match.engine.legal_actions(match.engine.load(match.state), seat)[0])
+    page.wait_for_function(
+        "v => document.querySelector('#wall-board').dataset.version !== v",
+        arg=before,
+        timeout=5000,
+    )
+
+
 def test_the_wall_shows_a_move_by_push(browser, asgi_server, a_class):
     classroom, assignment = a_class
     ada, ben = classroom.students.order_by("name")
@@ -98,29 +111,14 @@ def test_the_wall_shows_a_move_by_push(browser, asgi_server, a_class):
         quiet_from = time.monotonic()
         time.sleep(2.5)  # the polling wall would have asked once by now (every 2 s)
         assert asked(page, "/wall/board/", quiet_from) == []
-        before = page.locator("#wall-board").get_attribute("data-version")
         moved_at = time.monotonic()
-        seat = match.to_act()[0]
-        match.play(seat, match.engine.legal_actions(match.engine.load(match.state), seat)[0])
-        page.wait_for_function(
-            "v => document.querySelector('#wall-board').dataset.version !== v",
-            arg=before,
-            timeout=5000,
-        )
+        move_and_see_the_wall_change(page, match)
         assert time.monotonic() - moved_at < 5  # well under a safety poll (30 s)
         # One GET, because the stream said "changed" (none by time).
         assert len(asked(page, "/wall/board/", moved_at)) == 1
         assert page.locator(".live-polling").count() == 0
         # The wall swapped in listens on the page's stream: the next move needs no new one.
-        before = page.locator("#wall-board").get_attribute("data-version")
-        match.refresh_from_db()
-        seat = match.to_act()[0]
-        match.play(seat, match.engine.legal_actions(match.engine.load(match.state), seat)[0])
-        page.wait_for_function(
-            "v => document.querySelector('#wall-board').dataset.version !== v",
-            arg=before,
-            timeout=5000,
-        )
+        move_and_see_the_wall_change(page, match)
         assert len(asked(page, "/wall/stream/", 0)) == 1
         assert not page.errors
     finally:
