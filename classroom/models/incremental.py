@@ -16,26 +16,31 @@ from __future__ import annotations
 import json
 import statistics
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import datetime
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 from django.db import connections
 from django.db import models
 from django.db import transaction
+from django.db.models.functions import Greatest
+from django.db.models.functions import Least
 from django.utils import timezone
 
 from classroom import diagnosis
 
 from . import stats_sql
 from .rebuild_sql import EPOCH
+from .rebuild_sql import db_now
 from .rebuild_sql import epoch_us
-from .rebuild_sql import lock_rows
 from .rebuild_sql import table_names
 from .stats_sql import error_column
 
 # A window entry: [id, µs since 1970, correct, response_ms, missed capture, af, game time].
 ID, AT, RIGHT, MS, MISSED, AF, GAME = range(7)
 RETRIEVAL = diagnosis.RETRIEVAL_CONTEXTS
+PACK = 65536  # a pooled fact as one integer, lo * PACK + hi (stats_sql.touched_facts)
 
 
 def _newest_first(entries) -> list:
@@ -66,7 +71,7 @@ def _pooled(window, zone) -> diagnosis.Mastery:
     return diagnosis.mastery(evidence)
 
 
-def pending_attempts(student_id: int) -> list[dict]:
+def pending_attempts(student_id: int, using: str = "default") -> list[dict]:
     """The child's attempts not yet counted, with what the counts need ("accuracy first"
     decided per attempt as the rebuild does). One query on the pending index."""
     from classroom.models import Attempt
@@ -79,7 +84,8 @@ def pending_attempts(student_id: int) -> list[dict]:
         )
     ) | models.Exists(WarmUp.objects.filter(pk=models.OuterRef("warm_up_id"), timed=False))
     return list(
-        Attempt.objects.filter(student_id=student_id, stats_applied=False)
+        Attempt.objects.using(using)
+        .filter(student_id=student_id, stats_applied=False)
         .annotate(af=accuracy_first)
         .values(
             *("id", "a", "b", "answer", "correct", "kind", "context", "response_ms"),
@@ -88,48 +94,84 @@ def pending_attempts(student_id: int) -> list[dict]:
     )
 
 
-def apply_child(student_id: int, *, using: str = "default") -> int:
-    """Count the child's pending attempts into their statistics (see the module). Idempotent:
-    the attempts are marked applied in the same transaction, under the child's (and their
-    class's) row lock, so
-    a second run (or a concurrent one, which waits for the lock) finds nothing. Returns the
-    number of attempts applied."""
+@dataclass(frozen=True)
+class Child:
+    """What the counts need of the child besides their attempts."""
+
+    id: int
+    classroom_id: int
+    school_id: int
+    zone: ZoneInfo
+
+
+def _claim(student_id: int, using: str) -> tuple[Child | None, list[dict]]:
+    """Lock the child's row and their class's, and take their pending attempts, marked
+    applied at once (the transaction counts them or rolls the marks back with it).
+    PostgreSQL: one statement (``stats_sql.claim_pending``). SQLite, whose IMMEDIATE
+    transaction holds the only write lock already: a read of the child, one of the
+    attempts (``pending_attempts``) and an UPDATE."""
     from classroom.models import Attempt
-    from classroom.models import ClassFactStat
-    from classroom.models import FactStat
     from classroom.models import School
     from classroom.models import Student
 
-    with transaction.atomic(using=using):
-        # The child's row and their class's, locked in one statement: the child's tasks run
-        # one at a time, and so do the class's updates (each adds to the class's rows).
-        student = (
-            Student.objects.using(using)
-            .select_for_update(of=("self", "classroom"))
-            .select_related("classroom__school")
-            .filter(pk=student_id)
-            .first()
-        )
-        if student is None:
-            return 0
-        pending = pending_attempts(student_id)
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(stats_sql.claim_pending(table_names()), [student_id, student_id])
+            names = [column.name for column in cursor.description]
+            pending = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
         if not pending:
+            return None, []
+        p = pending[0]
+        zone = School(timezone=p["timezone"]).zone
+        return Child(student_id, p["classroom_id"], p["school_id"], zone), pending
+    student = (
+        Student.objects.using(using)
+        .select_related("classroom__school")
+        .filter(pk=student_id)
+        .first()
+    )
+    if student is None:
+        return None, []
+    pending = pending_attempts(student_id, using)
+    Attempt.objects.using(using).filter(pk__in=[p["id"] for p in pending]).update(
+        stats_applied=True
+    )
+    school = student.classroom.school
+    return Child(student_id, student.classroom_id, school.pk, school.zone), pending
+
+
+def apply_child(student_id: int, *, using: str = "default") -> int:
+    """Count the child's pending attempts into their statistics (see the module). Idempotent:
+    the attempts are marked applied in the same transaction, under the child's (and their
+    class's) row lock, so a second run (or a concurrent one, which waits for the lock) finds
+    nothing. Returns the number of attempts applied.
+
+    On PostgreSQL three statements: the lock and the claim of the attempts
+    (``_claim``), the read of the child's rows of the touched facts, and every write
+    (``_write``); SQLite takes seven."""
+    from classroom.models import FactStat
+
+    with transaction.atomic(using=using):
+        child, pending = _claim(student_id, using)
+        if child is None or not pending:
             return 0
-        school = student.classroom.school
-        zone = school.zone
+        zone = child.zone
         orders = {(p["a"], p["b"]) for p in pending}
         facts = {(min(a, b), max(a, b)) for a, b in orders}
         numbers = {n for fact in facts for n in fact}  # on the (student, a, b) index
+        keys = {lo * PACK + hi for lo, hi in facts}  # then only the touched facts' rows
+        pooled = Least("a", "b") * PACK + Greatest("a", "b")
         rows = {
             (row.a, row.b): row
-            for row in FactStat.objects.using(using).filter(
-                student_id=student_id, a__in=numbers, b__in=numbers
-            )
-            if (min(row.a, row.b), max(row.a, row.b)) in facts
+            for row in FactStat.objects.using(using)
+            .filter(student_id=student_id, a__in=numbers, b__in=numbers)
+            .alias(pooled=pooled)
+            .filter(pooled__in=keys)
         }
         if any(rows[o].attempts and not rows[o].latest for o in orders if o in rows):
             # Rows written before the windows existed: rebuild this child once (a repair).
-            return _repair_legacy(student, using, len(pending))
+            return _repair_legacy(child, using, len(pending))
 
         # What the class's rows need of this child's old rows: had they a row of the fact
         # (either order), and was it a fact they were struggling with.
@@ -155,19 +197,48 @@ def apply_child(student_id: int, *, using: str = "default") -> int:
                 row.speed_from_game = m.speed_from_game
                 row.median_ms = _median_ms(row.latest)
                 row.updated_at = now
-        touched = [row for (a, b), row in rows.items() if (min(a, b), max(a, b)) in facts]
-        _upsert_rows(using, touched)
-        # The class's touched facts (its row is locked above): this child's changes added,
-        # the median of medians taken again.
-        ClassFactStat.objects.using(using).add_changes(
-            student.classroom_id, _class_changes(pending, before, rows)
-        )
-        lock_rows(School, [school.pk], share=True)
-        _increment_trends(using, student, zone, pending)
-        Attempt.objects.using(using).filter(pk__in=[p["id"] for p in pending]).update(
-            stats_applied=True
-        )
+        _write(using, child, list(rows.values()), _class_changes(pending, before, rows), pending)
     return len(pending)
+
+
+def _write(using, child: Child, rows, changes, pending) -> None:
+    """The child's FactStat rows (``_upsert_rows``), their class's rows of the touched facts
+    (``ClassFactStat.objects.add_changes``: the class's row is locked by ``_claim``), then,
+    under a share lock on the school's row (its trend rebuild, ``DailyTrend.objects.
+    rebuild_rollups``, takes it exclusively), the days' trend rows (``_increment_trends``).
+    PostgreSQL: one statement, the first and the last as data-modifying CTEs
+    (``stats_sql.class_delta``'s ``first``), in that order still: the class's median reads
+    the child's new rows from the first, and the trend rows wait for the lock. SQLite (no
+    row locks; its writer is alone): three statements."""
+    from classroom.models import ClassFactStat
+
+    connection = connections[using]
+    fact_sql, fact_params = _upsert_rows(using, rows)
+    trend_sql, trend_params = _increment_trends(using, child, pending)
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(fact_sql, fact_params)
+        ClassFactStat.objects.using(using).add_changes(child.classroom_id, changes)
+        with connection.cursor() as cursor:
+            cursor.execute(trend_sql, trend_params)
+        return
+    t = table_names()
+    first = (
+        f"mine AS ({fact_sql} RETURNING a, b, median_ms),\n"  # noqa: S608
+        f"school AS (SELECT id FROM {t['school']} WHERE id = %s FOR SHARE),\n"
+        f"trend AS ({trend_sql})"
+    )
+    facts = [(c["lo"], c["hi"]) for c in changes]
+    sql = stats_sql.class_delta(connection.vendor, t, facts, first=first)
+    params = [*fact_params, child.school_id, *trend_params, json.dumps(changes)]
+    params += [
+        child.classroom_id,
+        child.id,
+        child.classroom_id,
+        db_now(ClassFactStat.objects.using(using)),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 UPDATED_FIELDS = [
@@ -189,9 +260,9 @@ UPDATED_FIELDS = [
 ]
 
 
-def _upsert_rows(using, rows) -> None:
-    """One INSERT for the child's new and known rows (the conflict finds the latter), the
-    rows sent as one JSON parameter (``stats_sql.fact_upsert``)."""
+def _upsert_rows(using, rows) -> tuple[str, list]:
+    """The INSERT of the child's new and known rows (the conflict finds the latter), the
+    rows sent as one JSON parameter (``stats_sql.fact_upsert``): its SQL and parameters."""
     from classroom.models import FactStat
 
     connection = connections[using]
@@ -209,8 +280,7 @@ def _upsert_rows(using, rows) -> None:
 
     payload = json.dumps([{c: value(row, c) for c in columns} for row in rows])
     sql = stats_sql.fact_upsert(connection.vendor, table_names(), kinds, UPDATED_FIELDS)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [payload])
+    return sql, [payload]
 
 
 def _class_changes(pending, before, rows) -> list[dict]:
@@ -272,22 +342,24 @@ def _count(row, p: dict) -> None:
     row.latest = _newest_first([*row.latest, entry])
 
 
-def _increment_trends(using, student, zone, pending) -> None:
-    """Add the attempts to the child's, the class's and the school's rows of their local
-    days: one upsert (``ON CONFLICT … DO UPDATE``, atomic on both databases)."""
+def _increment_trends(using, child: Child, pending) -> tuple[str, list]:
+    """The upsert that adds the attempts to the child's, the class's and the school's rows
+    of their local days (``ON CONFLICT … DO UPDATE``, atomic on both databases): its SQL and
+    parameters. On PostgreSQL its rows come through the ``school`` CTE of ``_write``'s
+    statement, which holds the school's share lock first."""
     from classroom.models import DailyTrend
 
     days: dict = defaultdict(lambda: [0, 0])
     for p in pending:
-        day = p["created_at"].astimezone(zone).date()
+        day = p["created_at"].astimezone(child.zone).date()
         days[day][0] += 1
         days[day][1] += bool(p["correct"])
     connection = connections[using]
     adapt = connection.ops.adapt_datefield_value
     scopes = (
-        (DailyTrend.Scope.STUDENT.value, student.pk),
-        (DailyTrend.Scope.CLASSROOM.value, student.classroom_id),
-        (DailyTrend.Scope.SCHOOL.value, student.classroom.school_id),
+        (DailyTrend.Scope.STUDENT.value, child.id),
+        (DailyTrend.Scope.CLASSROOM.value, child.classroom_id),
+        (DailyTrend.Scope.SCHOOL.value, child.school_id),
     )
     values, params = [], []
     for scope, scope_id in scopes:
@@ -295,24 +367,29 @@ def _increment_trends(using, student, zone, pending) -> None:
             values.append("(%s, %s, %s, %s, %s)")
             params += [scope, scope_id, adapt(day), n, right]
     table = table_names()["trend"]
+    rows = f"VALUES {', '.join(values)}"
+    if connection.vendor == "postgresql":
+        rows = f"SELECT v.* FROM ({rows}) v CROSS JOIN school"  # noqa: S608
     sql = (
-        f"INSERT INTO {table} (scope, scope_id, day, attempts, correct) "  # noqa: S608
-        f"VALUES {', '.join(values)} ON CONFLICT (scope, scope_id, day) DO UPDATE SET "
+        f"INSERT INTO {table} (scope, scope_id, day, attempts, correct) "
+        f"{rows} ON CONFLICT (scope, scope_id, day) DO UPDATE SET "
         f"attempts = {table}.attempts + excluded.attempts, "
         f"correct = {table}.correct + excluded.correct"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    return sql, params
 
 
-def _repair_legacy(student, using, pending: int) -> int:
+def _repair_legacy(child: Child, using, pending: int) -> int:
     """A child whose rows have no window yet: rebuilt from every attempt, then the class's
     roll-up and the school's trend roll-ups (the rebuild marks every attempt applied)."""
     from classroom.models import ClassFactStat
     from classroom.models import DailyTrend
     from classroom.models import FactStat
+    from classroom.models import School
 
-    FactStat.objects.using(using).rebuild_for([student.pk])
-    ClassFactStat.objects.using(using).rebuild_for([student.classroom_id])
-    DailyTrend.objects.using(using).rebuild_rollups(student.classroom.school)
+    FactStat.objects.using(using).rebuild_for([child.id])
+    ClassFactStat.objects.using(using).rebuild_for([child.classroom_id])
+    DailyTrend.objects.using(using).rebuild_rollups(
+        School.objects.using(using).get(pk=child.school_id)
+    )
     return pending

@@ -90,6 +90,7 @@ def table_names() -> dict:
     from classroom.models import Classroom
     from classroom.models import DailyTrend
     from classroom.models import FactStat
+    from classroom.models import School
     from classroom.models import SessionMatch
     from classroom.models import Student
     from classroom.models import WarmUp
@@ -102,6 +103,7 @@ def table_names() -> dict:
         "trend": DailyTrend,
         "student": Student,
         "classroom": Classroom,
+        "school": School,
         "assignment": Assignment,
         "match": Match,
         "warmup": WarmUp,

@@ -393,7 +393,38 @@ CLASS_DELTA_COLUMNS = {
 }
 
 
-def class_delta(vendor: str, t: dict, facts) -> str:
+def claim_pending(t: dict) -> str:
+    """PostgreSQL: the incremental path's first statement. It locks the child's row and their
+    class's (a second task for the child, or a classmate's, waits here), marks the child's
+    pending attempts applied and returns them with what the counts need ("accuracy first"
+    decided per attempt, as ``fact_stats`` does), each with the class, the school and its
+    time zone. Parameters: the child twice. Nothing returned: no child or nothing pending.
+
+    The lock comes first: the attempts are joined to the locked row, so no attempt is
+    updated before it is held. The statement's snapshot is older than a wait for the lock,
+    but an attempt a task that held it marked meanwhile is read again before it is updated
+    (PostgreSQL's rule for a row updated since) and, applied now, left out: counted once.
+    The FactStat rows are read by the next statement, whose snapshot sees that task's."""
+    accuracy_first = (
+        f"EXISTS (SELECT 1 FROM {t['session_match']} m JOIN {t['assignment']} g"
+        " ON g.id = m.assignment_id WHERE m.match_id = p.match_id AND g.accuracy_first)"
+        f" OR EXISTS (SELECT 1 FROM {t['warmup']} w WHERE w.id = p.warm_up_id AND NOT w.timed)"
+    )
+    return f"""
+WITH child AS MATERIALIZED (
+  SELECT s.id, s.classroom_id, c.school_id, h.timezone
+  FROM {t["student"]} s JOIN {t["classroom"]} c ON c.id = s.classroom_id
+  JOIN {t["school"]} h ON h.id = c.school_id
+  WHERE s.id = %s FOR UPDATE OF s, c
+)
+UPDATE {t["attempt"]} p SET stats_applied = true FROM child
+WHERE p.student_id = %s AND NOT p.stats_applied AND p.student_id = child.id
+RETURNING p.id, p.a, p.b, p.answer, p.correct, p.kind, p.context, p.response_ms, p.created_at,
+  {accuracy_first} AS af, child.classroom_id, child.school_id, child.timezone
+"""
+
+
+def class_delta(vendor: str, t: dict, facts, *, first: str = "") -> str:
     """Add one child's changes to their class's rows of the touched pooled facts ((a, b),
     a ≤ b). The counts, the children with a row, the children struggling (+1, 0 or −1 for
     this child, sent as now + 2 × before) and the wrong answers are added to the row; a new
@@ -402,7 +433,13 @@ def class_delta(vendor: str, t: dict, facts) -> str:
     the changes as one JSON array (``CLASS_DELTA_COLUMNS``), the class twice, then
     ``updated_at``. The sums give what ``class_stats`` would, since every other change to a
     class's rows (a move, an archive, a deletion, a repair) rebuilds them; the equality is
-    tested on random histories (tests/classroom/test_incremental_stats.py)."""
+    tested on random histories (tests/classroom/test_incremental_stats.py).
+
+    ``first`` (PostgreSQL): data-modifying CTEs the same statement runs, their parameters
+    first; one, ``mine``, upserts the child's rows of these facts and returns their a, b and
+    ``median_ms``. A statement does not see its own writes, so the median then takes the
+    classmates' rows from the table and the child's from ``mine``; the child's id follows
+    the first class parameter."""
     d = dialect(vendor)
     values, source = json_rows(vendor, CLASS_DELTA_COLUMNS)
     named = ", ".join(f"{v} AS {c}" for v, c in zip(values, CLASS_DELTA_COLUMNS, strict=True))
@@ -421,17 +458,26 @@ def class_delta(vendor: str, t: dict, facts) -> str:
         f"SELECT key, value FROM {old} UNION ALL SELECT key, value FROM {new}) e "
         "GROUP BY e.key) z)"
     )
+    insert = f"""INSERT INTO {table} (classroom_id, a, b, attempts, correct, omissions, median_ms,
+                     children, struggling, wrong_answers, updated_at)"""
+    mine = ""
+    if first:
+        mine = (
+            " AND f.student_id <> %s\n"
+            f"    UNION ALL SELECT {d.least}(a, b), {d.greatest}(a, b), median_ms FROM mine"
+        )
+    # A data-modifying CTE makes the WITH open the statement; otherwise the INSERT does
+    # (SQLite's cursor counts the rows written only of a statement that starts with INSERT).
+    head, tail = (f"WITH {first},", insert) if first else (f"{insert}\nWITH", "")
     return f"""
-INSERT INTO {table} (classroom_id, a, b, attempts, correct, omissions, median_ms,
-                     children, struggling, wrong_answers, updated_at)
-WITH x AS (SELECT {named} FROM {source}),
+{head} x AS (SELECT {named} FROM {source}),
 med AS (
   SELECT lo, hi, {median} AS med FROM (
     SELECT {lo} AS lo, {hi} AS hi, f.median_ms
     FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id
-    WHERE s.classroom_id = %s AND {touched_facts(d, facts)}
+    WHERE s.classroom_id = %s AND {touched_facts(d, facts)}{mine}
   ) r GROUP BY lo, hi
-)
+){tail}
 SELECT %s, x.lo, x.hi, x.attempts, x.correct, x.omissions, m.med, x.children, x.struggling,
        x.wrong_answers, %s
 FROM x LEFT JOIN med m ON m.lo = x.lo AND m.hi = x.hi
