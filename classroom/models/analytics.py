@@ -417,14 +417,13 @@ class ClassFactStatQuerySet(models.QuerySet):
         """Add one child's changes to one class's rows of the touched pooled facts (the
         incremental path's step, under the class's row lock, in the caller's transaction):
         ``changes``, one dict per fact (``stats_sql.CLASS_DELTA_COLUMNS``); the median of the
-        children's median times is taken again from their FactStat rows. One upsert."""
+        children's median times is taken again from the row's ``medians``. One upsert."""
         if not changes:
             return 0
         vendor, tables = connections[self.db].vendor, table_names()
-        facts = [(c["lo"], c["hi"]) for c in changes]
-        sql = stats_sql.class_delta(vendor, tables, facts)
+        sql = stats_sql.class_delta(vendor, tables)
         payload = json.dumps(changes)
-        return insert_select(self, sql, [payload, classroom_id, classroom_id, db_now(self)])
+        return insert_select(self, sql, [payload, classroom_id, db_now(self)])
 
 
 class ClassFactStat(FactFigures):
@@ -437,6 +436,10 @@ class ClassFactStat(FactFigures):
     children = models.PositiveIntegerField(default=0)  # children with attempts
     struggling = models.PositiveIntegerField(default=0)  # children still learning it
     wrong_answers = models.JSONField(default=dict, blank=True)
+    # Each child's median time of each order of the fact, {"child:a:b": ms or null}: what
+    # median_ms is the median of, kept so that a child's game updates it without reading
+    # the classmates' FactStat rows (stats_sql.class_delta).
+    medians = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = ClassFactStatQuerySet.as_manager()

@@ -40,7 +40,7 @@ from .stats_sql import error_column
 # A window entry: [id, µs since 1970, correct, response_ms, missed capture, af, game time].
 ID, AT, RIGHT, MS, MISSED, AF, GAME = range(7)
 RETRIEVAL = diagnosis.RETRIEVAL_CONTEXTS
-PACK = 65536  # a pooled fact as one integer, lo * PACK + hi (stats_sql.touched_facts)
+PACK = 65536  # a pooled fact as one integer, lo * PACK + hi (as stats_sql's keys)
 
 
 def _newest_first(entries) -> list:
@@ -53,6 +53,12 @@ def _median_ms(window) -> int | None:
     """The median time of the right answers of a window (the rebuild's ``med``)."""
     times = [e[MS] for e in window if e[RIGHT] and e[MS] is not None]
     return int(statistics.median(times)) if times else None
+
+
+def _median_of(times) -> int | None:
+    """The median of these median times (the rebuild's median of medians, nulls left out)."""
+    known = [t for t in times if t is not None]
+    return int(statistics.median(known)) if known else None
 
 
 def _pooled(window, zone) -> diagnosis.Mastery:
@@ -207,9 +213,8 @@ def _write(using, child: Child, rows, changes, pending) -> None:
     under a share lock on the school's row (its trend rebuild, ``DailyTrend.objects.
     rebuild_rollups``, takes it exclusively), the days' trend rows (``_increment_trends``).
     PostgreSQL: one statement, the first and the last as data-modifying CTEs
-    (``stats_sql.class_delta``'s ``first``), in that order still: the class's median reads
-    the child's new rows from the first, and the trend rows wait for the lock. SQLite (no
-    row locks; its writer is alone): three statements."""
+    (``stats_sql.class_delta``'s ``first``): the trend rows come through the lock. SQLite
+    (no row locks; its writer is alone): three statements."""
     from classroom.models import ClassFactStat
 
     connection = connections[using]
@@ -223,20 +228,17 @@ def _write(using, child: Child, rows, changes, pending) -> None:
             cursor.execute(trend_sql, trend_params)
         return
     t = table_names()
+    # The lock first in the text: pg_stat_activity shows a statement's first 1 kB (what
+    # tests/classroom/test_analytics_pipeline_worker.py watches for); it runs when ``trend``
+    # reads it, after the class's and the child's rows are written.
     first = (
-        f"mine AS ({fact_sql} RETURNING a, b, median_ms),\n"  # noqa: S608
-        f"school AS (SELECT id FROM {t['school']} WHERE id = %s FOR SHARE),\n"
+        f"school AS (SELECT id FROM {t['school']} WHERE id = %s FOR SHARE),\n"  # noqa: S608
+        f"facts AS ({fact_sql}),\n"
         f"trend AS ({trend_sql})"
     )
-    facts = [(c["lo"], c["hi"]) for c in changes]
-    sql = stats_sql.class_delta(connection.vendor, t, facts, first=first)
-    params = [*fact_params, child.school_id, *trend_params, json.dumps(changes)]
-    params += [
-        child.classroom_id,
-        child.id,
-        child.classroom_id,
-        db_now(ClassFactStat.objects.using(using)),
-    ]
+    sql = stats_sql.class_delta(connection.vendor, t, first=first)
+    params = [child.school_id, *fact_params, *trend_params, json.dumps(changes)]
+    params += [child.classroom_id, db_now(ClassFactStat.objects.using(using))]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
@@ -285,15 +287,17 @@ def _upsert_rows(using, rows) -> tuple[str, list]:
 
 def _class_changes(pending, before, rows) -> list[dict]:
     """This child's changes to their class's rows of the touched pooled facts: the new
-    attempts' counts and wrong answers; +1 child when the child had no row of the fact;
+    attempts' counts and wrong answers; the median time of each of the child's rows of the
+    fact (``medians``, keyed as ``stats_sql.medians_key``) and their median (what a new class
+    row takes); +1 child when the child had no row of the fact;
     ``struggling`` is the child's (pooled) state in ``diagnosis.STRUGGLING`` now (1 or 0) plus
     2 if it was before (``stats_sql.class_delta`` adds the first and takes away the second: a
     column of the proposed row may not be negative, and a fact the child had no row of is
     never "was struggling", so a new class row takes the value as it is)."""
     changes = {}
     for (lo, hi), (had, was) in before.items():
-        row = rows.get((lo, hi)) or rows[(hi, lo)]
-        now = row.state in diagnosis.STRUGGLING
+        pair = [rows[o] for o in {(lo, hi), (hi, lo)} if o in rows]
+        now = pair[0].state in diagnosis.STRUGGLING
         changes[(lo, hi)] = {
             "lo": lo,
             "hi": hi,
@@ -303,6 +307,8 @@ def _class_changes(pending, before, rows) -> list[dict]:
             "children": 0 if had else 1,
             "struggling": int(now) + 2 * int(was),
             "wrong_answers": {},
+            "medians": {f"{r.student_id}:{r.a}:{r.b}": r.median_ms for r in pair},
+            "median_ms": _median_of([r.median_ms for r in pair]),
         }
     for p in pending:
         change = changes[(min(p["a"], p["b"]), max(p["a"], p["b"]))]

@@ -34,6 +34,7 @@ class Dialect:
     least: str  # the smaller of two numbers
     greatest: str
     window: str  # the latest-ten window as a JSON array, newest first ({cond}: which rows)
+    merge: str  # the JSON object {0} with the keys of {1} set to {1}'s values (nulls kept)
 
 
 POSTGRESQL = Dialect(
@@ -51,6 +52,7 @@ POSTGRESQL = Dialect(
         " (EXTRACT(EPOCH FROM created_at) * 1000000)::bigint, correct::int, response_ms,"
         " missed_capture::int, af, game_time) ORDER BY prk) FILTER (WHERE {cond}), '[]'::jsonb)"
     ),
+    merge="({0} || {1})",
 )
 SQLITE = Dialect(
     median="MEDIAN({0})",  # registered in classroom.models.rebuild_sql
@@ -66,6 +68,13 @@ SQLITE = Dialect(
     window=(
         "LATEST_WINDOW(prk, id, created_at, correct, response_ms, missed_capture, af,"
         " game_time) FILTER (WHERE {cond})"
+    ),
+    # json_patch would drop the keys set to null
+    merge=(
+        "(SELECT json_group_object(m.key, m.value) FROM ("
+        "SELECT key, value FROM json_each({0})"
+        " WHERE key NOT IN (SELECT key FROM json_each({1}))"
+        " UNION ALL SELECT key, value FROM json_each({1})) m)"
     ),
 )
 
@@ -287,17 +296,10 @@ def _grouped_sql(d, recent, no_omission_in, local_day) -> str:
   SELECT g.*, COALESCE(g.quick_med, g.game_med) AS speed FROM grouped g"""
 
 
-def touched_facts(d: Dialect, facts) -> str:
-    """The condition on ``f`` (FactStat rows) of these pooled facts ((a, b), a ≤ b), written
-    as integer literals: a and b first, so the (student, a, b) index finds the rows, then the
-    pooled key picks the facts."""
-    keys = sorted(int(lo) * 65536 + int(hi) for lo, hi in facts)
-    numbers = ", ".join(str(n) for n in sorted({int(n) for fact in facts for n in fact}))
-    pooled = f"{d.least}(f.a, f.b) * 65536 + {d.greatest}(f.a, f.b)"
-    return (
-        f"f.a IN ({numbers}) AND f.b IN ({numbers}) "
-        f"AND {pooled} IN ({', '.join(str(k) for k in keys)})"
-    )
+def medians_key(f: str) -> str:
+    """The key of a FactStat row (table alias ``f``) in its class's ``medians``:
+    "child:a:b" (``incremental`` writes the same)."""
+    return f"{f}.student_id || ':' || {f}.a || ':' || {f}.b"
 
 
 def class_stats(vendor: str, t: dict, classes: int) -> str:
@@ -305,8 +307,8 @@ def class_stats(vendor: str, t: dict, classes: int) -> str:
     ``updated_at``), rolled up from the FactStat rows of their children (a fact and its twin
     together): sums; ``children`` with a row; ``struggling``: children whose (pooled) state
     of it is wrong so far or learning, each once; ``median_ms``: the median of the children's
-    median times (each order once). The incremental path adds to these rows instead
-    (``class_delta``)."""
+    median times (each order once), which ``medians`` keeps (``medians_key``). The incremental
+    path adds to these rows instead (``class_delta``)."""
     d = dialect(vendor)
     struggling = ", ".join(f"'{state}'" for state in diagnosis.STRUGGLING)
     ids = ", ".join(["%s"] * classes)
@@ -316,10 +318,10 @@ def class_stats(vendor: str, t: dict, classes: int) -> str:
     # The classes' rows are read once (``rows``) for both the sums and the wrong answers.
     return f"""
 INSERT INTO {t["class"]} (classroom_id, a, b, attempts, correct, omissions, median_ms,
-                          children, struggling, wrong_answers, updated_at)
+                          children, struggling, wrong_answers, medians, updated_at)
 WITH rows AS MATERIALIZED (
   SELECT s.classroom_id, {lo} AS lo, {hi} AS hi, f.student_id, f.attempts, f.correct,
-         f.omissions, f.median_ms, f.state, f.wrong_answers
+         f.omissions, f.median_ms, f.state, f.wrong_answers, {medians_key("f")} AS k
   FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id
   WHERE s.classroom_id IN ({ids})
 ), wrong AS (
@@ -332,11 +334,12 @@ WITH rows AS MATERIALIZED (
   SELECT classroom_id, lo, hi,
     SUM(attempts) AS n, SUM(correct) AS right_n, SUM(omissions) AS missed,
     {median} AS med, COUNT(DISTINCT student_id) AS children,
-    COUNT(DISTINCT CASE WHEN state IN ({struggling}) THEN student_id END) AS struggling
+    COUNT(DISTINCT CASE WHEN state IN ({struggling}) THEN student_id END) AS struggling,
+    {d.object_agg.format("k", "median_ms")} AS medians
   FROM rows GROUP BY classroom_id, lo, hi
 )
 SELECT g.classroom_id, g.lo, g.hi, g.n, g.right_n, g.missed, g.med, g.children, g.struggling,
-       COALESCE(w.answers, {d.empty_object}), %s
+       COALESCE(w.answers, {d.empty_object}), g.medians, %s
 FROM totals g LEFT JOIN wrong w
   ON w.classroom_id = g.classroom_id AND w.lo = g.lo AND w.hi = g.hi
 """
@@ -387,9 +390,11 @@ CLASS_DELTA_COLUMNS = {
     "attempts": "integer",
     "correct": "integer",
     "omissions": "integer",
+    "median_ms": "integer",
     "children": "integer",
     "struggling": "integer",
     "wrong_answers": "jsonb",
+    "medians": "jsonb",
 }
 
 
@@ -424,27 +429,24 @@ RETURNING p.id, p.a, p.b, p.answer, p.correct, p.kind, p.context, p.response_ms,
 """
 
 
-def class_delta(vendor: str, t: dict, facts, *, first: str = "") -> str:
-    """Add one child's changes to their class's rows of the touched pooled facts ((a, b),
-    a ≤ b). The counts, the children with a row, the children struggling (+1, 0 or −1 for
-    this child, sent as now + 2 × before) and the wrong answers are added to the row; a new
-    row takes them as they are. The median of the children's median times is taken again
-    from the class's FactStat rows of those facts (their ``median_ms`` only). Parameters:
-    the changes as one JSON array (``CLASS_DELTA_COLUMNS``), the class twice, then
-    ``updated_at``. The sums give what ``class_stats`` would, since every other change to a
-    class's rows (a move, an archive, a deletion, a repair) rebuilds them; the equality is
-    tested on random histories (tests/classroom/test_incremental_stats.py).
+def class_delta(vendor: str, t: dict, *, first: str = "") -> str:
+    """Add one child's changes to their class's rows of the touched pooled facts. The counts,
+    the children with a row, the children struggling (+1, 0 or −1 for this child, sent as
+    now + 2 × before) and the wrong answers are added to the row; a new row takes them as
+    they are. ``medians``, every child's median time of each order of the fact (null when
+    the window holds no right answer), takes the child's entries, and the median of
+    medians is taken again from it: no classmate's FactStat row is read (a new row's is the
+    child's own, ``median_ms`` of the changes). Parameters: the
+    changes as one JSON array (``CLASS_DELTA_COLUMNS``), the class, then ``updated_at``.
+    The sums give what ``class_stats`` would, since every other change to a class's rows
+    (a move, an archive, a deletion, a repair) rebuilds them; the equality is tested on
+    random histories (tests/classroom/test_incremental_stats.py).
 
-    ``first`` (PostgreSQL): data-modifying CTEs the same statement runs, their parameters
-    first; one, ``mine``, upserts the child's rows of these facts and returns their a, b and
-    ``median_ms``. A statement does not see its own writes, so the median then takes the
-    classmates' rows from the table and the child's from ``mine``; the child's id follows
-    the first class parameter."""
+    ``first`` (PostgreSQL): data-modifying CTEs the same statement runs too, their
+    parameters first."""
     d = dialect(vendor)
     values, source = json_rows(vendor, CLASS_DELTA_COLUMNS)
     named = ", ".join(f"{v} AS {c}" for v, c in zip(values, CLASS_DELTA_COLUMNS, strict=True))
-    lo, hi = f"{d.least}(f.a, f.b)", f"{d.greatest}(f.a, f.b)"
-    median = d.to_int.format(d.median.format("median_ms"))
     table = t["class"]
     sums = ("attempts", "correct", "omissions", "children")
     added = ", ".join(f"{c} = {table}.{c} + excluded.{c}" for c in sums)
@@ -458,29 +460,24 @@ def class_delta(vendor: str, t: dict, facts, *, first: str = "") -> str:
         f"SELECT key, value FROM {old} UNION ALL SELECT key, value FROM {new}) e "
         "GROUP BY e.key) z)"
     )
-    insert = f"""INSERT INTO {table} (classroom_id, a, b, attempts, correct, omissions, median_ms,
-                     children, struggling, wrong_answers, updated_at)"""
-    mine = ""
-    if first:
-        mine = (
-            " AND f.student_id <> %s\n"
-            f"    UNION ALL SELECT {d.least}(a, b), {d.greatest}(a, b), median_ms FROM mine"
+    medians = d.merge.format(f"{table}.medians", "excluded.medians")
+
+    def median_of(obj):
+        return (
+            f"(SELECT {d.to_int.format(d.median.format(d.each_value))} FROM {d.each.format(obj)} e)"
         )
+
+    insert = f"""INSERT INTO {table} (classroom_id, a, b, attempts, correct, omissions, median_ms,
+                     children, struggling, wrong_answers, medians, updated_at)"""
     # A data-modifying CTE makes the WITH open the statement; otherwise the INSERT does
     # (SQLite's cursor counts the rows written only of a statement that starts with INSERT).
     head, tail = (f"WITH {first},", insert) if first else (f"{insert}\nWITH", "")
     return f"""
-{head} x AS (SELECT {named} FROM {source}),
-med AS (
-  SELECT lo, hi, {median} AS med FROM (
-    SELECT {lo} AS lo, {hi} AS hi, f.median_ms
-    FROM {t["fact"]} f JOIN {t["student"]} s ON s.id = f.student_id
-    WHERE s.classroom_id = %s AND {touched_facts(d, facts)}{mine}
-  ) r GROUP BY lo, hi
-){tail}
-SELECT %s, x.lo, x.hi, x.attempts, x.correct, x.omissions, m.med, x.children, x.struggling,
-       x.wrong_answers, %s
-FROM x LEFT JOIN med m ON m.lo = x.lo AND m.hi = x.hi
-WHERE 1 = 1 ON CONFLICT (classroom_id, a, b) DO UPDATE SET {added},
-  median_ms = excluded.median_ms, wrong_answers = {merged}, updated_at = excluded.updated_at
+{head} x AS (SELECT {named} FROM {source})
+{tail}
+SELECT %s, x.lo, x.hi, x.attempts, x.correct, x.omissions, x.median_ms, x.children,
+       x.struggling, x.wrong_answers, x.medians, %s
+FROM x WHERE 1 = 1 ON CONFLICT (classroom_id, a, b) DO UPDATE SET {added},
+  medians = {medians}, median_ms = {median_of(medians)}, wrong_answers = {merged},
+  updated_at = excluded.updated_at
 """
