@@ -149,8 +149,13 @@ async def measure(port: int, pid: int, path: str, session_key: str, channel: str
     import redis.asyncio as aioredis
     from django.conf import settings
 
-    # Warm up: the first streams load the code paths (imports, compiled templates, pools).
-    warm = [await open_stream(port, path, session_key) for _ in range(3)]
+    # Warm up: the first streams load the code paths (imports, compiled templates) and grow
+    # the process's pools to what a batch needs (the cache's Redis connections, the stream
+    # threads): one batch opened at once, held past a heartbeat check, and closed.
+    batch = args.batch or args.streams
+    warm = await asyncio.gather(
+        *(open_stream(port, path, session_key) for _ in range(min(batch, 10)))
+    )
     for _reader, writer in warm:
         writer.close()
     await asyncio.sleep(2)
@@ -158,7 +163,6 @@ async def measure(port: int, pid: int, path: str, session_key: str, channel: str
     before["redis"], before["postgres"] = sockets_to(pid, 6379), sockets_to(pid, 5432)
     started = time.perf_counter()
     streams = []
-    batch = args.batch or args.streams
     while len(streams) < args.streams:
         n = min(batch, args.streams - len(streams))
         streams += await asyncio.gather(*(open_stream(port, path, session_key) for _ in range(n)))

@@ -48,15 +48,13 @@ class SignedInChildMiddleware:
 
     def __call__(self, request):
         set_child(request)
-        # For a long-lived request (a board's stream): the child and the keys looked up again
-        # from the request's session, which the caller has read afresh.
-        request.refresh_seat_keys = lambda: set_child(request, again=True)
+        # For a long-lived request (a page's stream): how to give a new request of this
+        # browser, rebuilt from its session (games.stream.Revisit), the child and the keys.
+        request.set_seat_keys = set_child
         return self.get_response(request)
 
 
-def set_child(request, *, again=False) -> None:
-    if again:
-        request.__dict__.pop("_current_student", None)
+def set_child(request) -> None:
     request.child = SimpleLazyObject(lambda: current_student(request))
     request.seat_keys = SimpleLazyObject(lambda: (request.child.seat_key,) if request.child else ())
     request.claimed_seat_keys = SimpleLazyObject(lambda: claimed_seat_keys(request))

@@ -30,8 +30,8 @@ from classroom.views.sessions import my_class
 from classroom.views.sessions import wall_version
 from games import presenters
 from games.stream import Check
+from games.stream import Revisit
 from games.stream import db_released
-from games.stream import refreshed
 from games.stream import serve
 
 # The waiting room's page token while the child waits (any other: fetch the page).
@@ -50,16 +50,13 @@ async def wall_stream(request, pk):
     await db_released(authorize)()
     if not presenters.pushed(request):
         return HttpResponse(status=204)
-    first = [True]
 
-    def check() -> Check:
-        if not first[0]:
-            refreshed(request)
-            if not request.user.is_authenticated:
-                return Check(allowed=False)
-        first[0] = False
+    def check(again: Revisit) -> Check:
+        asking = again.request()  # a new request of this browser (the session read again)
+        if not asking.user.is_authenticated:
+            return Check(allowed=False)
         try:
-            classroom = my_class(request, pk)
+            classroom = my_class(asking, pk)
         except Http404:
             return Check(allowed=False)
         return Check(token=wall_version(classroom))
@@ -115,13 +112,9 @@ async def waiting_stream(request, pk):
     if not presenters.pushed(request):
         return HttpResponse(status=204)
     classroom_id = request.child.classroom_id
-    first = [True]
 
-    def check() -> Check:
-        if not first[0]:
-            refreshed(request)
-        first[0] = False
-        student = request.child
+    def check(again: Revisit) -> Check:
+        student = again.request().child
         if not student or student.pk != student_pk:
             return Check(allowed=False)
         token, soon = waiting_token(pk, student)

@@ -29,8 +29,10 @@ sign-ins gave every request a thread of its own: docs/performance.md).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import os
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import aclosing
 
 from asgiref.sync import ThreadSensitiveContext
 from django.core.handlers.asgi import ASGIHandler
@@ -38,6 +40,10 @@ from django.db import connections
 
 # The paths of the live pages' streams (games.stream, classroom.streams): not on kept threads.
 STREAM_SUFFIX = "/stream/"
+# A stream's events, handed over by ``send_response`` to ``__call__`` (one list a stream call).
+_handed_off: contextvars.ContextVar[list | None] = contextvars.ContextVar(
+    "handed_off", default=None
+)
 # Idle request threads kept a process (each may keep a database connection: docs/deploy.md).
 IDLE_THREADS = int(os.environ.get("ASGI_IDLE_THREADS", "8"))
 # Request threads a process runs at once, at most: a request beyond them waits for one, as
@@ -65,10 +71,10 @@ class KeptThreadsASGIHandler(ASGIHandler):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
         if scope.get("path", "").endswith(STREAM_SUFFIX):
-            # A live page's stream stays open for minutes and lets its request's thread go
-            # once authorized (games.stream.release_request_thread, which shuts that thread
-            # down): it gets a thread of its own as under Django's handler, never a kept one.
-            await super().__call__(scope, receive, send)
+            # A live page's stream stays open for minutes: Django answers its connect as any
+            # request (on a thread of its own as under Django's handler, never a kept one),
+            # and the stream's events are served here once that request has ended.
+            await self.stream(scope, receive, send)
             return
         async with self.slots():
             # The event loop's thread alone takes and gives back: no lock needed.
@@ -89,12 +95,79 @@ class KeptThreadsASGIHandler(ASGIHandler):
                     executor.submit(connections.close_all)
                     executor.shutdown(wait=False)
 
+    async def stream(self, scope, receive, send) -> None:
+        """The hand-off. Django handles the connect (middleware, authorization, a 404 or a 204
+        as any request); when its answer is a stream (``games.stream.StreamResponse``),
+        ``send_response`` sends the headers and takes the events out, and Django's request
+        ends: its request object, the handler's task group, the request's thread. Then the
+        events are served here with only the ASGI connection and the generator (which holds
+        the channel, the page's token and a ``games.stream.Revisit``), until the stream ends
+        or the browser goes. What an open stream costs: docs/performance.md."""
+        connect = super().__call__
+
+        async def handled() -> list:
+            taken: list = []
+            _handed_off.set(taken)
+            await connect(scope, receive, send)
+            return taken
+
+        # Django's part in a copy of the context, let go when it ends: Django and asgiref
+        # keep per-request storage in context variables, which the stream does not need.
+        taken = await asyncio.create_task(handled(), context=contextvars.copy_context())
+        if taken:
+            await serve_events(taken.pop(), receive, send)
+
+    async def send_response(self, response, send):
+        taken = _handed_off.get()
+        take_events = getattr(response, "take_events", None)
+        if taken is None or take_events is None:
+            await super().send_response(response, send)
+            return
+        taken.append(take_events())
+
+        async def start_only(message):  # the headers now (Django's encoding), the body later
+            if message["type"] == "http.response.start":
+                await send(message)
+
+        await super().send_response(response, start_only)
+
     def close_idle(self) -> None:
         """End the idle threads, each closing its database connections first."""
         while self._idle:
             executor = self._idle.pop()
             executor.submit(connections.close_all).result()
             executor.shutdown()
+
+
+class _Gone(Exception):
+    pass
+
+
+class _Ended(Exception):
+    pass
+
+
+async def serve_events(events, receive, send) -> None:
+    """Send a handed-off stream's events (strings) until they end or the browser disconnects
+    (then the generator is closed: its ``finally`` leaves the channel), as Django's handler
+    serves a streaming response."""
+
+    async def listen():
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        raise _Gone
+
+    try:
+        async with asyncio.TaskGroup() as group:
+            group.create_task(listen())
+            async with aclosing(events):
+                async for part in events:
+                    body = part.encode() if isinstance(part, str) else bytes(part)
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+            await send({"type": "http.response.body"})
+            raise _Ended
+    except* (_Ended, _Gone, OSError):
+        pass  # OSError: the server's send after the browser went (uvicorn's ClientDisconnected)
 
 
 class SynchronousStack:

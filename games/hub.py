@@ -11,6 +11,7 @@ goes away, every listening queue gets ``LOST`` and the streams end (the boards p
 get a stream again, which connects afresh)."""
 
 import asyncio
+import contextvars
 import logging
 import weakref
 
@@ -56,7 +57,14 @@ class Hub:
 
     async def listen(self, channel: str) -> Mailbox | None:
         """A queue of the tokens published on ``channel`` from now on; None when Redis does
-        not answer."""
+        not answer. Run in a context of its own: what the subscription leaves behind (the
+        connection's socket callbacks, its reader task, a timer the Redis client cancels but
+        the event loop keeps until it is due) would otherwise keep a copy of the caller's
+        context, and with it the request of the stream that connects (its context variables
+        hold the request's state)."""
+        return await asyncio.create_task(self._listen(channel), context=contextvars.Context())
+
+    async def _listen(self, channel: str) -> Mailbox | None:
         async with self.lock:
             try:
                 if self.pubsub is None:

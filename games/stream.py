@@ -11,6 +11,10 @@ served by the ASGI server, over the match's Redis channel (``games.live``).
 - ``event: changed`` with the new token whenever the board changed (at once if it already
   differs from ``v``): the board then fetches itself with its poll's GET.
 
+Once authorized, the stream hands off (``StreamResponse``): under ``config.asgi`` Django's
+request ends and the events are served without it; each check asks with a new request of the
+browser (``Revisit``).
+
 Without push (no Redis, ``LIVE_PUSH`` off, or a WSGI server: ``presenters.pushed``) or with
 Redis unreachable it answers 204 (after the
 same authorization: a stranger still gets 404): there is no stream here, and the board polls as
@@ -28,6 +32,7 @@ from django.contrib import auth
 from django.db import close_old_connections
 from django.db import connections
 from django.http import Http404
+from django.http import HttpRequest
 from django.http import HttpResponse
 from django.http import HttpResponseNotAllowed
 from django.http import StreamingHttpResponse
@@ -72,13 +77,16 @@ _pool = ThreadPoolExecutor(max_workers=POOL_THREADS, thread_name_prefix="stream-
 
 def pooled(function):
     """``function`` run on one of the process's stream threads (``_pool``), never the
-    request's own thread (``release_request_thread`` lets that go): a stream lives for minutes
-    and holds no thread or connection of its own between its checks. The pool's threads keep
-    their database connections as a request thread does (``close_old_connections`` before and
-    after, as Django's ``request_started`` and ``request_finished`` do: ``CONN_MAX_AGE``, health
-    checks), so a stream's checks open no new PostgreSQL connection each: the process holds at
-    most ``POOL_THREADS`` such connections. (Until 3 December each check opened and closed
-    one: docs/performance.md, "3 December 2026, evening".)"""
+    request's own thread: a stream lives for minutes and holds no thread or connection of its
+    own between its checks. The pool's threads keep their database connections as a request
+    thread does (``close_old_connections`` before and after, as Django's ``request_started``
+    and ``request_finished`` do: ``CONN_MAX_AGE``, health checks), so a stream's checks open
+    no new PostgreSQL connection each: the process holds at most ``POOL_THREADS`` such
+    connections. (Until 3 December each check opened and closed one: docs/performance.md,
+    "3 December 2026, evening".) The call is the executor's own, not ``sync_to_async``: no
+    context variables go to the thread or come back (asgiref copies the caller's context
+    there and back, which left a copy of Django's per-context storage in every open stream's
+    context: about 1 KiB a stream); the thread's own context keeps its connection."""
 
     def run(*args):
         close_old_connections()
@@ -87,7 +95,10 @@ def pooled(function):
         finally:
             close_old_connections()
 
-    return sync_to_async(run, thread_sensitive=False, executor=_pool)
+    async def call(*args):
+        return await asyncio.get_running_loop().run_in_executor(_pool, run, *args)
+
+    return call
 
 
 def close_pool_connections(timeout: float = 10.0) -> None:
@@ -126,22 +137,33 @@ def current_token(pk) -> str:
     return Match.board_token(*found) if found else live.GONE
 
 
-def refreshed(request) -> None:
-    """The request as a new request of this browser would be: the session read again from its
-    store, the user and the apps' seat keys again (``request.refresh_seat_keys``,
-    docs/platform.md)."""
-    engine = import_module(settings.SESSION_ENGINE)
-    request.session = engine.SessionStore(request.session.session_key)
-    request.user = auth.get_user(request)
-    refresh = getattr(request, "refresh_seat_keys", None)
-    if refresh is not None:
-        refresh()
+class Revisit:
+    """All a stream keeps of its request between checks: the session's key and the apps'
+    seat-key hook (``request.set_seat_keys``, set by an app's middleware: docs/platform.md).
+    ``request()`` is a new request of this browser, as its next page would be: the session
+    read again from its store, the user and the seat keys again. So an open stream holds no
+    Django request (its headers, session, user, middleware state) for its minutes, and each
+    check sees a lost sign-in or seat (docs/performance.md, "One subscriber a process")."""
+
+    __slots__ = ("seat_keys", "session_key")
+
+    def __init__(self, request):
+        self.session_key = request.session.session_key
+        self.seat_keys = getattr(request, "set_seat_keys", None)
+
+    def request(self) -> HttpRequest:
+        request = HttpRequest()
+        engine = import_module(settings.SESSION_ENGINE)
+        request.session = engine.SessionStore(self.session_key)
+        request.user = auth.get_user(request)
+        if self.seat_keys is not None:
+            self.seat_keys(request)
+        return request
 
 
 def still_allowed(request, viewer: Viewer) -> bool:
-    """Whether a new request of this browser would still get this board (``refreshed``). A
-    seat's ``last_seen_at`` is kept fresh here, as the poll does."""
-    refreshed(request)
+    """Whether ``request``, a new request of this browser (``Revisit.request``), would still
+    get this board. A seat's ``last_seen_at`` is kept fresh here, as the poll does."""
     try:
         match, mine = load_match(request, viewer.public_id)
     except Http404:
@@ -163,7 +185,9 @@ def release_request_thread() -> None:
     kept until the response ends: for a stream, minutes. Once the stream has authorized its
     viewer nothing more runs there (its checks run on the stream threads: ``pooled``), so the
     thread is shut down now; the few calls Django makes when the response
-    ends get a fresh one. This measured most of an open stream's memory (docs/performance.md)."""
+    ends get a fresh one. This measured most of an open stream's memory (docs/performance.md).
+    Under ``config.asgi`` (the hand-off: ``StreamResponse``) Django's request, thread included,
+    has already ended when the events start, and there is nothing to let go here."""
     from asgiref.sync import SyncToAsync
 
     context = SyncToAsync.thread_sensitive_context.get(None)
@@ -203,30 +227,53 @@ def lighten(request) -> None:
         match.tried = []
 
 
+class StreamResponse(StreamingHttpResponse):
+    """A page's stream of events. Under ``config.asgi`` the handler takes the events out
+    (``take_events``) when it sends the headers and serves them itself once Django's request
+    has ended (``config.asgi_threads``: the hand-off), so nothing of the request, its
+    handler or its thread stays alive while the stream is open. Any other server (Django's
+    own ASGI handler, the test client) iterates it as the streaming response it is."""
+
+    def __init__(self, events):
+        super().__init__(events, content_type="text/event-stream")
+        self._events = events
+        self["Cache-Control"] = "no-cache"
+        self["X-Accel-Buffering"] = "no"
+
+    def take_events(self):
+        """The events, served by the caller from now on; this response streams nothing."""
+        events, self._events = self._events, None
+        self.streaming_content = _nothing()
+        return events
+
+
+async def _nothing():
+    return
+    yield
+
+
 async def serve(request, channel: str, shown: str, check, *, beat=None, gap=0.0):
-    """A page's stream: ``StreamingHttpResponse`` of server-sent events over ``channel`` of the
+    """A page's stream: a ``StreamResponse`` of server-sent events over ``channel`` of the
     process's shared subscriber (``games.hub``), or a 204 when Redis does not answer.
 
-    ``check`` (synchronous, run by ``pooled``) is called at once and at every heartbeat (and
-    sooner when it asks): a lost viewer gets a last ``changed`` (``live.GONE``) and the stream
-    ends; a token it finds that differs from the page's is sent as ``changed``, as are the
-    tokens published on the channel. ``gap``: at most one ``changed`` per ``gap`` seconds (the
-    last token heard is sent when the gap is over: a busy wall fetches itself once a second,
-    not once a move)."""
+    ``check(again)`` (synchronous, run by ``pooled``; ``again``: the stream's ``Revisit``, for
+    a new request of this browser) is called at once and at every heartbeat (and sooner when
+    it asks): a lost viewer gets a last ``changed`` (``live.GONE``) and the stream ends; a
+    token it finds that differs from the page's is sent as ``changed``, as are the tokens
+    published on the channel. ``check`` must not hold ``request``: the stream outlives it.
+    ``gap``: at most one ``changed`` per ``gap`` seconds (the last token heard is sent when
+    the gap is over: a busy wall fetches itself once a second, not once a move)."""
     queue = await hub().listen(channel)
     if queue is None:
         return HttpResponse(status=204)
     lighten(request)
-    response = StreamingHttpResponse(
-        events(channel, queue, shown, check, beat or settings.LIVE_HEARTBEAT_SECONDS, gap),
-        content_type="text/event-stream",
+    again = Revisit(request)
+    return StreamResponse(
+        events(channel, queue, shown, check, again, beat or settings.LIVE_HEARTBEAT_SECONDS, gap)
     )
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    return response
 
 
-async def events(channel, queue, shown, check, beat, gap):
+async def events(channel, queue, shown, check, again, beat, gap):
     loop = asyncio.get_running_loop()
     last = shown  # the token the page has, or was last told of: never told twice in a row
     checked_token = shown  # the last token a check found (a check tells only a new one)
@@ -234,7 +281,7 @@ async def events(channel, queue, shown, check, beat, gap):
     try:
         release_request_thread()
         start = loop.time()
-        found = await pooled(check)()
+        found = await pooled(check)(again)
         if not found.allowed:
             yield changed(live.GONE)
             return
@@ -266,7 +313,7 @@ async def events(channel, queue, shown, check, beat, gap):
                 continue
             if loop.time() < next_check:
                 continue
-            found = await pooled(check)()
+            found = await pooled(check)(again)
             if not found.allowed:
                 yield changed(live.GONE)
                 return
@@ -294,10 +341,10 @@ async def stream(request, public_id):
     shown = request.GET.get("v", "")[:40]
     first = [True]
 
-    def check() -> Check:
+    def check(again: Revisit) -> Check:
         if first[0]:  # at connect: the board's current token (a change since the page)
             first[0] = False
             return Check(token=current_token(viewer.pk))
-        return Check(allowed=still_allowed(request, viewer))
+        return Check(allowed=still_allowed(again.request(), viewer))
 
     return await serve(request, live.channel(public_id), shown, check)

@@ -1,13 +1,16 @@
 """What a signed-in child's board requests cost in queries, and the ASGI handler's kept
-request threads (config/asgi_threads.py; docs/performance.md, "Renders and moves profiled").
+request threads and streams' hand-off (config/asgi_threads.py; docs/performance.md, "Renders
+and moves profiled", "One subscriber a process").
 Query counts only: speed is the benchmark's (bench/renders.py), never a test's."""
 
 import asyncio
 import gc
 import threading
+import weakref
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.cached_db import SessionStore
 from django.core import signals
 from django.core.handlers.asgi import ASGIHandler
 from django.test import Client
@@ -19,7 +22,10 @@ from classroom.models import Classroom
 from classroom.models import School
 from classroom.models import Student
 from config.asgi_threads import KeptThreadsASGIHandler
+from games import live
+from games.hub import hub
 from games.models import Seat
+from games.stream import Revisit
 
 
 def classroom_match():
@@ -260,6 +266,95 @@ def test_a_stream_never_takes_a_kept_thread_and_the_next_board_is_served(setting
     assert before[0] == 200 and first.startswith(b"event: beat")  # the stream's first beat
     assert [status for status, _body in after] == [200, 200]
     assert alive and all(alive)
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_stream_is_served_after_its_django_request_has_ended(settings, redis_url, monkeypatch):
+    """The hand-off: under our handler Django answers a stream's connect as any request, and
+    that request has ended (``request_finished``; the request object freed) by the stream's
+    first heartbeat. The open stream still hears a change, checks the seat at its heartbeats
+    with a new request of the browser (``games.stream.Revisit``), and ends by itself when the
+    child's sign-in ends (under Django's own handler the request lives as long as the
+    stream, and its end comes only then)."""
+    settings.LIVE_PUSH = True
+    settings.LIVE_HEARTBEAT_SECONDS = 0.2
+    child, match = classroom_match()
+    session_key = child.cookies["sessionid"].value
+    seen_requests = []
+    keep = Revisit.__init__
+
+    def remember(self, request):
+        seen_requests.append(weakref.ref(request))
+        keep(self, request)
+
+    monkeypatch.setattr(Revisit, "__init__", remember)
+    finished = []
+
+    def record(**kwargs):
+        finished.append(True)
+
+    path = reverse("games:stream", args=[match.public_id])
+    scope = asgi_scope(
+        path, {"cookie": f"sessionid={session_key}"}, f"v={match.poll_token}".encode()
+    )
+    handler = KeptThreadsASGIHandler()
+
+    async def scenario():
+        chunks: asyncio.Queue = asyncio.Queue()
+        asked = []
+
+        async def receive():
+            if not asked:
+                asked.append(True)
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await asyncio.Event().wait()  # the browser never leaves: the stream must end
+
+        async def send(message):
+            if message["type"] == "http.response.body" and message.get("body"):
+                chunks.put_nowait(message["body"].decode())
+
+        served = asyncio.create_task(handler(scope, receive, send))
+        first = await asyncio.wait_for(chunks.get(), 10)
+        # (a timer the connect's await cancelled keeps its context until it is due: < 1 s)
+        await asyncio.sleep(1.5)
+        gc.collect()
+        ended = {"finished": len(finished), "request freed": seen_requests[0]() is None}
+        await asyncio.to_thread(live.send, match.public_id, "T-next")
+        heard = []
+        while not heard or not heard[-1].startswith("event: changed"):
+            heard.append(await asyncio.wait_for(chunks.get(), 10))
+        # The child's sign-in ends (their session deleted): the next check finds no seat.
+        await asyncio.to_thread(lambda: SessionStore(session_key).delete())
+        rest = []
+        while not served.done() or not chunks.empty():
+            rest.append(await asyncio.wait_for(chunks.get(), 10))
+            if rest[-1].startswith("event: changed"):
+                break
+        await asyncio.wait_for(served, 10)
+        return first, ended, heard, rest, hub().listening()
+
+    def in_a_thread():
+        # A thread of its own, as a server's connection: its context is new (this one's
+        # holds the test's own Django state, which a request's would share).
+        outcome = []
+        thread = threading.Thread(target=lambda: outcome.append(asyncio.run(scenario())))
+        thread.start()
+        thread.join(60)
+        return outcome[0]
+
+    signals.request_finished.connect(record, weak=False)
+    try:
+        first, ended, heard, rest, listening = in_a_thread()
+    finally:
+        signals.request_finished.disconnect(record)
+        handler.close_idle()
+    assert first.startswith("event: beat")
+    assert ended == {"finished": 1, "request freed": True}
+    assert "event: changed\ndata: T-next\n\n" in heard
+    assert heard.count("event: beat\ndata: \n\n") >= 1  # the heartbeats' checks go on
+    assert rest[-1] == "event: changed\ndata: gone\n\n"
+    assert listening == 0
 
 
 @pytest.mark.django_db(transaction=True)
