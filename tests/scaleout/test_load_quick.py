@@ -142,6 +142,32 @@ def test_the_steps_go_past_the_knee(monkeypatch, tmp_path):
     assert result["students_at_p95_100ms"] == 1200 and result["first_failing_step"] == 1400
 
 
+def test_a_warm_up_step_runs_first_and_is_not_counted(monkeypatch, tmp_path):
+    """The warm-up (children, seconds) runs before the steps, in a folder of its own, and
+    neither passes nor fails a step: a failing warm-up leaves the figure to the steps."""
+    import bench.load.run as load_run
+
+    ran: list[tuple[int, float, str]] = []
+
+    def fake_step(n, seconds, stack, work_dir):
+        ran.append((n, seconds, work_dir.name))
+        return step(n, n == 800)  # the warm-up (20) fails
+
+    monkeypatch.setattr(load_run, "run_step", fake_step)
+    monkeypatch.setattr(load_run, "step_line", lambda r: "")
+    result = find_capacity(
+        {}, tmp_path, seconds=1, steps=[800, 1000], extra_steps=0, warm_up=(20, 30.0),
+        log=lambda line: None,
+    )  # fmt: skip
+    assert ran[0] == (20, 30.0, "warm-up") and [n for n, _s, _d in ran[1:]] == [800, 1000]
+    assert result["warm_up"]["children"] == 20
+    assert [r["children"] for r in result["steps"]] == [800, 1000]
+    assert result["students_at_p95_100ms"] == 800 and result["limit_measured"]
+    ran.clear()
+    find_capacity({}, tmp_path, seconds=1, steps=[800], extra_steps=0, log=lambda line: None)
+    assert [n for n, _s, _d in ran] == [800]  # no warm-up unless asked
+
+
 def test_the_machine_speed_is_a_fixed_work_timed():
     assert python_loop() == python_loop() and LOOP_N == 300_000
     speed = machine_speed(quick=True)
