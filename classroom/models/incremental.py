@@ -1,7 +1,8 @@
 """The incremental statistics (docs/analytics.md, "Pipeline"): a child's attempts not yet
-counted (``Attempt.stats_applied`` false) are added to their ``FactStat`` rows, the touched
-facts of their class's ``ClassFactStat`` are re-aggregated and the days' ``DailyTrend`` rows
-of the child, the class and the school are incremented, in one transaction that marks those
+counted (``Attempt.stats_applied`` false) are added to their ``FactStat`` rows and to the
+touched facts of their class's ``ClassFactStat`` rows (whose ``medians`` give the class's
+median without reading the classmates' rows), and the days' ``DailyTrend`` rows of the
+child, the class and the school are incremented, in one transaction that marks those
 attempts applied. The cost follows the new attempts and the class's size, never the child's
 history: the latest-ten window each row keeps (``FactStat.latest``) is all the state and the
 median need.
