@@ -133,6 +133,7 @@ def web_args(port: int, workers: int | None = None) -> list[str]:
     return [
         sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
         "--port", str(port), "--workers", str(workers), "--no-access-log",
+        "--http", os.environ.get("LOAD_HTTP", "config.uvicorn_http:NoDelayH11Protocol"),
         "--log-level", "warning", "--timeout-keep-alive", "10", "--timeout-graceful-shutdown", "5",
     ]  # fmt: skip
 
