@@ -1,5 +1,5 @@
 """``analytics_vs_floor``, ``stats_task_db_ms``, ``stats_task_growth`` and
-``heatmap_after_game_p95_ms`` (docs/performance.md, "Analytics").
+``heatmap_after_game_idle_p95_ms`` (docs/performance.md, "Analytics").
 
 One school (40 classes × 25 children; 4 × 5 in quick mode) gets N attempts, bulk-inserted
 (PostgreSQL: COPY through psycopg's ``cursor.copy``; SQLite: ``executemany`` in one
@@ -540,8 +540,9 @@ def bench_analytics(quick: bool = False, *, attempts=None, games=None):
         "analytics_vs_floor": recompute_s / floor_s,
         "recompute_s": recompute_s,
         "recompute_floor_s": floor_s,
-        "heatmap_after_game_p95_ms": percentile(heat_ms, 95),
-        "heatmap_after_game_median_ms": statistics.median(heat_ms),
+        # An idle worker: the goal's figure is measured under load (bench/load/heatmap.py).
+        "heatmap_after_game_idle_p95_ms": percentile(heat_ms, 95),
+        "heatmap_after_game_idle_median_ms": statistics.median(heat_ms),
         "stats_task_median_ms": statistics.median(task_ms),
     }
     details = {

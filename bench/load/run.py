@@ -33,6 +33,7 @@ because the run starts from a new database (unless ``--keep-db``).
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
 import json
 import math
@@ -312,6 +313,10 @@ def run_step(
     ramp_s = ramp_s if ramp_s is not None else min(30.0, max(2.0, children / 20))
     settle = 5.0
     duration = math.ceil(ramp_s + settle + seconds)
+    from bench.load.heatmap import HeatmapProbe
+
+    probe = HeatmapProbe()  # each game that ends: its end -> the heatmap's rows count it
+    probe.start()
     before = cpu_snapshot(stack, ())
     _child_cpu_seconds()  # from here on: the locust processes only
     procs: list[subprocess.Popen] = []
@@ -355,10 +360,16 @@ def run_step(
                 proc.kill()
                 proc.wait()
     after = {**cpu_snapshot(stack, ()), "load_generator": _child_cpu_seconds()}
+    probe.stop()  # after the CPU snapshot: its drain waits for the worker's last games
     missing = [log for log, raw in zip(logs, raw_files, strict=True) if not raw.exists()]
     if missing:
         raise RuntimeError(f"locust wrote no summary:\n{missing[0].read_text()[-3000:]}")
     summary = summarize([json.loads(f.read_text()) for f in raw_files], settle)
+    # The games that ended after the ramp-up, as the requests' figures (probe.since: the
+    # step's start on the database's clock, which is this machine's).
+    summary["heatmap_after_game"] = probe.figures(
+        probe.since + dt.timedelta(seconds=ramp_s + settle)
+    )
     # The CPU of the children's play (after the ramp-up, whose sign-ins are costly) and, for
     # reference, of the whole step with its ramp-up and the servers' answers to it.
     whole = cpu_report(before, after, summary["children"])
@@ -470,6 +481,8 @@ def find_capacity(stack: dict, work_dir: Path, *, seconds: float, steps=None,
         "update_latency_p95_ms": (best or (results[-1] if results else {})).get(
             "update_latency_p95_ms"
         ),
+        # Issue 23: the game-end task under that load.
+        "heatmap_after_game": (best or (results[-1] if results else {})).get("heatmap_after_game"),
         "step_seconds": seconds,
         "steps": results,
         "warm_up": warmed,
@@ -484,6 +497,7 @@ def step_line(r: dict) -> str:
         f"  {r['children']:>5} children: p95 {fmt(r['p95_ms'])} ms ({kinds}), "
         f"{fmt(r['requests_per_s'])} req/s, failures {r['failures']}, update p95 "
         f"{fmt(r['update_latency_p95_ms'])} ms, moves {r['moves']}, games {r['games_finished']}"
+        f", heatmap p95 {fmt((r.get('heatmap_after_game') or {}).get('p95_ms'))} ms"
         f" -> {'pass' if r['passed'] else 'FAIL'}  (cores busy: machine {cpu['machine']:.2f}, "
         f"web {cpu['web']:.2f}, worker {cpu['worker']:.2f}, postgres {cpu['postgres']:.2f}, "
         f"redis {cpu['redis']:.2f}, load generator {cpu['load_generator']:.2f}"
@@ -558,6 +572,8 @@ def bench_load(mode: str = "full", *, log=None) -> tuple[dict, dict]:
     figures = {
         "students_at_p95_100ms": result["students_at_p95_100ms"],
         "update_latency_p95_ms": result["update_latency_p95_ms"],
+        "heatmap_after_game_p95_ms": (result["heatmap_after_game"] or {}).get("p95_ms"),
+        "heatmap_after_game_median_ms": (result["heatmap_after_game"] or {}).get("p50_ms"),
         # beside the capacity: how fast the machine was (the mean of before and after)
         "load_machine_loop_ms": (speed_before["python_loop_ms"] + speed_after["python_loop_ms"])
         / 2,

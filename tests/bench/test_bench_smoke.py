@@ -32,8 +32,8 @@ FLAT_KEYS = {
     "stats_task_growth",
     "recompute_s",
     "recompute_floor_s",
-    "heatmap_after_game_p95_ms",
-    "heatmap_after_game_median_ms",
+    "heatmap_after_game_idle_p95_ms",
+    "heatmap_after_game_idle_median_ms",
     "stats_task_median_ms",
 }
 

@@ -116,6 +116,35 @@ def test_a_finished_game_updates_the_statistics_in_the_worker(celery_routes_to_w
     assert everything() == from_worker
 
 
+@pytest.mark.slow
+def test_the_load_runs_heatmap_probe_times_a_game_counted_by_the_worker(celery_routes_to_worker):
+    """bench/load/heatmap.py, as the load run uses it: a thread beside the play, then stopped."""
+    from bench.analytics import game_before_last_move
+    from bench.load.heatmap import HeatmapProbe
+
+    _classroom, (ada,) = school_with_children(1)
+    match, seat, action = game_before_last_move(ada, 11)
+    probe = HeatmapProbe(interval=0.05)
+    probe.start()
+    try:
+        start = time.monotonic()
+        match.play(seat, action, version=match.version)  # commits, then enqueues the task
+        assert match.is_over
+        assert wait_for(
+            lambda: not Attempt.objects.filter(match=match, stats_applied=False).exists(),
+            timeout=30,
+        ), "the worker never counted the game"
+        counted_within_ms = (time.monotonic() - start) * 1000
+    finally:
+        probe.stop()
+    figures = probe.figures()
+    assert figures["error"] is None
+    assert figures["games"] == 1 and figures["counted"] == 1 and figures["not_counted"] == 0
+    # From the game's end to a poll that saw it counted: more than nothing, and no later than
+    # this test saw it plus one poll.
+    assert 0 < figures["p95_ms"] <= counted_within_ms + 50 + 100
+
+
 # --- a worker killed mid-task ----------------------------------------------------------------
 
 

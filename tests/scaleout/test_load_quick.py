@@ -46,6 +46,9 @@ def test_twenty_children_for_twenty_seconds(production_servers, tmp_path):
     for key in ("p95_ms", "p50_ms", "p99_ms", "requests_per_s", "update_latency_p95_ms"):
         assert positive_finite(summary[key]), (key, summary[key])
     assert summary["update_latency_samples"] > 0
+    # The heatmap probe ran beside the play (no game ends in 20 s: tests/bench has its timing).
+    heat = summary["heatmap_after_game"]
+    assert heat["error"] is None and heat["not_counted"] == 0
     # Pushed boards: every child opened its stream, and the partner's moves came by it.
     assert summary["streams_opened"] >= 20 and summary["stream_events"] > 0
     assert summary["boards_pushed"] > 0
