@@ -37,7 +37,7 @@ run: install messages
 
 # On every core (pytest-xdist); a bare `pytest tests/x.py::test_y` runs in one process at once.
 test: install messages
-	$(BIN)/python -m pytest -n auto --dist worksteal
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=30
 
 lint: install
 	$(BIN)/ruff check .
