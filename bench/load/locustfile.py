@@ -58,6 +58,7 @@ from locust import FastHttpUser
 from locust import constant
 from locust import events
 from locust import task
+from locust.exception import StopUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -79,6 +80,8 @@ COUNTS = {
     "moves": 0,
     "games_finished": 0,
     "signed_in": 0,
+    "sign_in_retries": 0,
+    "sign_in_given_up": 0,
     "repaired": 0,
     "streams_opened": 0,
     "stream_events": 0,
@@ -267,14 +270,27 @@ class Child(FastHttpUser):
         return response
 
     # --- the child's day ----------------------------------------------------------------
-    def sign_in(self):
+    def sign_in(self, tries: int = 3):
+        """The class page and the three pictures. A sign-in the server did not answer (an
+        error, a refusal) is tried again a few seconds later, as the child taps the pictures
+        again; after ``tries`` the child stops, rather than play a board that is not theirs
+        (every later request of it would fail: 404, and count against the server). Every
+        failed answer is still recorded."""
         me = self.me
         page = f"/join/{me['code']}/{me['student']}/"
-        self.request("GET", page, "sign-in page", {200}, htmx=False)
         fields = [("pictures", p) for p in me["pictures"]]
-        response = self.request("POST", page, "sign-in pictures", {200}, fields=fields)
-        if response.headers and response.headers.get("HX-Redirect"):
-            COUNTS["signed_in"] += 1
+        for attempt in range(tries):
+            if attempt:
+                COUNTS["sign_in_retries"] += 1
+                time.sleep(self.rng.uniform(2, 5))
+            self.request("GET", page, "sign-in page", {200}, htmx=False)
+            response = self.request("POST", page, "sign-in pictures", {200}, fields=fields)
+            if response.headers and response.headers.get("HX-Redirect"):
+                COUNTS["signed_in"] += 1
+                break
+        else:
+            COUNTS["sign_in_given_up"] += 1
+            raise StopUser()
         self.tap_play()
 
     def tap_play(self):

@@ -295,6 +295,34 @@ def split_by_class(data: list[dict], parts: int) -> list[list[dict]]:
     return groups
 
 
+def start_locust(
+    group: list[dict], work_dir: Path, name: str, host: str, *, duration: int, ramp_s: float
+) -> tuple[subprocess.Popen, Path, Path]:
+    """One load process for these children (bench/load/locustfile.py, headless): returns the
+    process, the file its records go to when it stops, and its log."""
+    from bench.load.seed import write_children
+
+    raw_file = work_dir / f"raw-{name}.json"
+    raw_file.unlink(missing_ok=True)
+    env = {
+        **os.environ,
+        "LOAD_CHILDREN": str(write_children(group, work_dir / f"children-{name}.json")),
+        "LOAD_SUMMARY": str(raw_file),
+        "PYTHONPATH": str(REPO),
+    }
+    rate = max(1.0, len(group) / ramp_s)
+    args = [
+        locust_bin(), "-f", str(REPO / "bench" / "load" / "locustfile.py"), "--headless",
+        "-u", str(len(group)), "-r", f"{rate:.2f}", "-t", f"{duration}s",
+        "--host", host, "--stop-timeout", "3",
+        "--only-summary", "--loglevel", "WARNING", "--skip-log-setup",
+    ]  # fmt: skip
+    log = work_dir / f"locust-{name}.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    return proc, raw_file, log
+
+
 def run_step(
     children: int, seconds: float, stack: dict, work_dir: Path, *, ramp_s: float | None = None
 ) -> dict:
@@ -302,7 +330,6 @@ def run_step(
     more locust processes (``generators_for``); return the step's figures with its verdict
     and the CPU use of each part of the machine."""
     from bench.load.seed import seed_children
-    from bench.load.seed import write_children
 
     children += children % 2
     work_dir.mkdir(parents=True, exist_ok=True)
@@ -324,29 +351,13 @@ def run_step(
     steady: list[dict] = []  # the CPU at the end of the ramp-up and just before the end
     try:
         for k, group in enumerate(groups):
-            raw_file = work_dir / f"raw-{children}-{k}.json"
-            raw_file.unlink(missing_ok=True)
+            proc, raw_file, log = start_locust(
+                group, work_dir, f"{children}-{k}", stack["urls"][k % len(stack["urls"])],
+                duration=duration, ramp_s=ramp_s,
+            )  # fmt: skip
+            procs.append(proc)
             raw_files.append(raw_file)
-            env = {
-                **os.environ,
-                "LOAD_CHILDREN": str(
-                    write_children(group, work_dir / f"children-{children}-{k}.json")
-                ),
-                "LOAD_SUMMARY": str(raw_file),
-                "PYTHONPATH": str(REPO),
-            }
-            rate = max(1.0, len(group) / ramp_s)
-            args = [
-                locust_bin(), "-f", str(REPO / "bench" / "load" / "locustfile.py"), "--headless",
-                "-u", str(len(group)), "-r", f"{rate:.2f}", "-t", f"{duration}s",
-                "--host", stack["urls"][k % len(stack["urls"])], "--stop-timeout", "3",
-                "--only-summary", "--loglevel", "WARNING", "--skip-log-setup",
-            ]  # fmt: skip
-            logs.append(work_dir / f"locust-{children}-{k}.log")
-            with logs[-1].open("w") as out:
-                procs.append(
-                    subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-                )
+            logs.append(log)
         started = time.monotonic()
         for at in (ramp_s + settle, duration - 1):
             if exited_before(procs, started + at):

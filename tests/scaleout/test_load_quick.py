@@ -89,6 +89,36 @@ def test_twenty_children_for_twenty_seconds(production_servers, tmp_path):
     assert md.count("\n| 20 | ") == 2 and ("| pass |" in md) == summary["passed"]
 
 
+@pytest.mark.services
+@pytest.mark.slow
+def test_a_child_whose_sign_in_fails_tries_again_then_stops(production_servers, tmp_path):
+    """A child whose pictures are refused taps them again, three times in all, and then stops:
+    it never asks for a board that is not theirs (before, it played on and every request of
+    it failed with 404, counted against the server)."""
+    import json
+
+    from bench.load.run import start_locust
+    from bench.load.seed import seed_children
+
+    ada, ben = seed_children(2, label="sign-in")
+    wrong = [str(i) for i in range(9) if str(i) not in ada["pictures"]]  # 3 of the 9, not hers
+    ada = {**ada, "pictures": wrong[:3]}
+    (tmp_path / "load").mkdir()
+    with production_servers(web_servers=1, workers=1) as stack:
+        proc, raw_file, log = start_locust(
+            [ada, ben], tmp_path / "load", "sign-in", stack["urls"][0], duration=20, ramp_s=2
+        )
+        proc.wait(timeout=120)
+    assert raw_file.exists(), log.read_text()[-3000:]
+    raw = json.loads(raw_file.read_text())
+    assert raw["counts"]["signed_in"] == 1 and raw["counts"]["sign_in_given_up"] == 1
+    assert raw["counts"]["sign_in_retries"] == 2
+    failed = [s[1] for s in raw["samples"] if not s[3]]
+    assert failed == ["sign-in pictures"] * 3  # Ada's three tries, and nothing else of hers
+    # Ben went on to his game (his partner is Ada: he waits there for her turn).
+    assert [s[3] for s in raw["samples"] if s[1] == "play page"] == [True]
+
+
 def step(children: int, ok: bool, **p95) -> dict:
     kinds = {k: {"steady_count": 10, "steady_p95_ms": v} for k, v in p95.items()}
     return {"children": children, "passed": ok, "kinds": kinds, "update_latency_p95_ms": 1.0}
