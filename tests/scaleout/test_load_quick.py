@@ -106,7 +106,7 @@ def test_a_child_whose_sign_in_fails_tries_again_then_stops(production_servers, 
     (tmp_path / "load").mkdir()
     with production_servers(web_servers=1, workers=1) as stack:
         proc, raw_file, log = start_locust(
-            [ada, ben], tmp_path / "load", "sign-in", stack["urls"][0], duration=20, ramp_s=2
+            [ada, ben], tmp_path / "load", "sign-in", stack["urls"][0], duration=15, ramp_s=2
         )
         proc.wait(timeout=120)
     assert raw_file.exists(), log.read_text()[-3000:]
