@@ -310,11 +310,19 @@ def load_section(load: dict) -> list[str]:
             f"| {heat.get('games', '—')} | {fmt(heat.get('p95_ms'))}{late} "
             f"| {'pass' if r['passed'] else 'FAIL'} |"
         )
+    poll_ms = next(
+        (
+            r["heatmap_after_game"]["poll_interval_ms"]
+            for r in load["steps"]
+            if r.get("heatmap_after_game")
+        ),
+        None,
+    )
     out += [
         "",
         "Heatmap: each game that ended after the ramp-up, from its last move to the worker's "
-        "game-end task having counted its attempts (bench/load/heatmap.py, polled every "
-        "100 ms).",
+        f"game-end task having counted its attempts (bench/load/heatmap.py, polled every "
+        f"{fmt(poll_ms)} ms).",
     ]
     out += [
         "",

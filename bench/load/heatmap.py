@@ -31,9 +31,7 @@ class HeatmapProbe(threading.Thread):
         self.seen_ms: dict[int, float] = {}  # match id -> ms from its end to being counted
         self.without_attempts = 0
         self.error: BaseException | None = None
-        from django.utils import timezone
-
-        self.since = timezone.now()
+        self.since = self.now()
 
     def run(self) -> None:
         from django.db import connection

@@ -329,6 +329,7 @@ def run_step(
     """Seed ``children`` children and run them for ``seconds`` after the ramp-up, in one or
     more locust processes (``generators_for``); return the step's figures with its verdict
     and the CPU use of each part of the machine."""
+    from bench.load.heatmap import HeatmapProbe
     from bench.load.seed import seed_children
 
     children += children % 2
@@ -340,8 +341,6 @@ def run_step(
     ramp_s = ramp_s if ramp_s is not None else min(30.0, max(2.0, children / 20))
     settle = 5.0
     duration = math.ceil(ramp_s + settle + seconds)
-    from bench.load.heatmap import HeatmapProbe
-
     probe = HeatmapProbe()  # each game that ends: its end -> the heatmap's rows count it
     probe.start()
     before = cpu_snapshot(stack, ())
@@ -365,6 +364,9 @@ def run_step(
             steady.append(cpu_snapshot(stack, [p.pid for p in procs]))
         for proc in procs:
             proc.wait(timeout=max(1.0, duration + 120 - (time.monotonic() - started)))
+    except BaseException:
+        probe.stopping.set()  # no figures from a step that did not end
+        raise
     finally:  # a timeout, or the run stopped (Ctrl+C, SIGTERM)
         for proc in procs:
             if proc.poll() is None:
@@ -487,13 +489,12 @@ def find_capacity(stack: dict, work_dir: Path, *, seconds: float, steps=None,
             queue.append(n + (planned[-1] - planned[-2]))  # go on: no failure seen yet
     found = capacity(results)
     best = found.pop("best")
+    at = best or (results[-1] if results else {})  # the step whose latencies are reported
     return {
         **found,
-        "update_latency_p95_ms": (best or (results[-1] if results else {})).get(
-            "update_latency_p95_ms"
-        ),
+        "update_latency_p95_ms": at.get("update_latency_p95_ms"),
         # Issue 23: the game-end task under that load.
-        "heatmap_after_game": (best or (results[-1] if results else {})).get("heatmap_after_game"),
+        "heatmap_after_game": at.get("heatmap_after_game"),
         "step_seconds": seconds,
         "steps": results,
         "warm_up": warmed,
