@@ -49,10 +49,13 @@ def _no_wrong_codes_counted():
     throttle.forget("127.0.0.1")
 
 
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     """Hashing a password the production way takes ~0.3 s; tests make many users."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def require_all() -> bool:
@@ -376,11 +379,15 @@ class World:
 
 @pytest.fixture(scope="module")
 def _module_world(django_db_setup, django_db_blocker):
-    """One World per test module, rolled back at its end; each test runs in a savepoint."""
+    """One World per test module, rolled back at its end; each test runs in a savepoint. Its
+    users' passwords are hashed the tests' fast way too (this fixture runs before the
+    per-test ``_fast_password_hasher``: seven production hashes were about 2 s a module)."""
     from django.db import transaction
 
     with django_db_blocker.unblock(), transaction.atomic():
-        yield World()
+        with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+            world = World()
+        yield world
         transaction.set_rollback(True)
 
 
