@@ -4,7 +4,7 @@ worker and beat), with no servers: SQLite and the embedded broker (config/broker
 - the embedded broker under concurrent writers: every message arrives, the consumer never
   fails (kombu's own filesystem transport fails here within a second);
 - a soak: STACK_SOAK_TABLES (10) family games with computer players at once for
-  STACK_SOAK_SECONDS (45 in the suite, 1200 in `make soak`): no worker crash, no bot turn
+  STACK_SOAK_SECONDS (25 in the suite, 1200 in `make soak`): no worker crash, no bot turn
   lost, no request without an answer;
 - a worker killed mid-game: the web server stays up, the worker is started again and the
   computers' turns are caught up;
@@ -174,7 +174,7 @@ def test_the_embedded_broker_never_hands_out_a_half_written_message(tmp_path):
 @pytest.mark.slow
 def test_family_games_with_computers_on_the_default_stack(stack):
     tables = count("STACK_SOAK_TABLES", 10)
-    seconds = count("STACK_SOAK_SECONDS", 45)
+    seconds = count("STACK_SOAK_SECONDS", 25)
     stack.start()
     figures = stack.drive(tables, seconds)
     log = stack.text()

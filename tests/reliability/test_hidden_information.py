@@ -3,7 +3,7 @@ the real views (one browser per seat), and every answer any seat gets (the play 
 htmx board, polls, accepted and refused moves) searched for every other seat's private tokens
 (``engine.private(state, other)``). Zero may be found.
 
-The suite plays LEAK_GAMES=5 games per game, but stops after the game that passes LEAK_PLIES=300
+The suite plays LEAK_GAMES=5 games per game, but stops after the game that passes LEAK_PLIES=150
 moves in all (so one game of Munchkin, 250–800 moves between random players, and two of Il Trono);
 ``make soak`` plays LEAK_GAMES (1,000) of each with no move budget (LEAK_PLIES=0)."""
 
@@ -24,7 +24,7 @@ from .conftest import seat_client
 from .conftest import token_pattern
 
 GAMES_PER_GAME = count("LEAK_GAMES", 5)
-PLY_BUDGET = int(os.environ.get("LEAK_PLIES") or 300)  # 0: no budget
+PLY_BUDGET = int(os.environ.get("LEAK_PLIES") or 150)  # 0: no budget
 MAX_PLIES = 2500
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
