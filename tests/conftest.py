@@ -250,6 +250,15 @@ def page(browser, live_server):
 ROLES = ALL  # tests/matrix/expected.py: every role, in this order
 
 
+def without_tokens(html: str) -> str:
+    """``html`` without its random 64-character tokens (the CSRF token, in forms and in
+    ``hx-headers``), so a test can say a short name is *not* on a page without failing when
+    the name turns up by chance inside a token."""
+    import re
+
+    return re.sub(r"[A-Za-z0-9]{64}", "", html)
+
+
 def child_client(student, player_key="", **kwargs):
     """A test client with `student` signed in, as the child sign-in leaves the session."""
     from django.test import Client
