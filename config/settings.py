@@ -247,6 +247,10 @@ LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
 LIVE_STALE_SECONDS = float(os.environ.get("LIVE_STALE_SECONDS", "20"))
 LIVE_RETRY_SECONDS = float(os.environ.get("LIVE_RETRY_SECONDS", "60"))
 LIVE_SAFETY_POLL_SECONDS = float(os.environ.get("LIVE_SAFETY_POLL_SECONDS", "30"))
+# A board that polls (no push, or its stream quiet) asks every LIVE_POLL_SECONDS while anybody
+# else could change it and every three times that while only its own device can act; the live
+# wall and the waiting room every twice that. (The browser tests poll four times as often.)
+LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", "1"))
 # The teacher's live wall hears of every move of the class: at most one "changed" this often.
 LIVE_WALL_GAP_SECONDS = float(os.environ.get("LIVE_WALL_GAP_SECONDS", "1"))
 # How many proxies of our own stand in front of the web nodes (a load balancer: 1). The

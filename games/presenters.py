@@ -153,8 +153,11 @@ def way_on(match, seat, *, spectator) -> dict | None:
     return {"url": reverse("games:new"), "label": _("Play again")}
 
 
-POLL_FAST = "1s"
-POLL_SLOW = "3s"
+def poll_every(times: int = 1) -> str:
+    """A poller's interval for htmx's ``every`` and data-live-poll: ``times`` ×
+    LIVE_POLL_SECONDS, as "3s" when it is whole seconds, else in milliseconds ("250ms")."""
+    ms = round(settings.LIVE_POLL_SECONDS * times * 1000)
+    return f"{ms // 1000}s" if ms % 1000 == 0 else f"{ms}ms"
 
 
 def pushed(request) -> bool:
@@ -172,22 +175,23 @@ def live_settings(request) -> dict:
         "stale": int(settings.LIVE_STALE_SECONDS * 1000),
         "retry": int(settings.LIVE_RETRY_SECONDS * 1000),
         "safety": int(settings.LIVE_SAFETY_POLL_SECONDS * 1000),
+        "room_poll": poll_every(2),
     }
 
 
 def poll_interval(match, view, mine, my_turn) -> str:
     """How often the board asks whether it changed (its poller's ``hx-trigger``).
 
-    Every second while anyone else could change it. While only this device can act (its own
-    turn, nobody else in ``to_act``, no open seat, no pause) only a teacher's pause or end of
-    the session, or a computer taking over a quiet seat, can, so the board asks every 3 s: a
-    third of the requests of the child on turn, and the partner's board, which waits, still sees
-    every move within a second."""
+    Every second (LIVE_POLL_SECONDS) while anyone else could change it. While only this device
+    can act (its own turn, nobody else in ``to_act``, no open seat, no pause) only a teacher's
+    pause or end of the session, or a computer taking over a quiet seat, can, so the board asks
+    every 3 s: a third of the requests of the child on turn, and the partner's board, which
+    waits, still sees every move within a second."""
     acting = set(view["to_act"])
     only_mine = bool(acting) and acting <= {s.number for s in mine}
     if my_turn and only_mine and not match.open_seats():
-        return POLL_SLOW
-    return POLL_FAST
+        return poll_every(3)
+    return poll_every(1)
 
 
 def waiting_text(match) -> str:

@@ -222,6 +222,22 @@ def _no_playwright_loop_outside_browser_tests(request):
         asyncio._set_running_loop(loop)
 
 
+BROWSER_POLL_SECONDS = 0.25
+
+
+@pytest.fixture(autouse=True)
+def _browser_boards_poll_faster(request):
+    """In a browser test a polling board asks four times a second, not once (LIVE_POLL_SECONDS):
+    the tests wait for the other side's moves, mostly for the next poll. The intervals the
+    product uses are tested in tests/games/test_play_views.py."""
+    if request.node.get_closest_marker("browser") is None:
+        yield
+        return
+    settings_ = request.getfixturevalue("settings")
+    settings_.LIVE_POLL_SECONDS = BROWSER_POLL_SECONDS
+    yield
+
+
 @pytest.fixture
 def page(browser, live_server):
     """A 1366×768 touch-capable page that records console errors and foreign requests."""

@@ -446,6 +446,18 @@ def test_the_board_asks_every_second_unless_only_this_child_can_act(make_match, 
     assert poll_trigger(ben.get(url("play", match), **HTMX).content.decode()) == "every 3s"
 
 
+def test_the_poll_intervals_follow_live_poll_seconds(make_match, ana, ben, settings):
+    from games.presenters import poll_every
+
+    settings.LIVE_POLL_SECONDS = 0.25
+    assert (poll_every(), poll_every(2), poll_every(3)) == ("250ms", "500ms", "750ms")
+    match = make_match()
+    assert poll_trigger(ana.get(url("play", match), **HTMX).content.decode()) == "every 750ms"
+    assert poll_trigger(ben.get(url("play", match), **HTMX).content.decode()) == "every 250ms"
+    settings.LIVE_POLL_SECONDS = 2
+    assert (poll_every(), poll_every(3)) == ("2s", "6s")
+
+
 def test_a_board_against_the_computer_asks_every_second_while_it_plays(make_match, ana):
     match = make_match(seats=("ana", "apprentice"), bots=(1,))
     assert poll_trigger(ana.get(url("play", match), **HTMX).content.decode()) == "every 3s"

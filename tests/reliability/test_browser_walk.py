@@ -26,6 +26,13 @@ ROLES = ("teacher_a", "admin_a", "child_a", "anonymous")
 BAD_IMPACT = {"serious", "critical"}
 
 
+@pytest.fixture(autouse=True)
+def _boards_poll_at_the_products_pace(settings):
+    """The walk waits for "networkidle" (500 ms without a request), which a board polling
+    four times a second (the browser tests' pace, tests/conftest.py) never reaches."""
+    settings.LIVE_POLL_SECONDS = 1
+
+
 def pages_for(world, role) -> list[str]:
     """The HTML pages the matrix lets ``role`` open with a GET (200)."""
     urls = []
