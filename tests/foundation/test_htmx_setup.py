@@ -28,3 +28,35 @@ def test_htmx_swaps_the_refusals_our_partials_explain(client):
     # log an error on every swap.
     assert config["includeIndicatorStyles"] is False
     assert "style" not in config["attributesToSettle"]
+
+
+def template_tags():
+    """(template, tag) for every element of every template of the project and its games."""
+    from pathlib import Path
+
+    root = Path(__file__).absolute().parent.parent.parent
+    files = [*root.glob("templates/**/*.html"), *root.glob("games/*/templates/**/*.html")]
+    for path in files:
+        for tag in re.findall(r"<[a-z]+\s[^<>]*>", path.read_text(), flags=re.S):
+            yield path.relative_to(root), tag
+
+
+def test_what_swaps_a_polled_element_waits_for_its_poller():
+    """A poller drops its ask while another request for the same element is under way
+    (``hx-sync="…#id:drop"``); whatever else swaps that element (a move, the family room's
+    "take over" and "start now", the wall's "pause all") replaces the poller's ask
+    (``#id:replace``). Without it a poll answered after the form's answer puts back a board
+    without the form's notice ("A computer player now plays for Ben.")."""
+    tags = list(template_tags())
+    polled = {
+        m[1] for _path, tag in tags for m in re.finditer(r'hx-sync="[^"]*#([\w-]+):drop"', tag)
+    }
+    assert {"board", "wall-board", "waiting-status"} <= polled
+    unsynced = []
+    for path, tag in tags:
+        target = re.search(r'hx-target="#([\w-]+)"', tag)
+        if not target or target[1] not in polled or ":drop" in tag:
+            continue
+        if not re.search(rf'hx-sync="(closest )?#{target[1]}:replace"', tag):
+            unsynced.append(f"{path}: {' '.join(tag.split())[:120]}")
+    assert unsynced == []
