@@ -99,12 +99,6 @@ def _count(queryset):
     return Coalesce(Subquery(counted, output_field=models.IntegerField()), 0)
 
 
-def _flag(condition):
-    return models.Case(
-        models.When(condition, then=True), default=False, output_field=models.BooleanField()
-    )
-
-
 def _stuck_facts(since):
     """The child's facts (both orders together: 7 × 8 and 8 × 7 are one fact, as in its
     state) answered wrong or missed at least STUCK_IN_A_ROW times since ``since`` and after
@@ -143,6 +137,47 @@ def _first_tries(since):
     )
 
 
+# The stuck fact as one number, so that one subquery gives all three (run, smaller number,
+# larger number): run × 65,536 + lo × 256 + hi (lo and hi are below 256).
+STUCK_RUN_UNIT, STUCK_LO_UNIT = 65536, 256
+
+
+def _stuck_key(since):
+    """The child's stuck fact with the longest run (``_stuck_facts``' first row) packed into one
+    number (STUCK_RUN_UNIT); NULL when the child is stuck on nothing."""
+    key = F("run") * STUCK_RUN_UNIT + F("lo") * STUCK_LO_UNIT + F("hi")
+    stuck = _stuck_facts(since).annotate(key=ExpressionWrapper(key, models.BigIntegerField()))
+    return Subquery(stuck.values("key")[:1], output_field=models.BigIntegerField())
+
+
+def add_help_flags(student) -> None:
+    """The flags of a child annotated by ``with_help_flags``, decided from its figures (the
+    rule above): ``low_accuracy`` and ``needs_help``, ``stuck`` and the stuck fact's
+    ``stuck_a``, ``stuck_b`` and ``stuck_run`` (None when not stuck)."""
+    low = (
+        student.recent_attempts >= RECENT_MIN_ATTEMPTS
+        and student.recent_facts >= RECENT_MIN_FACTS
+        and student.recent_first_right * WEAK_ACCURACY_DEN
+        < student.recent_facts * WEAK_ACCURACY_NUM
+    )
+    student.low_accuracy = student.needs_help = low
+    key = student.stuck_key
+    student.stuck = key is not None
+    if key is None:
+        student.stuck_a = student.stuck_b = student.stuck_run = None
+    else:
+        student.stuck_run = key // STUCK_RUN_UNIT
+        student.stuck_a = key % STUCK_RUN_UNIT // STUCK_LO_UNIT
+        student.stuck_b = key % STUCK_LO_UNIT
+
+
+class _WithHelpFlags(models.query.ModelIterable):
+    def __iter__(self):
+        for student in super().__iter__():
+            add_help_flags(student)
+            yield student
+
+
 class ReportStudentQuerySet(StudentQuerySet):
     def with_help_flags(self, now=None):
         """Annotate the "needs help" figures and flags (the rule: the constants above):
@@ -151,52 +186,37 @@ class ReportStudentQuerySet(StudentQuerySet):
         those right at the first try) and ``low_accuracy``; ``stuck_a``, ``stuck_b``,
         ``stuck_run`` (the stuck fact with the longest run, else None) and ``stuck``;
         ``weak_facts`` (FactStatReportQuerySet.weak); ``recent_omissions`` (missed captures
-        in the window); ``needs_help`` (= ``low_accuracy``). Correlated subqueries of one
-        statement, no join that multiplies rows. ``help_reasons(student)`` says why in words,
-        ``stuck_reason(student)`` names the stuck fact."""
+        in the window); ``needs_help`` (= ``low_accuracy``). ``help_reasons(student)`` says
+        why in words, ``stuck_reason(student)`` names the stuck fact.
+
+        The figures are correlated subqueries of one statement, each written once (no join
+        that multiplies rows); the flags are decided from them as each row is read
+        (``add_help_flags``), not in SQL, where every use of a figure would repeat its
+        subquery (the statement had 53 SELECTs; docs/performance.md, "JIT off")."""
         since = (now or timezone.now()) - timedelta(days=RECENT_DAYS)
         recent = Attempt.objects.filter(student=OuterRef("pk"), created_at__gte=since)
         first = _first_tries(since)
-        stuck = _stuck_facts(since)
-        integer = models.IntegerField()
-        low = (
-            Q(recent_attempts__gte=RECENT_MIN_ATTEMPTS)
-            & Q(recent_facts__gte=RECENT_MIN_FACTS)
-            & Q(_low_margin__lt=0)
+        flagged = self.annotate(
+            weak_facts=_count(weak_facts().weak().filter(student=OuterRef("pk"))),
+            recent_omissions=_count(recent.filter(context=Attempt.Context.MISSED)),
+            recent_attempts=_count(recent),
+            recent_correct=_count(recent.filter(correct=True)),
+            recent_facts=_count(first),
+            recent_first_right=_count(first.filter(correct=True)),
+            stuck_key=_stuck_key(since),
         )
-        return (
-            self.annotate(
-                weak_facts=_count(weak_facts().weak().filter(student=OuterRef("pk"))),
-                recent_omissions=_count(recent.filter(context=Attempt.Context.MISSED)),
-                recent_attempts=_count(recent),
-                recent_correct=_count(recent.filter(correct=True)),
-                recent_facts=_count(first),
-                recent_first_right=_count(first.filter(correct=True)),
-                stuck_a=Subquery(stuck.values("lo")[:1], output_field=integer),
-                stuck_b=Subquery(stuck.values("hi")[:1], output_field=integer),
-                stuck_run=Subquery(stuck.values("run")[:1], output_field=integer),
-            )
-            .annotate(
-                _low_margin=ExpressionWrapper(
-                    F("recent_first_right") * WEAK_ACCURACY_DEN
-                    - F("recent_facts") * WEAK_ACCURACY_NUM,
-                    output_field=integer,
-                ),
-            )
-            .annotate(
-                low_accuracy=_flag(low),
-                stuck=_flag(Q(stuck_run__isnull=False)),
-                needs_help=_flag(low),
-            )
-        )
+        flagged._iterable_class = _WithHelpFlags
+        return flagged
 
-    def needing_help(self, now=None):
-        return self.with_help_flags(now).filter(needs_help=True)
+    def needing_help(self, now=None) -> list:
+        """The flagged children, in this queryset's order (a list: the flag is decided as the
+        rows are read)."""
+        return [s for s in self.with_help_flags(now) if s.needs_help]
 
-    def stuck_not_flagged(self, now=None):
+    def stuck_not_flagged(self, now=None) -> list:
         """Children stuck on a fact who are not flagged: their stuck fact is shown on its own
-        (a flagged child's is among the flag's reasons)."""
-        return self.with_help_flags(now).filter(stuck=True, needs_help=False)
+        (a flagged child's is among the flag's reasons). A list, as ``needing_help``."""
+        return [s for s in self.with_help_flags(now) if s.stuck and not s.needs_help]
 
     def with_any_stats(self):
         return self.filter(Exists(FactStat.objects.filter(student=OuterRef("pk"))))

@@ -15,22 +15,36 @@ register = template.Library()
 
 
 @register.simple_tag
-def needs_help_for_teacher(user) -> list[dict]:
-    """[{"classroom": c, "students": [...]}] for the teacher's active classes, children who
-    need help only; classes with nobody flagged are left out."""
-    return for_teacher(user)
-
-
-def for_teacher(user, stuck=False) -> list[dict]:
+def help_for_teacher(user) -> dict:
+    """{"flagged": groups, "stuck": groups} for the teacher's active classes, a group being
+    {"classroom": c, "students": [...]}: the children who need help, and the children stuck on
+    a fact and not flagged (a flagged child's stuck fact is among the flag's reasons). Classes
+    with nobody in a list are left out of it. One query a class."""
+    out: dict[str, list] = {"flagged": [], "stuck": []}
     if user is None or not user.is_authenticated:
-        return []
-    out = []
+        return out
     classes = Classroom.objects.for_teacher(user).active().select_related("school")
     for classroom in classes:
-        students = list(in_class(classroom, stuck=stuck))
-        if students:
-            out.append({"classroom": classroom, "students": students})
+        for key, students in help_in_class(classroom).items():
+            if students:
+                out[key].append({"classroom": classroom, "students": students})
     return out
+
+
+@register.simple_tag
+def help_in_class(classroom) -> dict:
+    """{"flagged": [...], "stuck": [...]}: the class's active children who need help, and those
+    stuck on a fact and not flagged, by name; one query."""
+    children = list(
+        Student.reports.filter(classroom=classroom)
+        .active()
+        .order_by("sort_name", "name", "pk")
+        .with_help_flags()
+    )
+    return {
+        "flagged": [s for s in children if s.needs_help],
+        "stuck": [s for s in children if s.stuck and not s.needs_help],
+    }
 
 
 @register.filter
@@ -43,27 +57,3 @@ def help_reasons(student) -> list[str]:
 def stuck_reason(student) -> str:
     """``{{ s|stuck_reason }}``: "Stuck on 7 × 8: wrong or missed 3 times in a row"."""
     return stuck_reason_of(student)
-
-
-@register.simple_tag
-def needs_help_in_class(classroom) -> list:
-    return list(in_class(classroom))
-
-
-@register.simple_tag
-def stuck_in_class(classroom) -> list:
-    """Children of the class stuck on a fact and not flagged (a flagged child's stuck fact is
-    among the flag's reasons)."""
-    return list(in_class(classroom, stuck=True))
-
-
-@register.simple_tag
-def stuck_for_teacher(user) -> list[dict]:
-    """Like ``needs_help_for_teacher``, for the children stuck on a fact and not flagged."""
-    return for_teacher(user, stuck=True)
-
-
-def in_class(classroom, stuck=False):
-    children = Student.reports.filter(classroom=classroom).active()
-    children = children.stuck_not_flagged() if stuck else children.needing_help()
-    return children.order_by("sort_name", "name", "pk")

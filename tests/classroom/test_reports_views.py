@@ -708,6 +708,18 @@ def flagged(world, name="Ada", now=None):
 FACTS = [(a, b) for a in range(2, 10) for b in range(a, 10)]  # the 36 facts, 7 × 8 = 8 × 7
 
 
+@pytest.mark.django_db
+def test_the_help_flags_statement_asks_each_figure_once(world):
+    """Each figure's subquery is written once: the flags are decided from the figures as the
+    rows are read. Decided in SQL, every use of a figure repeated its subquery (53 SELECTs, the
+    stuck fact's four times; docs/performance.md, "JIT off")."""
+    queryset = Student.reports.filter(classroom=world.class_a).with_help_flags()
+    sql = str(queryset.query)
+    assert sql.count("HAVING") == 1  # the stuck fact's run
+    assert sql.count("SELECT") <= 20
+    assert [s.name for s in queryset.order_by("name")] == ["Ada", "Ali"]
+
+
 def answers(world, right, wrong, *, missed=0, when=None, child=None):
     """``right`` + ``wrong`` answers and ``missed`` captures, each of another fact (so no
     fact is stuck, and each is a first try while fewer than 36), a minute apart, ending at
@@ -923,6 +935,19 @@ def test_the_reasons_are_shown_in_words_wherever_the_flag_is(world):
     Attempt.objects.filter(student=ali).delete()
     child = client.get(reverse("classroom:child_report", args=[ali.pk])).text
     assert 'id="help-title"' not in child and 'id="stuck-title"' not in child
+
+
+@pytest.mark.django_db
+def test_the_teachers_home_asks_for_the_help_flags_once_a_class(world):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    classes = Classroom.objects.for_teacher(world.teacher_a).active().count()
+    client = world.client("teacher_a")
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("classroom:teacher_home")).status_code == 200
+    # the help flags' statement is the one with the stuck fact's HAVING
+    assert sum("HAVING" in q["sql"] for q in queries.captured_queries) == classes >= 1
 
 
 @pytest.mark.django_db
