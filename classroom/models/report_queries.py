@@ -137,9 +137,30 @@ def _first_tries(since):
     )
 
 
+# Several counts of one subquery as one number, so that each set of rows is read once:
+# count × 2**40 + count × 2**20 + count (each count below 2**20, a million, a week).
+COUNT_UNIT = 2**20
 # The stuck fact as one number, so that one subquery gives all three (run, smaller number,
 # larger number): run × 65,536 + lo × 256 + hi (lo and hi are below 256).
 STUCK_RUN_UNIT, STUCK_LO_UNIT = 65536, 256
+
+
+def _packed_counts(queryset, *conditions):
+    """One number per child (``OuterRef("pk")``) from an Attempt queryset: its rows' count,
+    then the count of the rows meeting each condition, packed by COUNT_UNIT (0 when none)."""
+    packed = Count("pk")
+    for condition in conditions:
+        packed = packed * COUNT_UNIT + Count("pk", filter=condition)
+    counted = queryset.order_by().values("student").annotate(n=packed).values("n")
+    return Coalesce(Subquery(counted, output_field=models.BigIntegerField()), 0)
+
+
+def _unpack(key: int, parts: int) -> list[int]:
+    out = []
+    for _ in range(parts):
+        key, part = divmod(key, COUNT_UNIT)
+        out.append(part)
+    return out[::-1]
 
 
 def _stuck_key(since):
@@ -151,9 +172,15 @@ def _stuck_key(since):
 
 
 def add_help_flags(student) -> None:
-    """The flags of a child annotated by ``with_help_flags``, decided from its figures (the
-    rule above): ``low_accuracy`` and ``needs_help``, ``stuck`` and the stuck fact's
-    ``stuck_a``, ``stuck_b`` and ``stuck_run`` (None when not stuck)."""
+    """The figures and flags of a child annotated by ``with_help_flags``: the counts unpacked
+    (``recent_attempts``, ``recent_correct``, ``recent_omissions``; ``recent_facts``,
+    ``recent_first_right``), then the flags decided from them (the rule above):
+    ``low_accuracy`` and ``needs_help``, ``stuck`` and the stuck fact's ``stuck_a``,
+    ``stuck_b`` and ``stuck_run`` (None when not stuck)."""
+    student.recent_attempts, student.recent_correct, student.recent_omissions = _unpack(
+        student.recent_key, 3
+    )
+    student.recent_facts, student.recent_first_right = _unpack(student.first_key, 2)
     low = (
         student.recent_attempts >= RECENT_MIN_ATTEMPTS
         and student.recent_facts >= RECENT_MIN_FACTS
@@ -189,8 +216,9 @@ class ReportStudentQuerySet(StudentQuerySet):
         in the window); ``needs_help`` (= ``low_accuracy``). ``help_reasons(student)`` says
         why in words, ``stuck_reason(student)`` names the stuck fact.
 
-        The figures are correlated subqueries of one statement, each written once (no join
-        that multiplies rows); the flags are decided from them as each row is read
+        The figures are correlated subqueries of one statement, each set of rows read once (no
+        join that multiplies rows): the week's attempts give three counts and the first tries
+        two, packed into one number each; the flags are decided from them as each row is read
         (``add_help_flags``), not in SQL, where every use of a figure would repeat its
         subquery (the statement had 53 SELECTs; docs/performance.md, "JIT off")."""
         since = (now or timezone.now()) - timedelta(days=RECENT_DAYS)
@@ -198,11 +226,8 @@ class ReportStudentQuerySet(StudentQuerySet):
         first = _first_tries(since)
         flagged = self.annotate(
             weak_facts=_count(weak_facts().weak().filter(student=OuterRef("pk"))),
-            recent_omissions=_count(recent.filter(context=Attempt.Context.MISSED)),
-            recent_attempts=_count(recent),
-            recent_correct=_count(recent.filter(correct=True)),
-            recent_facts=_count(first),
-            recent_first_right=_count(first.filter(correct=True)),
+            recent_key=_packed_counts(recent, Q(correct=True), Q(context=Attempt.Context.MISSED)),
+            first_key=_packed_counts(first, Q(correct=True)),
             stuck_key=_stuck_key(since),
         )
         flagged._iterable_class = _WithHelpFlags
