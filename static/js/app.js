@@ -10,6 +10,19 @@
       target.focus();
     }
   });
+  // A page an answer sends elsewhere (HX-Redirect: the waiting room when the game is made)
+  // asks for nothing more while it goes: a second answer's redirect (the stream's event and
+  // the room's own check can both find the game) would abort the first navigation and start
+  // it again. A page shown again from the back-forward cache asks again.
+  var leaving = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (leaving) event.preventDefault();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (xhr && xhr.getResponseHeader("HX-Redirect")) leaving = true;
+  });
+  window.addEventListener("pageshow", function () { leaving = false; });
   // Capturing: the monsters come before your potions on the page, so once the second
   // potion is ticked from the keyboard, go up to the first monster to tap (not on to
   // "End my turn", which would give the capture away).

@@ -153,6 +153,45 @@ def test_the_waiting_room_takes_the_child_to_the_game_by_push(browser, asgi_serv
         context.close()
 
 
+def test_a_page_on_its_way_to_the_game_asks_for_nothing_more(browser, asgi_server, a_class):
+    """The room's answer sends Ada to her game (HX-Redirect); while that page loads (held
+    here), a second "changed" does not ask again: its redirect would abort the first
+    navigation and start it over (static/js/app.js)."""
+    classroom, assignment = a_class
+    ada, ben = classroom.students.order_by("name")
+    WaitingEntry.objects.enter(assignment, ada)
+    context, page = open_page(browser, asgi_server, child_session(ada))
+    try:
+        room = reverse("classroom:waiting_room", args=[assignment.pk])
+        page.goto(asgi_server.url + room)
+        listening(page)
+        # 100 ms after the answer that sends her on, the room is asked again (as a second
+        # "changed" would); the game's page is held meanwhile.
+        page.evaluate(
+            "document.addEventListener('htmx:afterRequest', (e) => {"
+            " if (e.detail.xhr.getResponseHeader('HX-Redirect')) setTimeout(() =>"
+            " htmx.trigger(document.querySelector('.poller'), 'live-poll'), 100); })"
+        )
+        held = []
+        page.route("**/play/*/", lambda route: held.append(route))
+        WaitingEntry.objects.enter(assignment, ben)
+        assignment.pair_waiting()
+        match = Match.objects.get(assignments=assignment)
+        for _ in range(100):  # the room's answer came, and the game's page is on its way
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "the room never sent Ada to her game"
+        sent = len(asked(page, room, 0))
+        page.wait_for_timeout(600)
+        assert len(asked(page, room, 0)) == sent
+        held[0].continue_()
+        page.wait_for_url(f"**{match.get_absolute_url()}", timeout=5000)
+        assert not page.errors
+    finally:
+        context.close()
+
+
 def test_a_game_page_closes_its_stream_when_the_board_stops_listening(
     browser, asgi_server, a_class
 ):
