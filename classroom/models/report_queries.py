@@ -236,15 +236,26 @@ class ReportStudentQuerySet(StudentQuerySet):
     def needing_help(self, now=None) -> list:
         """The flagged children, in this queryset's order (a list: the flag is decided as the
         rows are read)."""
-        return [s for s in self.with_help_flags(now) if s.needs_help]
+        return help_lists(self.with_help_flags(now))["flagged"]
 
     def stuck_not_flagged(self, now=None) -> list:
         """Children stuck on a fact who are not flagged: their stuck fact is shown on its own
         (a flagged child's is among the flag's reasons). A list, as ``needing_help``."""
-        return [s for s in self.with_help_flags(now) if s.stuck and not s.needs_help]
+        return help_lists(self.with_help_flags(now))["stuck"]
 
     def with_any_stats(self):
         return self.filter(Exists(FactStat.objects.filter(student=OuterRef("pk"))))
+
+
+def help_lists(students) -> dict[str, list]:
+    """Children annotated by ``with_help_flags``, in their order, as the pages list them:
+    ``flagged`` (need help) and ``stuck`` (stuck on a fact and not flagged: a flagged child's
+    stuck fact is among the flag's reasons)."""
+    students = list(students)
+    return {
+        "flagged": [s for s in students if s.needs_help],
+        "stuck": [s for s in students if s.stuck and not s.needs_help],
+    }
 
 
 def help_reasons(student) -> list[str]:

@@ -8,6 +8,7 @@ from django import template
 
 from classroom.models import Classroom
 from classroom.models import Student
+from classroom.models.report_queries import help_lists
 from classroom.models.report_queries import help_reasons as reasons_of
 from classroom.models.report_queries import stuck_reason as stuck_reason_of
 
@@ -35,16 +36,8 @@ def help_for_teacher(user) -> dict:
 def help_in_class(classroom) -> dict:
     """{"flagged": [...], "stuck": [...]}: the class's active children who need help, and those
     stuck on a fact and not flagged, by name; one query."""
-    children = list(
-        Student.reports.filter(classroom=classroom)
-        .active()
-        .order_by("sort_name", "name", "pk")
-        .with_help_flags()
-    )
-    return {
-        "flagged": [s for s in children if s.needs_help],
-        "stuck": [s for s in children if s.stuck and not s.needs_help],
-    }
+    children = Student.reports.filter(classroom=classroom).active()
+    return help_lists(children.order_by("sort_name", "name", "pk").with_help_flags())
 
 
 @register.filter

@@ -38,6 +38,7 @@ from classroom.models import RecomputeJob
 from classroom.models import School
 from classroom.models import Student
 from classroom.models import hardest
+from classroom.models.report_queries import help_lists
 from config.collation import by_name
 from config.params import int_param
 
@@ -419,6 +420,7 @@ def class_context(request, classroom, selected=None) -> dict:
         .with_help_flags()
         .order_by("sort_name", "name", "pk")
     )
+    lists = help_lists(students)
     job_pk = int_param(request.GET.get("job", ""))
     job = latest_job(classroom, job_pk)
     if job is not None and job_pk is None and job.status == RecomputeJob.Status.DONE:
@@ -435,8 +437,8 @@ def class_context(request, classroom, selected=None) -> dict:
         "table_rows": group_table(stats),
         "wrong": common_wrong_answers(stats),
         "students": students,
-        "needing_help": [s for s in students if s.needs_help],
-        "stuck": [s for s in students if s.stuck and not s.needs_help],
+        "needing_help": lists["flagged"],
+        "stuck": lists["stuck"],
         "detail": class_fact_detail(classroom, stats, *selected) if selected else None,
         "progress": job_context(job) if job else None,
         "updated": updated,

@@ -4,6 +4,7 @@ child's move with no poll before it, and the waiting room takes the child to the
 as a classmate arrives (timings shortened through their settings)."""
 
 import time
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -78,6 +79,23 @@ def listening(page):
     )
 
 
+@contextmanager
+def ada_in_the_waiting_room(browser, server, a_class):
+    """Ada waits for a classmate, her room's page open and listening on its stream: (that
+    page, the room's address)."""
+    classroom, assignment = a_class
+    ada = classroom.students.get(name="Ada")
+    WaitingEntry.objects.enter(assignment, ada)
+    context, page = open_page(browser, server, child_session(ada))
+    try:
+        room = reverse("classroom:waiting_room", args=[assignment.pk])
+        page.goto(server.url + room)
+        listening(page)
+        yield page, room
+    finally:
+        context.close()
+
+
 def asked(page, part, since):
     return [u for u, t in page.requests if part in u and t >= since]
 
@@ -127,13 +145,8 @@ def test_the_wall_shows_a_move_by_push(browser, asgi_server, a_class):
 
 def test_the_waiting_room_takes_the_child_to_the_game_by_push(browser, asgi_server, a_class):
     classroom, assignment = a_class
-    ada, ben = classroom.students.order_by("name")
-    WaitingEntry.objects.enter(assignment, ada)
-    context, page = open_page(browser, asgi_server, child_session(ada))
-    try:
-        room = reverse("classroom:waiting_room", args=[assignment.pk])
-        page.goto(asgi_server.url + room)
-        listening(page)
+    ben = classroom.students.get(name="Ben")
+    with ada_in_the_waiting_room(browser, asgi_server, a_class) as (page, room):
         quiet_from = time.monotonic()
         time.sleep(2.5)  # the polling room would have asked once by now (every 2 s)
         assert asked(page, room, quiet_from) == []
@@ -149,8 +162,6 @@ def test_the_waiting_room_takes_the_child_to_the_game_by_push(browser, asgi_serv
         # game before the page left): no poll.
         assert 1 <= len([u for u in asked(page, room, arrived_at) if "/stream/" not in u]) <= 2
         assert not page.errors
-    finally:
-        context.close()
 
 
 def test_a_page_on_its_way_to_the_game_asks_for_nothing_more(browser, asgi_server, a_class):
@@ -158,13 +169,8 @@ def test_a_page_on_its_way_to_the_game_asks_for_nothing_more(browser, asgi_serve
     here), a second "changed" does not ask again: its redirect would abort the first
     navigation and start it over (static/js/app.js)."""
     classroom, assignment = a_class
-    ada, ben = classroom.students.order_by("name")
-    WaitingEntry.objects.enter(assignment, ada)
-    context, page = open_page(browser, asgi_server, child_session(ada))
-    try:
-        room = reverse("classroom:waiting_room", args=[assignment.pk])
-        page.goto(asgi_server.url + room)
-        listening(page)
+    ben = classroom.students.get(name="Ben")
+    with ada_in_the_waiting_room(browser, asgi_server, a_class) as (page, room):
         # 100 ms after the answer that sends her on, the room is asked again (as a second
         # "changed" would); the game's page is held meanwhile.
         page.evaluate(
@@ -188,8 +194,6 @@ def test_a_page_on_its_way_to_the_game_asks_for_nothing_more(browser, asgi_serve
         held[0].continue_()
         page.wait_for_url(f"**{match.get_absolute_url()}", timeout=5000)
         assert not page.errors
-    finally:
-        context.close()
 
 
 def test_a_game_page_closes_its_stream_when_the_board_stops_listening(
