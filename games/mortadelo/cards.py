@@ -67,25 +67,26 @@ PLUS_DESIGN: list[tuple[str, str, list[list[Any]], int]] = [
 # balanced per player count with bot games (docs: "Balance: win rates per Mortadelo"); two
 # Play Another Card icons give two extra cards, one after the other. A Tortazo hits the
 # opponent of the player who activates it; Recover, Upgrade and Play Another Card are for
-# that player. (Meddling from the cloning machine: see the rules doc.)
+# that player. (Meddling from the cloning machine: see the rules doc.) These are the blows of a
+# game of 3 to 6 players; TWO_PLAYER_EFFECTS below has those that differ with 2.
 CHARACTERS: dict[str, dict[str, Any]] = {}
 _CHARACTER_LIST: list[tuple[str, str, str, list[list[Any]]]] = [
     ("pirate", "Captain Mortadelo", "Cannonball Clout", [["tortazo", 4]]),
-    ("caveman", "Caveman Mortadelo", "Big Club Bonk", [["tortazo", 3], ["upgrade", 1]]),
+    (
+        "caveman",
+        "Caveman Mortadelo",
+        "Big Club Bonk",
+        [["tortazo", 2], ["recover", 1], ["upgrade", 1]],
+    ),
     ("ninja", "Ninja Mortadelo", "Shadow Flurry", [["recover", 2], ["combo", 1], ["combo", 1]]),
     ("vampire", "Vampire Mortadelo", "Midnight Nibble", [["tortazo", 3], ["recover", 1]]),
     ("wizard", "Wizard Mortadelo", "Hat Trick", [["tortazo", 1], ["recover", 2], ["combo", 1]]),
-    ("robot", "Robot Mortadelo", "Oil Change", [["tortazo", 2], ["combo", 1]]),
-    (
-        "doctor",
-        "Doctor Mortadelo",
-        "Magic Plaster",
-        [["tortazo", 2], ["recover", 1], ["upgrade", 2]],
-    ),
-    ("chef", "Chef Mortadelo", "Hot Soup Splash", [["tortazo", 3], ["upgrade", 2]]),
+    ("robot", "Robot Mortadelo", "Oil Change", [["tortazo", 2], ["combo", 1], ["upgrade", 1]]),
+    ("doctor", "Doctor Mortadelo", "Magic Plaster", [["tortazo", 2], ["recover", 2]]),
+    ("chef", "Chef Mortadelo", "Hot Soup Splash", [["tortazo", 3], ["upgrade", 3]]),
     ("astronaut", "Astro Mortadelo", "Moon Jump", [["recover", 2], ["combo", 1], ["upgrade", 2]]),
     ("mummy", "Mummy Mortadelo", "Bandage Whip", [["recover", 2], ["tortazo", 2], ["upgrade", 1]]),
-    ("king", "King Mortadelo", "Royal Treasury", [["tortazo", 2], ["recover", 1], ["upgrade", 3]]),
+    ("king", "King Mortadelo", "Royal Treasury", [["tortazo", 2], ["recover", 1], ["upgrade", 2]]),
     (
         "cowboy",
         "Cowboy Mortadelo",
@@ -93,8 +94,47 @@ _CHARACTER_LIST: list[tuple[str, str, str, list[list[Any]]]] = [
         [["tortazo", 1], ["recover", 1], ["combo", 1], ["upgrade", 1]],
     ),
 ]
+# With 2 players a star and Play Another Card are worth more than with 3 or more, an Upgrade
+# less; these blows have other icons there (the same name; the board shows the game's icons).
+TWO_PLAYER_EFFECTS: dict[str, list[list[Any]]] = {
+    "caveman": [["tortazo", 3], ["upgrade", 1]],
+    "ninja": [["recover", 3], ["combo", 1], ["combo", 1]],
+    "vampire": [["tortazo", 3], ["recover", 2]],
+    "wizard": [["tortazo", 1], ["recover", 3], ["combo", 1]],
+    "robot": [["tortazo", 2], ["combo", 1]],
+    "doctor": [["tortazo", 2], ["recover", 1], ["upgrade", 3]],
+    "chef": [["tortazo", 3], ["upgrade", 2]],
+    "astronaut": [["recover", 1], ["combo", 1], ["upgrade", 2]],
+    "mummy": [["recover", 3], ["tortazo", 2], ["upgrade", 1]],
+    "king": [["tortazo", 2], ["recover", 1], ["upgrade", 4]],
+    "cowboy": [["tortazo", 1], ["recover", 2], ["combo", 1]],
+}
 for _key, _name, _blow, _effects in _CHARACTER_LIST:
-    CHARACTERS[_key] = {"key": _key, "name": _name, "blow": _blow, "effects": _effects}
+    CHARACTERS[_key] = {
+        "key": _key,
+        "name": _name,
+        "blow": _blow,
+        "effects": _effects,
+        "effects_two": TWO_PLAYER_EFFECTS.get(_key, _effects),
+    }
+
+
+def blow_effects(key: str, players: int) -> list[list[Any]]:
+    """The icons of a Mortadelo's secret blow in a game of ``players`` players."""
+    character = CHARACTERS[key]
+    return character["effects_two"] if players == 2 else character["effects"]
+
+
+def character_card(key: str, players: int) -> dict[str, Any]:
+    """A Mortadelo as a game of ``players`` players shows it: its blow's icons for that game."""
+    character = CHARACTERS[key]
+    return {
+        "key": key,
+        "name": character["name"],
+        "blow": character["blow"],
+        "effects": blow_effects(key, players),
+    }
+
 
 BASIC: dict[str, dict[str, Any]] = {}
 for _colour in COLOURS:

@@ -36,6 +36,8 @@ from .cards import CHARACTERS
 from .cards import COLOURS
 from .cards import KIND_NAMES
 from .cards import PLUS
+from .cards import blow_effects
+from .cards import character_card
 
 SLUG = "mortadelo"
 NAME = "Mortadelo Multiverso"
@@ -256,7 +258,9 @@ def view(state: State, seat: int | None) -> dict:
         "turn_cap": TURN_CAP,
         "current": state["current"],
         "to_act": list(to_act(state)),
-        "characters": [dict(CHARACTERS[k]) if k is not None else None for k in state["characters"]],
+        "characters": [
+            character_card(k, n) if k is not None else None for k in state["characters"]
+        ],
         "free_characters": [k for k in CHARACTERS if k not in state["characters"]],
         "colours": list(COLOURS[:n]),
         "hand_counts": [len(h) for h in state["hands"]],
@@ -498,7 +502,7 @@ def _run(s: State, events: list[Event]) -> None:
 def _special(s: State, p: int, target: int, events: list[Event]) -> None:
     key = s["characters"][p]
     events.append({"kind": "special", "seat": p, "character": key, "target": target})
-    tasks = _tasks(p, target, CHARACTERS[key]["effects"])
+    tasks = _tasks(p, target, blow_effects(key, s["players"]))
     # "When any player activates the special effect of their Mortadelo, every eliminated
     # player also activates it", in turn order from the player whose turn it is. Ruling: the
     # two duellists take part in the duel, so neither meddles in it (not even one knocked out
@@ -710,7 +714,7 @@ def _meddle(s: State, seat: int, action: Action, events: list[Event]) -> None:
     s["queue"].pop(0)
     key = s["characters"][seat]
     events.append({"kind": "meddle", "seat": seat, "target": target, "character": key})
-    tasks = _tasks(seat, target, CHARACTERS[key]["effects"], meddler=True)
+    tasks = _tasks(seat, target, blow_effects(key, s["players"]), meddler=True)
     for t in tasks:
         if t["do"] == "tortazo":
             t["meddler"] = True

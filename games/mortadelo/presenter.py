@@ -10,7 +10,7 @@ from django.utils.translation import pgettext
 
 from games.engine.base import Phrase
 from games.engine.base import render_event
-from games.mortadelo.cards import CHARACTERS
+from games.mortadelo.cards import blow_effects
 from games.mortadelo.engine import effect_phrase
 from games.presenters import common_step
 from games.presenters import own_legal_actions
@@ -161,7 +161,9 @@ def mm_card(card: dict, playable: bool = False) -> dict:
     }
 
 
-def mm_character(key: str | None) -> dict | None:
+def mm_character(key: str | None, players: int) -> dict | None:
+    """A Mortadelo for the template: its secret blow as it works in this game (a few blows
+    have other icons with 2 players)."""
     if key is None:
         return None
     return {
@@ -169,7 +171,7 @@ def mm_character(key: str | None) -> dict | None:
         "name": mm_character_name(key),
         "blow": mm_blow_name(key),
         "sign": MM_CHARACTER_SIGNS.get(key, ""),
-        "effects": mm_effects_text(CHARACTERS[key]["effects"]),
+        "effects": mm_effects_text(blow_effects(key, players)),
     }
 
 
@@ -210,7 +212,7 @@ def mortadelo_context(view, ctx) -> dict:
         "can_meddle": "meddle" in types,
         "can_upgrade": "upgrade" in types,
         "can_skip_combo": "no_combo" in types,
-        "free_characters": [mm_character(k) for k in view["free_characters"]]
+        "free_characters": [mm_character(k, view["players"]) for k in view["free_characters"]]
         if phase == "pick"
         else [],
         "targets": [
@@ -219,7 +221,9 @@ def mortadelo_context(view, ctx) -> dict:
             if a["type"] in ("challenge", "meddle")
         ],
         "players": mm_players(view, names, me, match.status == "active"),
-        "my_character": mm_character(chars[me]["key"]) if me is not None and chars[me] else None,
+        "my_character": mm_character(chars[me]["key"], view["players"])
+        if me is not None and chars[me]
+        else None,
         "market": [mm_card(c, "upgrade" in types) for c in view["market"]],
         "plus_deck_count": view["plus_deck_count"],
         "duel_names": [names.get(p, "") for p in duel["seats"]] if duel else [],
@@ -257,7 +261,9 @@ def mm_players(view, names, me, active) -> list[dict]:
             {
                 "number": number,
                 "name": names.get(number, ""),
-                "character": mm_character(chars[number]["key"] if chars[number] else None),
+                "character": mm_character(
+                    chars[number]["key"] if chars[number] else None, view["players"]
+                ),
                 "colour": colour,
                 "colour_name": mm_colour_name(colour),
                 "colour_sign": MM_COLOUR_SIGNS.get(colour, ""),

@@ -12,6 +12,7 @@ from games import registry
 from games.models import Match
 from games.models import Move
 from games.mortadelo import engine as MM
+from games.mortadelo.cards import blow_effects
 
 from . import conftest as kit
 from .conftest import HTMX
@@ -71,6 +72,19 @@ def test_the_board_starts_with_choosing_a_mortadelo():
     # Ben waits and sees the Mortadelos without buttons
     body = guest_client("ben").get(url("play", match)).content.decode()
     assert 'name="character"' not in body and f"{isolate('Ana')} is choosing a Mortadelo" in body
+
+
+@pytest.mark.django_db
+def test_the_picker_shows_each_blow_as_it_works_with_this_many_players():
+    """docs/rules: a few secret blows have other icons in a game of 2 players; the screen shows
+    the game's own (Oil Change: an Upgrade with 3 or more players, none with 2)."""
+    assert blow_effects("robot", 2) != blow_effects("robot", 3)
+    for keys, upgrade in ((("ana", "ben"), False), (("ana", "ben", "cleo"), True)):
+        body = guest_client("ana").get(url("play", make_mm(keys))).content.decode()
+        robot = body[body.index("Robot Mortadelo") :]
+        robot = robot[: robot.index("</button>")]
+        assert "Oil Change" in robot and "Play another card" in robot
+        assert ("Upgrade" in robot) is upgrade, robot
 
 
 @pytest.mark.django_db
