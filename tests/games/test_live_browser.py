@@ -4,53 +4,17 @@ and with the stream blocked the board falls back to polling by itself, plays on,
 stream again once it gets one (the timings shortened through their settings; their defaults'
 wiring is tested in test_live_stream.py)."""
 
-import socket
-import threading
 import time
 
 import pytest
-import uvicorn
 from browser_kit import session_cookie
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from django.core.asgi import get_asgi_application
 from django.db import connections
+from live_kit import AsgiServer
 
 from games.models import Match
 from games.models import Seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.slow]
-
-
-class AsgiServer:
-    """uvicorn in a thread of this process (so the test's settings apply), on a free port."""
-
-    def __init__(self):
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(
-            ASGIStaticFilesHandler(get_asgi_application()),
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            lifespan="off",
-            timeout_graceful_shutdown=1,
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            assert time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc):
-        self.server.should_exit = True
-        self.thread.join(5)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import asyncio
 import threading
 from datetime import timedelta
 
+import live_kit
 import pytest
 from browser_kit import child_session
 from django.contrib.auth import get_user_model
@@ -17,6 +18,9 @@ from django.test import AsyncClient
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from live_kit import BEAT
+from live_kit import changed
+from live_kit import run
 
 from classroom.models import Assignment
 from classroom.models import Classroom
@@ -26,12 +30,6 @@ from games import live
 from games.models import Match
 from games.models import Seat
 from games.stream import pooled
-
-BEAT = "event: beat\ndata: \n\n"
-
-
-def changed(token):
-    return f"event: changed\ndata: {token}\n\n"
 
 
 def two_guests(**fields):
@@ -68,32 +66,14 @@ def move_for(match, key):
     return match.poll_token
 
 
-class Stream:
-    def __init__(self, session_key=""):
-        self.client = AsyncClient()
-        if session_key:
-            self.client.cookies["sessionid"] = session_key
-
-    async def open(self, url):
-        self.response = await self.client.get(url)
-        if self.response.streaming:
-            self.chunks = aiter(self.response.streaming_content)
-        return self.response
-
-    async def next(self, timeout=3.0) -> str:
-        chunk = await asyncio.wait_for(anext(self.chunks), timeout)
-        return chunk.decode() if isinstance(chunk, bytes) else chunk
-
+class Stream(live_kit.Stream):
     async def ended(self, timeout=3.0) -> bool:
+        """Strict: the very next chunk is the end (no heartbeat before it)."""
         try:
             await asyncio.wait_for(anext(self.chunks), timeout)
         except StopAsyncIteration:
             return True
         return False
-
-    async def close(self):
-        if self.response.streaming:
-            await self.chunks.aclose()
 
 
 @pytest.fixture
@@ -101,32 +81,6 @@ def push(settings, redis_url):
     settings.LIVE_PUSH = True
     settings.LIVE_HEARTBEAT_SECONDS = 0.3
     return settings
-
-
-def run(coroutine):
-    """Run the scenario on an event loop of its own thread: the suite's browser tests leave
-    Playwright's loop running in this one. Its database work runs in other threads too
-    (``pooled``: committed data, hence transactional tests)."""
-    outcome = {}
-
-    def target():
-        try:
-            if asyncio.iscoroutinefunction(coroutine):
-                outcome["value"] = asyncio.run(coroutine())
-            else:  # WSGI requests: Django runs the async view on a loop of its own
-                outcome["value"] = coroutine()
-        except BaseException as exc:
-            outcome["error"] = exc
-        finally:
-            connections.close_all()  # this thread's own
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join(60)
-    assert not thread.is_alive(), "the scenario did not end"
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
 
 
 # --- without push ---------------------------------------------------------------------------
