@@ -94,7 +94,7 @@ _CHARACTER_LIST: list[tuple[str, str, str, list[list[Any]]]] = [
         [["tortazo", 1], ["recover", 1], ["combo", 1], ["upgrade", 1]],
     ),
 ]
-# With 2 players a star and Play Another Card are worth more than with 3 or more, an Upgrade
+# With 2 players a star and Play Another Card are worth more than with 3 or more, a Recover
 # less; these blows have other icons there (the same name; the board shows the game's icons).
 TWO_PLAYER_EFFECTS: dict[str, list[list[Any]]] = {
     "caveman": [["tortazo", 3], ["upgrade", 1]],
