@@ -104,8 +104,25 @@ def test_two_children_are_paired_and_the_wall_shows_their_game_live(browser, liv
         wall.get_by_role("button", name="Pause all").click()
         wall.locator(".wall-card .flag-paused").wait_for()
         ada_page = pages["Ada"]
-        ada_page.locator(".hand button.slot-hand").first.click()
-        ada_page.locator(".notice", has_text="paused").wait_for()
+        # Ada's board hears of it by push: it says so and offers no move (clicking a card of
+        # the board before it heard raced the push: a CI run under load failed on it).
+        ada_page.locator(".paused-banner", has_text="paused").wait_for()
+        assert ada_page.locator(".hand button.slot-hand").count() == 0
+        # A move sent anyway, as from a board that had not heard yet, is refused (403).
+        match.refresh_from_db()
+        seat = next(s.number for s in match.seats.all() if s.child_link.student_id == ada.pk)
+        card = match.engine.view(match.load_state(), seat)["hand"][0]["id"]
+        status, text = ada_page.evaluate(
+            """(card) => {
+                const form = document.querySelector('#board form.hand');
+                const data = new FormData(form);
+                data.set('card', card);
+                return fetch(form.action, {method: 'POST', body: data})
+                    .then(r => r.text().then(text => [r.status, text]));
+            }""",
+            card,
+        )
+        assert status == 403 and "paused" in text  # not a CSRF refusal: the pause's
         match.refresh_from_db()
         assert match.version == 0 and match.paused_at is not None
 
