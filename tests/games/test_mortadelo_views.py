@@ -88,6 +88,20 @@ def test_the_picker_shows_each_blow_as_it_works_with_this_many_players():
 
 
 @pytest.mark.django_db
+def test_every_player_sees_every_picked_mortadelos_secret_blow():
+    """The Mortadelos are face up: once picked, each player's blow (as it works in this game)
+    is in the list of players for everybody, not only on your own card."""
+    match = make_mm()
+    pick_all(match)
+    body = guest_client("cleo").get(url("play", match)).content.decode()
+    players = body[body.index('class="mm-players"') :]
+    players = players[: players.index("</section>")]
+    for blow in ("Cannonball Clout", "Bandage Whip", "Royal Treasury"):
+        assert f"Secret blow: {blow} (" in players
+    assert "Upgrade: take 2 Mamporros Plus" in players  # Royal Treasury with 3 players
+
+
+@pytest.mark.django_db
 def test_pick_then_challenge_an_opponent():
     match = make_mm()
     ana = guest_client("ana")

@@ -17,6 +17,7 @@ from .conftest import seat_specs
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}  # its root font is larger (18 px against 16 px)
 
 
 def phone(browser, live_server):
@@ -26,12 +27,13 @@ def phone(browser, live_server):
     return context, page
 
 
-def seated(browser, live_server, match):
-    """A phone whose session owns seat 0 (Ana's): it sets the game up, as the host does."""
+def seated(browser, live_server, match, viewport=PHONE):
+    """A phone (or ``viewport``) whose session owns seat 0 (Ana's): it sets the game up, as
+    the host does."""
     from .conftest import guest_client
 
     client = guest_client("ana")
-    context = browser.new_context(viewport=PHONE, has_touch=True)
+    context = browser.new_context(viewport=viewport, has_touch=True)
     host = live_server.url.split("//", 1)[1].split(":")[0]
     context.add_cookies(
         [
@@ -98,10 +100,13 @@ def test_munchkins_answer_is_next_to_the_countdown_on_a_phone(browser, live_serv
     context.close()
 
 
-def test_mortadelo_card_titles_break_between_words_on_a_phone(browser, live_server):
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_mortadelo_card_titles_break_between_words_on_a_phone(browser, live_server, viewport):
     """Every card's name, in English, Spanish and Italian ("Boomerang Block", "Acchiappapugni"),
-    written into a card of the phone's board as the template writes it (its name_size class):
-    no word broken in two, nothing wider than the card."""
+    written into a card of the board as the template writes it (its name_size class), in a
+    card of the hand and in a small one (the table's and the discard piles'): no word broken
+    in two, nothing wider than the card. On a phone and on a laptop, whose root font is larger
+    ("Cartwhee|l" broke there while the phone's test passed)."""
     from django.utils import translation
 
     from games.mortadelo import cards
@@ -111,22 +116,26 @@ def test_mortadelo_card_titles_break_between_words_on_a_phone(browser, live_serv
         return bool(state["hands"][0]) and state["phase"] != "pick"
 
     match = game_until("mortadelo", ana_holds_cards)
-    context, page = seated(browser, live_server, match)
+    context, page = seated(browser, live_server, match, viewport)
     assert page.locator(".mm-card .mm-name").count() > 0
     names = set()
     for lang in ("en", "es", "it"):
         with translation.override(lang):
             names |= {translation.gettext(c["name"]) for c in cards.CARDS.values()}
     measure = (
-        "(el, names) => names.flatMap(([name, size]) => {"
+        "(first, names) => ['', 'mm-small'].flatMap(small => {"
+        " const card = first.closest('.mm-card').cloneNode(true);"
+        " if (small) card.classList.add(small);"
+        " first.closest('.mm-card').after(card);"
+        " const el = card.querySelector('.mm-name');"
+        " return names.flatMap(([name, size]) => {"
         " el.className = 'mm-name ' + size; el.textContent = name;"
-        " const card = el.closest('.mm-card');"
         " const wide = card.scrollWidth > card.clientWidth + 1 ? [name + ' (too wide)'] : [];"
-        " return [...(" + BROKEN_WORDS + ")(el), ...wide]; })"
+        " return [...(" + BROKEN_WORDS + ")(el), ...wide].map(w => w + ' ' + small); }); })"
     )
     found = page.locator(".mm-card .mm-name").first.evaluate(
         measure, sorted([name, name_size(name)] for name in names)
     )
     assert found == []
-    page.screenshot(path="/tmp/phone_mortadelo.png", full_page=True)
+    page.screenshot(path=f"/tmp/mortadelo_cards_{viewport['width']}.png", full_page=True)
     context.close()
