@@ -102,6 +102,18 @@ def test_every_player_sees_every_picked_mortadelos_secret_blow():
 
 
 @pytest.mark.django_db
+def test_the_duel_box_is_left_out_while_there_is_no_duel_to_show():
+    """After the picks, before the first challenge: the player who challenges sees the
+    "Challenge" buttons in the duel box; the others see no empty box."""
+    match = make_mm()
+    pick_all(match)
+    acting = state_of(match)["current"]
+    for seat, key in enumerate(("ana", "ben", "cleo")):
+        body = guest_client(key).get(url("play", match)).content.decode()
+        assert ('class="side mm-duel"' in body) is (seat == acting), key
+
+
+@pytest.mark.django_db
 def test_pick_then_challenge_an_opponent():
     match = make_mm()
     ana = guest_client("ana")
