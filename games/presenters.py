@@ -106,7 +106,7 @@ def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
         # Every form of a board posts here (reversed once, not once per form).
         "move_url": reverse("games:move", args=[match.public_id]),
         "open_seat": next((s for s in seats if s.kind == Seat.Kind.OPEN), None),
-        "log": log_lines(match, names),
+        "log": log_lines(match, names, seat.number if seat else None),
         "polling": not match.is_over,
         "poll_every": poll_interval(match, view, mine, my_turn),
         "live": live_settings(request),
@@ -282,9 +282,16 @@ def room_context(request, match, mine, keys) -> dict:
     return {"room": room}
 
 
-def log_lines(match, names) -> list[str]:
+# "What just happened": at least the last LOG_LINES sentences, and for a player everything since
+# their own last move (a computer's turn can take several moves), up to LOG_LINES_MOST.
+LOG_LINES, LOG_LINES_MOST = 6, 14
+
+
+def log_lines(match, names, seat_number: int | None = None) -> list[str]:
     """The last public events of the match as sentences, in the game's own words."""
-    return match.recent_lines(match.spec.event_line, names, 6)
+    return match.recent_lines(
+        match.spec.event_line, names, LOG_LINES, since_seat=seat_number, most=LOG_LINES_MOST
+    )
 
 
 def replay_context(request, match, ply_param) -> dict:

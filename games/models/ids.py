@@ -2,7 +2,9 @@
 
 import secrets
 
-RECENT_MOVES = 4
+# The last moves whose public events a match keeps for its board's "What just happened" (a
+# computer's turn in a card game can be several moves: a combo, then each Plus card taken).
+RECENT_MOVES = 16
 PUBLIC_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 # Room codes are read aloud and typed on a phone: capital letters only, none that look or
 # sound alike (no I/L, O/Q, B, S, Z, V/U...).

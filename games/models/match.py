@@ -233,16 +233,23 @@ class Match(MovesMixin, RoomsMixin, BotsMixin, TimeoutsMixin, models.Model):
     def is_over(self) -> bool:
         return self.status in {self.Status.FINISHED, self.Status.ABANDONED}
 
-    def recent_lines(self, line_of, names, limit: int) -> list[str]:
+    def recent_lines(
+        self, line_of, names, limit: int, since_seat: int | None = None, most: int | None = None
+    ) -> list[str]:
         """The last ``limit`` sentences of the recent public events: ``line_of(event, names)``
-        is the game's presenter (None: an event it does not tell)."""
-        lines = [
-            line
-            for _seat, events in self.recent_events
-            for event in events
-            if (line := line_of(event, names))
-        ]
-        return lines[-limit:]
+        is the game's presenter (None: an event it does not tell). With ``since_seat``, more
+        when more happened since that seat's own last kept move: everything since then, up to
+        ``most`` sentences."""
+        lines = []
+        since = 0
+        for seat, events in self.recent_events:
+            if seat == since_seat:
+                since = len(lines)  # the sentences of this seat's own move count too
+            lines += [line for event in events if (line := line_of(event, names))]
+        count = limit
+        if since_seat is not None and any(s == since_seat for s, _e in self.recent_events):
+            count = max(limit, min(most or limit, len(lines) - since))
+        return lines[-count:] if count else []
 
     # --- creation ---------------------------------------------------------------------
     @classmethod

@@ -191,3 +191,31 @@ def test_enqueue_failure_never_fails_the_move(
         match.play(0, {"type": "end_turn"}, version=1)
     assert len(callbacks) == 1  # the enqueue ran, failed, and was only logged
     assert Match.objects.get(pk=match.pk).version == 2
+
+
+def test_what_just_happened_tells_a_player_everything_since_their_own_last_move():
+    """A computer's turn can be several moves (Mortadelo: a combo, then each Plus card taken):
+    a player's log goes back to their own last move (up to 14 sentences); a spectator's, and a
+    player's with only a little since, is the last 6."""
+    from games.models import RECENT_MOVES
+    from games.presenters import LOG_LINES
+    from games.presenters import LOG_LINES_MOST
+
+    match = Match(recent_events=[[0, [{"n": "ana"}]]])
+    match.recent_events += [[1, [{"n": f"bot {i}a"}, {"n": f"bot {i}b"}]] for i in range(5)]
+    assert len(match.recent_events) <= RECENT_MOVES
+
+    def line_of(event, names):
+        return event["n"]
+
+    def lines(seat):
+        return match.recent_lines(line_of, {}, LOG_LINES, since_seat=seat, most=LOG_LINES_MOST)
+
+    everything = ["ana"] + [f"bot {i}{x}" for i in range(5) for x in "ab"]
+    assert lines(0) == everything  # Ana's move and all 10 of the computer's since
+    assert lines(1) == everything[-6:]  # the computer moved last: the last 6
+    assert lines(None) == everything[-6:]  # a spectator
+    match.recent_events += [[1, [{"n": f"more {i}"}]] for i in range(5)]
+    assert lines(0) == (everything + [f"more {i}" for i in range(5)])[-LOG_LINES_MOST:]
+    match.recent_events = [[1, [{"n": "x"}]], [0, [{"n": "ana"}]], [1, [{"n": "y"}]]]
+    assert lines(0) == ["x", "ana", "y"]  # fewer than 6 in all: all of them
