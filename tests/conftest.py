@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from urllib.parse import urlunsplit
 
 import pytest
+from browser_kit import record_errors
 from django.conf import settings
 from django.test.utils import override_settings
 from expected import ALL
@@ -246,8 +247,7 @@ def page(browser, live_server):
     pg.console_errors = []
     pg.foreign_requests = []
     origin = live_server.url
-    pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))
-    pg.on("pageerror", lambda e: pg.console_errors.append(str(e)))
+    record_errors(pg, pg.console_errors)
     pg.on(
         "request",
         lambda r: (

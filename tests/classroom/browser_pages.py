@@ -8,6 +8,7 @@ from pathlib import Path
 
 from browser_kit import act
 from browser_kit import capture_seen
+from browser_kit import record_errors
 from browser_kit import session_cookie
 from django.test import Client
 from django.utils import timezone
@@ -40,8 +41,7 @@ def new_page(browser, live_server, session_key, *, touch=False, timeout=20_000):
     page = context.new_page()
     page.set_default_timeout(timeout)
     page.console_errors = []
-    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    record_errors(page, page.console_errors)
     return context, page
 
 

@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from browser_kit import record_errors
 from django.urls import reverse
 
 from games.models import Match
@@ -22,8 +23,7 @@ def new_page(browser):
     page = context.new_page()
     page.set_default_timeout(20_000)
     page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
+    record_errors(page, page.errors)
     return context, page
 
 

@@ -33,6 +33,26 @@ def act(page, click):
     )
 
 
+# htmx reports on the console every request it aborts: "htmx:afterRequest, <element>" then
+# "htmx:sendAbort, <element>". A move or a teacher's button aborts a poll in flight on purpose
+# (hx-sync="#board:replace", docs/platform.md "Live updates"), so those two are not errors. A
+# failed request is still one: htmx reports it as htmx:sendError, htmx:timeout or
+# htmx:responseError, which stay.
+EXPECTED_CONSOLE = ("htmx:afterRequest, ", "htmx:sendAbort, ")
+
+
+def record_errors(page, errors: list) -> None:
+    """Append to ``errors`` the page's console errors (but htmx's report of an aborted poll) and
+    uncaught exceptions."""
+
+    def console(message):
+        if message.type == "error" and not message.text.startswith(EXPECTED_CONSOLE):
+            errors.append(message.text)
+
+    page.on("console", console)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+
 def session_cookie(live_server, session_key):
     return [{"name": "sessionid", "value": session_key, "url": live_server.url}]
 
