@@ -32,7 +32,8 @@ def test_the_console_check_lets_an_aborted_poll_through_and_nothing_else(page, l
             el.setAttribute('hx-swap', 'none');
             document.body.append(el);
             htmx.process(el);
-            el.addEventListener('htmx:beforeSend', () => setTimeout(() => htmx.trigger(el, 'htmx:abort')));
+            const abort = () => htmx.trigger(el, 'htmx:abort');
+            el.addEventListener('htmx:beforeSend', () => setTimeout(abort));
             let aborted = false;
             el.addEventListener('htmx:sendAbort', () => { aborted = true; });
             el.addEventListener('htmx:afterRequest', () => setTimeout(() => done(aborted), 100));
