@@ -139,3 +139,40 @@ def test_mortadelo_card_titles_break_between_words_on_a_phone(browser, live_serv
     assert found == []
     page.screenshot(path=f"/tmp/mortadelo_cards_{viewport['width']}.png", full_page=True)
     context.close()
+
+
+@pytest.mark.parametrize(
+    "slug, move, button",
+    [
+        ("mortadelo", "no_combo", ".mm-skip"),
+        ("muertoons", "pass", ".mu-pass"),
+        ("trono", None, None),
+    ],
+)
+def test_the_turn_prompt_comes_before_your_own_hand_on_a_phone(
+    browser, live_server, slug, move, button
+):
+    """In one column the family games' status column, with the turn prompt and its buttons
+    ("Keep my cards", "Pass"), sits above your own hand or role, not below the whole board
+    (Mortadelo's prompt was at y = 3,100 of a 3,300 px page); on a laptop it stays beside the
+    board."""
+
+    def ana_to_move(rules, state):
+        if 0 not in rules.to_act(state) or state["phase"] in ("pick", "pick_start"):
+            return False
+        return move is None or any(a["type"] == move for a in rules.legal_actions(state, 0))
+
+    match = game_until(slug, ana_to_move)
+    context, page = seated(browser, live_server, match)
+    prompt = page.locator(".board-side .turn-banner.mine").bounding_box()
+    mine = page.locator(".side-me").bounding_box()
+    assert prompt["y"] + prompt["height"] <= mine["y"], "the prompt must come before your hand"
+    if button:
+        assert page.locator(f".board-side {button}").bounding_box()["y"] < mine["y"]
+    page.screenshot(path=f"/tmp/phone_{slug}_prompt.png", full_page=True)
+    context.close()
+    context, page = seated(browser, live_server, match, LAPTOP)
+    side = page.locator(".board-side").bounding_box()
+    main = page.locator(".board-main").bounding_box()
+    assert side["x"] >= main["x"] + main["width"], "on a laptop the status column is beside"
+    context.close()
