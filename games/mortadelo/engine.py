@@ -421,8 +421,11 @@ def _tasks(owner: int, opponent: int, effects: list, meddler: bool = False) -> l
         elif name == "recover":
             out.append({"do": "recover", "seat": opponent if meddler else owner, "n": amount})
         elif name == "upgrade":
-            for _ in range(amount):
-                out.append({"do": "upgrade", "seat": opponent if meddler else owner})
+            for step in range(1, amount + 1):
+                task = {"do": "upgrade", "seat": opponent if meddler else owner}
+                if amount > 1:  # "take 2 of 3" on the board
+                    task |= {"step": step, "of": amount}
+                out.append(task)
         elif name == "combo":
             if not meddler:
                 out.append({"do": "combo", "seat": owner})
@@ -800,23 +803,6 @@ def load(d: dict) -> State:
 # --------------------------------------------------------------------------------------------
 # Event texts
 # --------------------------------------------------------------------------------------------
-def effects_text(effects: list) -> str:
-    """The effects of a card in words (for the log and the screen)."""
-    parts = []
-    for name, amount in effects:
-        if name == "tortazo":
-            parts.append("Tortazo " + "★" * amount)
-        elif name == "upgrade":
-            parts.append("Upgrade" if amount == 1 else f"Upgrade ×{amount}")
-        elif name == "combo":
-            parts.append("Play Another Card")
-        elif name == "recover":
-            parts.append("Recover a wound" if amount == 1 else f"Recover {amount} wounds")
-        elif name == "special":
-            parts.append("Special Mamporro")
-    return ", ".join(parts) or "no effect"
-
-
 # Event texts, written once (games/engine/base.py): the same templates give ``describe`` (plain
 # English) and the board's log (translated, games.presenters.event_lines). A duel card chosen
 # face down is never named before both flip over ("reveal").
@@ -851,7 +837,8 @@ REVEAL_TEXTS = {
 }
 # A card's effect icon in words (the board's cards, and a card played in a combo).
 EFFECT_TEXTS = {
-    "tortazo": ngettext_noop("Tortazo %(stars)s (%(n)s wound)", "Tortazo %(stars)s (%(n)s wounds)"),
+    # Translators: no brackets (the secret blow is written "Bonk (Tortazo ★★: 2 wounds)").
+    "tortazo": ngettext_noop("Tortazo %(stars)s: %(n)s wound", "Tortazo %(stars)s: %(n)s wounds"),
     "upgrade": ngettext_noop(
         "⬆ Upgrade: take %(n)s Mamporro Plus", "⬆ Upgrade: take %(n)s Mamporros Plus"
     ),

@@ -230,8 +230,10 @@ def mortadelo_context(view, ctx) -> dict:
         "waiting_for": mm_join(waiting_for),
         "my_choice": mm_card(view["my_choice"]) if view.get("my_choice") else None,
         "table": [
-            {"name": names.get(t["seat"], ""), "card": mm_card(t["card"])} for t in view["table"]
+            {"name": names.get(t["seat"], ""), "card": mm_card(t["card"])}
+            for t in mm_table_beside_last_duel(view)
         ],
+        "duel_round": duel["round"] if duel else 0,
         "last_duel": mm_last_duel(view, names),
         "task": view["task"],
         "step": mm_next_step(view, ctx, my_turn, waiting_for),
@@ -285,11 +287,32 @@ def mm_players(view, names, me, active) -> list[dict]:
     return players
 
 
+def mm_table_beside_last_duel(view) -> list[dict]:
+    """The cards played in this duel but the two just flipped over, which the board shows
+    already (a combo's cards, and an earlier round's after both played another card)."""
+    table = list(view["table"])
+    for c in (view["last_duel"] or {}).get("cards", []):
+        shown = {"seat": c["seat"], "card": c["card"]}
+        if shown in table:
+            # From the end: the flipped pair was put down after the earlier rounds' cards; an
+            # equal card (the same name and seat) looks the same wherever it is taken from.
+            del table[len(table) - 1 - table[::-1].index(shown)]
+    return table
+
+
 def mm_last_duel(view, names) -> dict | None:
-    """The two cards of the last duel, once both have flipped over."""
+    """The two cards of the last duel, once both have flipped over; ``when``: "now" (this
+    duel's round), "round" (this duel's earlier round, before both played another card) or
+    "duel" (an earlier duel: none is on, or two others duel now)."""
     if not view["last_duel"]:
         return None
+    last, duel = view["last_duel"], view["duel"]
+    if duel is None or sorted(duel["seats"]) != sorted(last["seats"]):
+        when = "duel"
+    else:
+        when = "now" if duel["round"] == last.get("round", 1) else "round"
     return {
+        "when": when,
         "cards": [
             {"name": names.get(c["seat"], ""), "card": mm_card(c["card"]), "success": c["success"]}
             for c in view["last_duel"]["cards"]
@@ -327,7 +350,18 @@ def mm_next_step(view, ctx, my_turn, waiting_for) -> str:
         if my_turn:
             if task.get("why") == "ko":
                 return _("You knocked a Mortadelo out! Take one of the Mamporros Plus.")
+            if task.get("of"):
+                return _(
+                    "Upgrade! Take one of the four Mamporros Plus into your hand (%(step)s of "
+                    "%(of)s)."
+                ) % {"step": task["step"], "of": task["of"]}
             return _("Upgrade! Take one of the four Mamporros Plus into your hand.")
+        if task.get("of"):
+            return _("%(name)s is taking a Mamporro Plus (%(step)s of %(of)s)…") % {
+                "name": who,
+                "step": task["step"],
+                "of": task["of"],
+            }
         return _("%(name)s is taking a Mamporro Plus…") % {"name": who}
     if do == "combo":
         if my_turn:

@@ -139,7 +139,7 @@ def test_ruling_card_ids_are_tokens_that_never_occur_by_accident():
     assert len(ids) == len(set(ids)) == 96
     for x, y in combinations(ids, 2):
         assert x not in y and y not in x
-    words = json.dumps([CHARACTERS, mm.KIND_NAMES, mm.effects_text([["tortazo", 2]])])
+    words = json.dumps([CHARACTERS, mm.KIND_NAMES, mm.EFFECT_TEXTS], ensure_ascii=False)
     for c in CARDS.values():
         assert c["id"] not in c["name"] and c["id"] not in words
 
@@ -619,7 +619,8 @@ def test_ruling_a_meddling_blow_that_helps_helps_the_chosen_duellist():
     s, ev = act(s, 1, {"type": "meddle", "target": 2})
     assert [e["kind"] for e in ev][:3] == ["meddle", "tortazo", "recovered"]
     assert {"kind": "recovered", "seat": 2, "wounds": 1, "total": 4} in ev
-    assert s["queue"][:2] == [{"do": "upgrade", "seat": 2}] * 2  # player 3 takes two Plus
+    # player 3 takes two Plus, counted ("1 of 2" on the board)
+    assert s["queue"][:2] == [{"do": "upgrade", "seat": 2, "step": n, "of": 2} for n in (1, 2)]
 
 
 def test_ruling_a_meddler_who_eliminates_a_duellist_takes_no_plus():

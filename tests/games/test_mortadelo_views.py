@@ -99,6 +99,22 @@ def test_every_player_sees_every_picked_mortadelos_secret_blow():
     for blow in ("Cannonball Clout", "Bandage Whip", "Royal Treasury"):
         assert f"Secret blow: {blow} (" in players
     assert "Upgrade: take 2 Mamporros Plus" in players  # Royal Treasury with 3 players
+    # Written inside brackets, a Tortazo has none of its own (not "(Tortazo ★★★★ (4 wounds))").
+    assert "Secret blow: Cannonball Clout (Tortazo ★★★★: 4 wounds)" in players
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "it"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_no_secret_blow_nests_brackets(lang, players):
+    from django.utils import translation
+
+    from games.mortadelo.cards import CHARACTERS
+    from games.mortadelo.presenter import mm_character
+
+    with translation.override(lang):
+        for key in CHARACTERS:
+            effects = mm_character(key, players)["effects"]
+            assert "(" not in effects and ")" not in effects, (key, effects)
 
 
 @pytest.mark.django_db
@@ -214,6 +230,33 @@ def test_upgrade_shows_the_market_as_buttons_and_takes_a_plus():
     assert plus in state_of(match)["hands"][seat] or plus in MM.owned(state_of(match), seat)
     other = guest_client(["ana", "ben"][1 - seat]).get(url("play", match)).content.decode()
     assert_no_secrets(other, state_of(match), 1 - seat)
+
+
+@pytest.mark.django_db
+def test_an_upgrade_of_several_plus_counts_them():
+    """Upgrade ×2 (or a blow's "take 2 Mamporros Plus"): the taker reads "(1 of 2)" and then
+    "(2 of 2)", the others "Ana is taking a Mamporro Plus (1 of 2)…"."""
+    match = drive_until(
+        lambda s: (
+            s["phase"] == "effect"
+            and s["queue"][0]["do"] == "upgrade"
+            and s["queue"][0].get("step") == 1
+        ),
+        keys=("ana", "ben"),
+    )
+    state = state_of(match)
+    seat, of = MM.to_act(state)[0], state["queue"][0]["of"]
+    keys = ["ana", "ben"]
+    client = guest_client(keys[seat])
+    body = client.get(url("play", match)).content.decode()
+    assert f"Take one of the four Mamporros Plus into your hand (1 of {of})." in body
+    other = guest_client(keys[1 - seat]).get(url("play", match)).content.decode()
+    assert f"is taking a Mamporro Plus (1 of {of})…" in other
+    post_move(client, match, type="upgrade", card=state["market"][0])
+    state = state_of(match)
+    assert state["queue"][0] == {"do": "upgrade", "seat": seat, "step": 2, "of": of}
+    body = client.get(url("play", match)).content.decode()
+    assert f"into your hand (2 of {of})." in body
 
 
 @pytest.mark.django_db
@@ -363,3 +406,58 @@ def test_the_result_names_every_winner_and_tells_each_one(winners, reason, me, t
     names = {0: "Ana", 1: "Ben", 2: "Cleo"}
     result = mm_result_text({"outcome": {"winners": winners, "reason": reason}}, names, me)
     assert text in result
+
+
+def duel_box(body) -> str:
+    box = body[body.index('class="side mm-duel"') :]
+    return box[: box.index("</section>")]
+
+
+@pytest.mark.django_db
+def test_a_combo_card_shows_under_played_in_this_duel_and_the_flipped_pair_once():
+    """A card played with Play Another Card joins the duel's table; the two cards that flipped
+    over show once, under "Both cards flipped over" (they showed twice)."""
+    match = drive_until(
+        lambda s: (
+            s["duel"] is not None
+            and len(s["table"]) > 2
+            and s["last_duel"]["round"] == s["duel"]["round"]
+        ),
+        keys=("ana", "ben"),
+    )
+    state = state_of(match)
+    box = duel_box(guest_client("ana").get(url("play", match)).content.decode())
+    assert "Both cards flipped over:" in box
+    flipped = box[box.index('class="mm-reveal"') : box.index("Played in this duel:")]
+    played = box[box.index("Played in this duel:") :]
+    assert flipped.count('class="mm-card') == 2
+    assert played.count('class="mm-card') == len(state["table"]) - 2
+
+
+@pytest.mark.django_db
+def test_a_second_round_names_its_round():
+    """Both played another card, so the two duel again: the heading says "round 2" and round
+    1's cards are "Flipped over in the last round"."""
+    match = drive_until(
+        lambda s: s["phase"] == "duel" and s["duel"]["round"] == 2 and s["last_duel"],
+        keys=("ana", "ben"),
+    )
+    box = duel_box(guest_client("ana").get(url("play", match)).content.decode())
+    assert ", round 2</p>" in box and "Flipped over in the last round:" in box
+    assert "Both cards flipped over:" not in box
+
+
+@pytest.mark.django_db
+def test_the_cards_of_an_earlier_duel_say_so():
+    """Between duels, and once two others duel, the last flip is "Flipped over in the last
+    duel", under the new duel's heading."""
+    match = drive_until(
+        lambda s: (
+            s["phase"] == "duel"
+            and s["last_duel"]
+            and sorted(s["duel"]["seats"]) != sorted(s["last_duel"]["seats"])
+        )
+    )
+    box = duel_box(guest_client("ana").get(url("play", match)).content.decode())
+    assert "Flipped over in the last duel:" in box and "Both cards flipped over:" not in box
+    assert "Played in this duel:" not in box  # nothing played yet in the new duel
