@@ -70,6 +70,16 @@ class KeptThreadsASGIHandler(ASGIHandler):
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        # Each request in a context of its own. uvicorn may start a keep-alive connection's
+        # next request in the context of the request before it (CPython issue 140947: the
+        # connection's reader is registered again from that request's task), and with it
+        # that request's asgiref ThreadSensitiveContext, exited: Django's handler then keeps
+        # it ("only the outer-most sets the context") and its first thread-sensitive call
+        # fails, "ThreadSensitiveContext has exited", a 500 (seen on the live wall's stream).
+        # uvicorn's --reset-contextvars does the same for uvicorn alone; this is for any server.
+        await asyncio.create_task(self.serve(scope, receive, send), context=contextvars.Context())
+
+    async def serve(self, scope, receive, send) -> None:
         if scope.get("path", "").endswith(STREAM_SUFFIX):
             # A live page's stream stays open for minutes: Django answers its connect as any
             # request (on a thread of its own as under Django's handler, never a kept one),

@@ -389,3 +389,41 @@ def test_at_most_max_threads_requests_run_at_once_and_the_others_wait():
         handler.close_idle()
     assert [status for status, _body in answers] == [200] * 5
     assert max(most) == 2
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_request_never_inherits_the_context_of_the_one_before(settings, redis_url):
+    """uvicorn may start a keep-alive connection's next request in the context of the request
+    before it (CPython issue 140947: the connection's reader is registered again from that
+    request's task), with asgiref's ThreadSensitiveContext of that request, exited. A stream's
+    connect then failed: "RuntimeError: ThreadSensitiveContext has exited", a 500 (seen when a
+    teacher left the live wall quickly). Our handler serves each request in a context of its
+    own: the board and the stream are answered as usual."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+    from asgiref.sync import ThreadSensitiveContext
+
+    settings.LIVE_PUSH = True
+    child, match = classroom_match()
+    headers = {"cookie": f"sessionid={child.cookies['sessionid'].value}"}
+    handler = KeptThreadsASGIHandler()
+    board = reverse("games:play", args=[match.public_id])
+    stream = reverse("games:stream", args=[match.public_id])
+
+    async def scenario():
+        before = ThreadSensitiveContext(executor=ThreadPoolExecutor(max_workers=1))
+        async with before:
+            pass
+        SyncToAsync.thread_sensitive_context.set(before)  # as the request before left it
+        answer = await asgi_get(handler, board, {**headers, "hx-request": "true"})()
+        first = await asgi_stream_then_leave(handler, stream, headers)()
+        return answer, first
+
+    try:
+        answer, first = asyncio.run(scenario())
+    finally:
+        handler.close_idle()
+    assert answer[0] == 200 and b'id="board"' in answer[1]
+    assert first.startswith(b"event: beat")
