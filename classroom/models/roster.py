@@ -411,8 +411,28 @@ GROUP_MAX_LENGTH = 40
 # Letters (any alphabet), digits, spaces, hyphens, apostrophes and full stops: "Ali B.",
 # "Anne-Marie", "O'Neil", "Zoë".
 NAME_PATTERN = re.compile(r"^[^\W_][\w .'’\-]*$")
-HEADER_NAMES = {"name", "names", "first name", "nickname", "child", "pupil", "student"}
-HEADER_GROUPS = {"group", "groups", "table", ""}
+# A first line of these words is a spreadsheet's header, not a child: in English, Spanish and
+# Italian (a school's spreadsheet is in its own language), compared case- and accent-blind.
+HEADER_NAMES = {
+    *("name", "names", "first name", "firstname", "forename", "given name", "nickname"),
+    *("child", "children", "pupil", "pupils", "student", "students", "child name"),
+    *("pupil name", "student name", "child's name", "name of child"),
+    *("nombre", "nombres", "nombre del alumno", "nombre del nino", "apodo", "alumno"),
+    *("alumna", "alumnos", "alumnado", "estudiante", "estudiantes", "nino", "nina", "ninos"),
+    *("nome", "nomi", "nome del bambino", "nome dell'alunno", "soprannome", "alunno"),
+    *("alunna", "alunni", "studente", "studenti", "bambino", "bambina", "bambini"),
+}
+HEADER_GROUPS = {
+    *("group", "groups", "group name", "table", "team", ""),
+    *("grupo", "grupos", "nombre del grupo", "mesa", "equipo"),
+    *("gruppo", "gruppi", "nome del gruppo", "tavolo", "squadra"),
+}
+
+
+def header_word(cell: str) -> str:
+    """A header cell as HEADER_NAMES holds it: lower case, no accents, no trailing colon."""
+    bare = unicodedata.normalize("NFD", cell.casefold().rstrip(":").strip())
+    return "".join(c for c in bare if not unicodedata.combining(c)).replace("’", "'")
 
 
 def tidy(value: str) -> str:
@@ -492,10 +512,10 @@ def roster_text(text: str) -> str:
 
 def read_roster(text: str, classroom: Classroom | None = None) -> RosterReading:
     """One child per line: "name" or "name<sep>group" with a tab, ";" or "," between (a
-    spreadsheet's CSV or a copied column). A first line "name,group" is a header and is
-    skipped. Empty lines are left out, and the lines are numbered without them: as the box
-    shows the text once it is given back (``roster_text``). Every bad line is reported with its
-    number."""
+    spreadsheet's CSV or a copied column). A first line "name,group" ("Nome;Gruppo",
+    "Forename,Group": HEADER_NAMES, HEADER_GROUPS) is a header and is skipped. Empty lines are
+    left out, and the lines are numbered without them: as the box shows the text once it is
+    given back (``roster_text``). Every bad line is reported with its number."""
     reading = RosterReading(text=text)
     lines = roster_text(text).splitlines()
     delimiter = _delimiter(lines)
@@ -520,8 +540,8 @@ def read_roster(text: str, classroom: Classroom | None = None) -> RosterReading:
         if (
             data_rows == 0
             and not reading.errors
-            and cells[0].lower() in HEADER_NAMES
-            and (len(cells) == 1 or cells[1].lower() in HEADER_GROUPS)
+            and header_word(cells[0]) in HEADER_NAMES
+            and (len(cells) == 1 or header_word(cells[1]) in HEADER_GROUPS)
             and len(cells) <= 2
         ):
             continue  # the header row

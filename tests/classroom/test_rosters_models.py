@@ -154,6 +154,25 @@ def test_a_known_group_is_matched_whatever_the_case(world):
     assert reading.rows[0].group == "Owls"
 
 
+@pytest.mark.parametrize(
+    "header",
+    ["name,group", "Forename,Group", "Nome;Gruppo", "NOMBRE;Grupo", "Nombre del niño,Mesa",
+     "Alunno", "First name:,Group name:", "Nome dell’alunno;Squadra"],
+)  # fmt: skip
+def test_a_header_line_in_english_spanish_or_italian_is_no_child(header):
+    """A school's spreadsheet heads its columns in its own language; before, "Nome;Gruppo"
+    added a child called Nome in a new group Gruppo (found in a teacher's browser walk)."""
+    sep = ";" if ";" in header else ","
+    reading = read_roster(f"{header}\nGiulia{sep}Gufi\nAda{sep}Owls\n")
+    assert not reading.errors
+    assert [row.name for row in reading.rows] == ["Giulia", "Ada"]
+
+
+def test_a_child_called_like_a_header_word_is_kept_after_the_first_line():
+    reading = read_roster("Ada,Owls\nNome,Gruppo\n")
+    assert [row.name for row in reading.rows] == ["Ada", "Nome"]
+
+
 def test_more_than_two_columns_is_refused():
     reading = read_roster("name,group\nAda,Owls,Lovelace\n")
     assert "too many columns" in reasons(reading)[2]
