@@ -32,6 +32,7 @@ from classroom.models import Student
 from classroom.models import WaitingEntry
 from classroom.models import WarmUp
 from classroom.models import session_of
+from classroom.models.assignment import BOT_LEVELS
 from classroom.models.assignment import LIVE_MATCH_STATUSES
 from classroom.models.child_seat import student_pk_of
 from classroom.views.access import teacher_page
@@ -435,7 +436,11 @@ def wall_context(classroom) -> dict:
         seats = list(match.seats.all())
         players = [
             {
-                "name": seat.name,
+                # A computer player by its level's name in the teacher's language: the seat
+                # keeps the name in the language of the child who started the game.
+                "name": str(BOT_LEVELS[seat.bot_level])
+                if seat.is_bot and seat.bot_level in BOT_LEVELS
+                else seat.name,
                 "bot": seat.is_bot,
                 "trophies": len(view["trophies"][seat.number]),
                 "to_act": seat.number in view["to_act"] and match.status == Match.Status.ACTIVE,

@@ -454,6 +454,18 @@ def test_the_wall_shows_every_live_match_and_answers_204_when_unchanged(world):
 
 
 @pytest.mark.django_db
+def test_the_wall_names_the_computer_in_the_teachers_language(world):
+    """The seat keeps the computer's name in the language of the child who started the game;
+    the wall names it in the teacher's ("Ada contra Apprentice Pip" on a Spanish wall)."""
+    Seat.objects.filter(match=world.match_a, kind=Seat.Kind.BOT).update(name="Apprentice Pip")
+    teacher = world.client("teacher_a")
+    wall = reverse("classroom:session_wall", args=[world.class_a.pk])
+    page = teacher.get(wall, headers={"Accept-Language": "es"}).text
+    assert "Aprendiz Pip" in page and "Apprentice Pip" not in page
+    assert "Apprentice Pip" in teacher.get(wall, headers={"Accept-Language": "en"}).text
+
+
+@pytest.mark.django_db
 def test_the_wall_after_the_closing_time_says_the_games_carry_on(world):
     Assignment.objects.filter(pk=world.assignment_a.pk).update(
         opens_at=timezone.now() - timedelta(hours=1),
