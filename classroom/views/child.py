@@ -3,12 +3,14 @@ on a shared Chromebook, and the teacher's login cards, badges, pictures, unlock 
 sign-ins". The rules live on the models (classroom/models/signin.py); see
 docs/classroom/child-sign-in.md."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.shortcuts import redirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import pgettext
@@ -227,19 +229,28 @@ def back_to_cards(request, classroom):
     return finish(request, safe_next(request, cards))
 
 
-def card_context(request, student):
-    return {
-        "card": student,
-        "pictures": student_pictures(student),
-        "badge_qr": qr_svg(
-            request.build_absolute_uri(student.get_badge_url()),
-            _("Personal sign-in badge of %(name)s") % {"name": student.name},
-        ),
-    }
+def card_language(classroom) -> str:
+    """The language of a class's printed cards: its school's (the children read them), else
+    the page's. The page around them (the teacher's buttons) speaks the teacher's."""
+    language = classroom.school.language
+    return language if language in dict(settings.LANGUAGES) else translation.get_language()
+
+
+def card_context(request, student, language: str):
+    with translation.override(language):
+        return {
+            "card": student,
+            "card_language": language,
+            "pictures": student_pictures(student),
+            "badge_qr": qr_svg(
+                request.build_absolute_uri(student.get_badge_url()),
+                _("Personal sign-in badge of %(name)s") % {"name": student.name},
+            ),
+        }
 
 
 def render_card(request, student):
-    ctx = card_context(request, student) | {
+    ctx = card_context(request, student, card_language(student.classroom)) | {
         "classroom": student.classroom,
         "join_root": request.build_absolute_uri(reverse("classroom:join")),
     }
@@ -255,7 +266,9 @@ def login_cards(request, pk):
     classroom = get_object_or_404(
         Classroom.objects.for_teacher(request.user).select_related("school"), pk=pk
     )
-    use_language(request, classroom.school.language)  # the cards are the children's
+    language = card_language(classroom)
+    if request.GET.get("show") == "code":  # on the projector, for the children
+        use_language(request, classroom.school.language)
     students = classroom.students_for_signin()
     only = request.GET.get("student", "")
     if only:
@@ -276,7 +289,7 @@ def login_cards(request, pk):
     }
     if request.GET.get("show") == "code":
         return render(request, "classroom/signin/class_code.html", ctx)
-    ctx["cards"] = [card_context(request, s) for s in students]
+    ctx["cards"] = [card_context(request, s, language) for s in students]
     return render(request, "classroom/signin/cards.html", ctx)
 
 

@@ -99,8 +99,24 @@ def test_a_classs_sign_in_pages_and_printed_cards_speak_its_schools_language(wor
         reverse("classroom:join_class", args=[code]), headers={"accept-language": "en"}
     )
     assert html_lang(page) == "es"
-    cards = world.client("teacher_a").get(reverse("classroom:login_cards", args=[world.class_a.pk]))
-    assert html_lang(cards) == "es"
+    url = reverse("classroom:login_cards", args=[world.class_a.pk])
+    # The cards speak the school's language, the page around them the teacher's (before, the
+    # teacher's buttons were in the school's language too, with no language switcher).
+    cards = world.client("teacher_a").get(url, headers={"accept-language": "en"})
+    assert html_lang(cards) == "en" and 'name="language"' in cards.text
+    card = re.search(r'<article class="login-card".*?</article>', cards.text, re.S).group(0)
+    assert 'lang="es"' in card and "Mis tres dibujos" in card and "Scan me" not in card
+    assert "Print the cards" in cards.text and "Sign every child out now" in cards.text
+    # One card swapped in after "New pictures" is in the school's language as well.
+    swapped = world.client("teacher_a").post(
+        reverse("classroom:student_pictures_new", args=[world.child_a.pk]),
+        headers={"HX-Request": "true", "accept-language": "en"},
+    )
+    assert 'lang="es"' in swapped.text and "Mis tres dibujos" in swapped.text
+    assert "New pictures" in swapped.text
+    # The class code on the projector is for the children: the school's language.
+    code_page = world.client("teacher_a").get(url, {"show": "code"})
+    assert html_lang(code_page) == "es"
     # The teacher's own pages stay in the teacher's language.
     home = world.client("teacher_a").get(reverse("classroom:teacher_home"))
     assert html_lang(home) == "en"
