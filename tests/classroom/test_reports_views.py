@@ -365,6 +365,16 @@ def test_the_fact_detail_partial(world, ada_stats):
 
 
 @pytest.mark.django_db
+def test_a_square_fact_is_not_counted_with_itself(world, ada_stats):
+    """4 × 4 is its own twin: its panel says what the state counts without "4 × 4 and 4 × 4
+    together" (found in a teacher's browser walk)."""
+    url = reverse("classroom:child_fact", args=[ada_stats.pk, 4, 4])
+    html = world.client("teacher_a").get(url, headers={"HX-Request": "true"}).text
+    assert "The state counts the latest answers: 2 right of the latest 3." in html
+    assert "4 × 4 and 4 × 4" not in html
+
+
+@pytest.mark.django_db
 def test_a_plain_request_for_a_fact_is_the_whole_report_with_the_fact_open(world, ada_stats):
     html = (
         world.client("teacher_a")
