@@ -177,18 +177,30 @@ def child_home(request, student):
         }
         for match in matches
     ]
+    paused = any(c["assignment"].status == Assignment.Status.PAUSED for c in cards)
     return render(
         request,
         "classroom/child/home.html",
-        {"student": student, "cards": cards, "in_progress": in_progress},
+        {"student": student, "cards": cards, "in_progress": in_progress, "paused": paused},
     )
+
+
+def paused_text() -> str:
+    """What a child reads who taps Play or Warm up while their teacher has paused the class."""
+    return _("Your teacher has paused the games. Wait until they start again.")
 
 
 @require_POST
 @child_page
 def child_play(request, student, pk):
     assignment = get_object_or_404(Assignment.objects.open_now().for_student(student), pk=pk)
-    if assignment.active_match_for(student) is None:
+    active = assignment.active_match_for(student)
+    if active is None and assignment.status == Assignment.Status.PAUSED:
+        # "Pause all" on the wall: no new warm-up or game until the teacher resumes (a game
+        # under way is shown, paused).
+        messages.info(request, paused_text())
+        return finish(request, reverse("classroom:child_home"))
+    if active is None:
         # The potion warm-up first, once before each game (docs/classroom/warm-up.md).
         warm_up = WarmUp.objects.before_game(student, assignment)
         if warm_up is not None:

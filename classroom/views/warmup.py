@@ -1,9 +1,11 @@
 """The potion warm-up (docs/classroom/warm-up.md): the child's round page, the home round,
 and the wall's "Skip the warm-up" for the teacher."""
 
+from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
@@ -23,6 +25,7 @@ from classroom.views.sessions import after_wall_action
 from classroom.views.sessions import child_page
 from classroom.views.sessions import go_to_game
 from classroom.views.sessions import my_class
+from classroom.views.sessions import paused_text
 from classroom.views.sessions import teacher_page
 
 TEMPLATE = "classroom/warmup/round.html"
@@ -105,7 +108,14 @@ def warm_up_round(request, student, pk):
 def warm_up_home(request, student):
     """A warm-up outside any session (from the child's home page). A round at home still
     under way is carried on, not started again: a double tap, or a second tab, makes one
-    round (decided under a lock on the child's row, so parallel taps make one too)."""
+    round (decided under a lock on the child's row, so parallel taps make one too). While the
+    teacher has paused the class ("Pause all" on the wall) no new round starts."""
+    running = WarmUp.objects.running().filter(student=student, home=True).exists()
+    if not running and Assignment.objects.open_now().for_student(student).filter(
+        status=Assignment.Status.PAUSED
+    ).exists():
+        messages.info(request, paused_text())
+        return finish(request, reverse("classroom:child_home"))
     with transaction.atomic():
         type(student).objects.select_for_update().filter(pk=student.pk).exists()
         warm_up = WarmUp.objects.running().filter(student=student, home=True).first()

@@ -342,6 +342,40 @@ def test_play_puts_the_child_in_the_waiting_room_and_pairs_the_next_one(world, f
 
 
 @pytest.mark.django_db
+def test_while_the_class_is_paused_play_and_warm_up_start_nothing(world, fresh):
+    """ "Pause all" on the wall: a child's Play and Warm up start no warm-up, no waiting and no
+    game (before, Ali got a timed warm-up and then a game; found in a teacher's browser walk);
+    a game under way is still shown, paused. "Resume all" lets Play work again."""
+    from classroom.models import WaitingEntry
+    from classroom.models import WarmUp
+
+    Assignment.objects.filter(pk=fresh.pk).update(warm_up_minutes=1)
+    teacher = world.client("teacher_a")
+    teacher.post(reverse("classroom:wall_pause", args=[world.class_a.pk]))
+    ali = child_client(world.child_a2)
+    home = ali.get(reverse("classroom:child_home")).text
+    assert "Your teacher has paused the games." in home
+    assert reverse("classroom:child_play", args=[fresh.pk]) not in home
+    assert reverse("classroom:warm_up_home") not in home
+    for url in (
+        reverse("classroom:child_play", args=[fresh.pk]),
+        reverse("classroom:warm_up_home"),
+    ):
+        response = ali.post(url)
+        assert response["Location"] == reverse("classroom:child_home")
+    assert "Wait until they start again." in ali.get(reverse("classroom:child_home")).text
+    assert not WarmUp.objects.filter(student=world.child_a2).exists()
+    assert not WaitingEntry.objects.filter(student=world.child_a2).exists()
+    # Ada's game under way is still hers to see (paused).
+    ada = child_client(world.child_a)
+    response = ada.post(reverse("classroom:child_play", args=[world.assignment_a.pk]))
+    assert response["Location"] == world.match_a.get_absolute_url()
+    teacher.post(reverse("classroom:wall_resume", args=[world.class_a.pk]))
+    response = ali.post(reverse("classroom:child_play", args=[fresh.pk]))
+    assert response["Location"] == WarmUp.objects.get(student=world.child_a2).get_absolute_url()
+
+
+@pytest.mark.django_db
 def test_the_waiting_room_lists_only_classmates_on_the_same_tables(world, fresh):
     """Children on other tables are never paired together, so they are not named as "also
     waiting" either."""
