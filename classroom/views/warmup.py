@@ -111,9 +111,13 @@ def warm_up_home(request, student):
     round (decided under a lock on the child's row, so parallel taps make one too). While the
     teacher has paused the class ("Pause all" on the wall) no new round starts."""
     running = WarmUp.objects.running().filter(student=student, home=True).exists()
-    if not running and Assignment.objects.open_now().for_student(student).filter(
-        status=Assignment.Status.PAUSED
-    ).exists():
+    if (
+        not running
+        and Assignment.objects.open_now()
+        .for_student(student)
+        .filter(status=Assignment.Status.PAUSED)
+        .exists()
+    ):
         messages.info(request, paused_text())
         return finish(request, reverse("classroom:child_home"))
     with transaction.atomic():
