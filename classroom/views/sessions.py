@@ -366,6 +366,11 @@ CHILD_STATES = {
 }
 
 
+def signed_out_words() -> str:
+    """A child not signed in who has played in the session already: not "yet"."""
+    return pgettext("a child's state on the live wall: played, now not signed in", "Not signed in")
+
+
 def progress_text(done: int, target: int, kind: str) -> str:
     if kind == Assignment.Target.GAMES:
         text = ngettext("%(done)s of %(target)s game", "%(done)s of %(target)s games", target)
@@ -414,6 +419,8 @@ def wall_children(classroom, open_sessions, cards, waiting, warming, now) -> dic
         else:
             state = "not_signed_in"
         icon, words = CHILD_STATES[state]
+        if state == "not_signed_in" and count:  # played earlier: not "yet"
+            words = signed_out_words
         shown = min(count, session.target_value)
         rows.append(
             {

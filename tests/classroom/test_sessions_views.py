@@ -866,6 +866,18 @@ def test_the_wall_shows_what_each_child_is_doing_and_how_far_they_are(world):
     owls.groups.add(Group.objects.get(name="Owls"))
     rows = wall_rows(teacher.get(reverse("classroom:session_wall", args=[world.class_a.pk])).text)
     assert rows == {"Ada": "Ada ○ Not signed in yet 0 of 10 minutes"}
+    # A child who has played in the session and is not signed in now: not "yet".
+    Assignment.objects.filter(pk=owls.pk).update(target_kind=Assignment.Target.GAMES)
+    played = owls.new_match(
+        [
+            {"kind": Seat.Kind.STUDENT, "name": "Ada", "owner_key": world.child_a.seat_key},
+            {"kind": Seat.Kind.BOT, "name": "Pip", "bot_level": "apprentice"},
+        ],
+        options={"tier": "green"},
+    )
+    Match.objects.filter(pk=played.pk).update(status=Match.Status.FINISHED)
+    rows = wall_rows(teacher.get(reverse("classroom:session_wall", args=[world.class_a.pk])).text)
+    assert rows == {"Ada": "Ada ○ Not signed in 1 of 10 games"}
 
 
 @pytest.mark.django_db
