@@ -56,6 +56,19 @@ def test_tapping_a_cell_shows_the_fact_detail(page, live_server):
     page.get_by_text("8 × 7 = 56").wait_for()
     assert "6 right of the latest 10" in page.locator("#fact-detail").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
+    # A keyboard need not pass the 64 squares: "Skip the squares" comes first, seen once
+    # focused, and the next Tab lands past the map (found in a teacher's walk: 100+ Tabs).
+    skip = page.locator(".heat-skip")
+    assert skip.bounding_box()["width"] <= 1
+    page.locator(".view-toggle a").last.focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "heat-skip no-print"
+    box = skip.bounding_box()
+    assert box["width"] > 44 and box["height"] >= 44
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("!document.activeElement.closest('.heatmap')")
+    assert not page.evaluate("document.activeElement.classList.contains('heat-cell')")
     assert page.console_errors == []
     assert page.foreign_requests == []
 
