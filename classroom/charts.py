@@ -256,6 +256,10 @@ class FactNumbers:
     recent_correct: int = 0
     speed_ms: int | None = None
     speed_from_game: bool = False
+    # "As asked": this order's own latest answers (up to 10; FactStat.latest), None when not
+    # known (the squares then show the pooled figures); 0 when asked only the other way round.
+    own_attempts: int | None = None
+    own_correct: int = 0
 
     @property
     def accuracy(self) -> float | None:
@@ -305,21 +309,45 @@ def together(x: FactNumbers, y: FactNumbers) -> FactNumbers:
 
 
 def child_cell(a: int, b: int, numbers: FactNumbers, href: str = "", selected=False) -> Cell:
+    """A child's square. Its colour and mark are the state (both orders together); its
+    "right/latest" is this order's own latest answers when they are known ("As asked":
+    ``own_attempts``), so 3 × 2 known and 2 × 3 not shows, else the pooled figures."""
     shown = numbers.shown
-    if numbers.attempts:
-        label = _(
-            "%(a)s × %(b)s: %(state)s, %(correct)s right of the latest %(n)s (both orders together)"
-        ) % {
+    if numbers.attempts or numbers.own_attempts == 0:
+        pooled = {
             "a": a,
             "b": b,
             "state": state_label(shown),
             "correct": numbers.recent_correct,
             "n": numbers.recent_attempts,
         }
+        if numbers.own_attempts is None:
+            label = (
+                _(
+                    "%(a)s × %(b)s: %(state)s, %(correct)s right of the latest %(n)s (both orders "
+                    "together)"
+                )
+                % pooled
+            )
+            ratio = f"{numbers.recent_correct}/{numbers.recent_attempts}"
+        elif numbers.own_attempts:
+            label = _(
+                "%(a)s × %(b)s as asked: %(own)s right of its latest %(own_n)s; both orders "
+                "together: %(state)s, %(correct)s right of the latest %(n)s"
+            ) % {**pooled, "own": numbers.own_correct, "own_n": numbers.own_attempts}
+            ratio = f"{numbers.own_correct}/{numbers.own_attempts}"
+        else:
+            label = (
+                _(
+                    "%(a)s × %(b)s: not asked this way yet; both orders together: %(state)s, "
+                    "%(correct)s right of the latest %(n)s"
+                )
+                % pooled
+            )
+            ratio = ""
         words = speed_words(numbers)
         if words:
             label = f"{label}; {words}"
-        ratio = f"{numbers.recent_correct}/{numbers.recent_attempts}"
     else:
         label = _("%(a)s × %(b)s: not seen yet") % {"a": a, "b": b}
         ratio = ""
@@ -332,7 +360,7 @@ def child_cell(a: int, b: int, numbers: FactNumbers, href: str = "", selected=Fa
         href=href,
         selected=selected,
         ratio=ratio,
-        speed=speed_mark(numbers) if numbers.attempts else "",
+        speed=speed_mark(numbers) if numbers.attempts or numbers.own_attempts == 0 else "",
         speed_css=f"speed-{speed_class(numbers)}",
     )
 

@@ -3,6 +3,7 @@ class's (heatmap, table, wrong answers, the rebuild's job), the hardest facts of
 fact's weeks. Shaping only: the statistics are read, never computed here (classroom/views/
 reports.py has the views; docs/analytics.md, "What teachers see")."""
 
+import dataclasses
 from datetime import timedelta
 from statistics import median
 
@@ -38,6 +39,7 @@ from classroom.models import RecomputeJob
 from classroom.models import School
 from classroom.models import Student
 from classroom.models import hardest
+from classroom.models.incremental import RIGHT as WINDOW_RIGHT
 from classroom.models.report_queries import help_lists
 from config.collation import by_name
 from config.params import int_param
@@ -107,6 +109,18 @@ def numbers_of(stat: FactStat | None, now=None) -> charts.FactNumbers:
     )
 
 
+def own_window(numbers: charts.FactNumbers, stat, twin) -> charts.FactNumbers:
+    """``numbers`` with this order's own latest answers ("As asked": FactStat.latest), when
+    the rows keep them: 0 for an order asked only the other way round; unchanged for a row
+    written before the window existed."""
+    if stat is not None and stat.latest:
+        right = sum(1 for entry in stat.latest if entry[WINDOW_RIGHT])
+        return dataclasses.replace(numbers, own_attempts=len(stat.latest), own_correct=right)
+    if stat is None and twin is not None and twin.latest:
+        return dataclasses.replace(numbers, own_attempts=0)
+    return numbers
+
+
 def child_stats(student) -> dict[tuple[int, int], FactStat]:
     """The child's rows by fact as asked, each with ``pooled_last_at``: the latest attempt of
     the fact in either order."""
@@ -126,6 +140,7 @@ def child_heatmap(student, stats, *, together=False, selected=None) -> list[dict
             numbers = charts.together(numbers_of(stats.get((a, b))), numbers_of(stats.get((b, a))))
         else:  # the state pools both orders: a fact met only the other way round shows it
             numbers = numbers_of(stats.get((a, b)) or stats.get((b, a)))
+            numbers = own_window(numbers, stats.get((a, b)), stats.get((b, a)))
         href = reverse("classroom:child_fact", args=[student.pk, a, b]) + query
         return charts.child_cell(a, b, numbers, href=href, selected=selected == (a, b))
 

@@ -155,17 +155,19 @@ def finish_through_the_models(match, log: Path) -> None:
 
 def expected_squares(student) -> dict[tuple[int, int], dict]:
     """From the stored attempts: each square as asked (a, b). A square whose fact has no
-    attempt in either order is not seen; otherwise (met only the other way round too) its
-    ratio is right/answers of the latest RECENT of the fact and its twin together, and up to
-    EARLY of them it is right or wrong so far."""
+    attempt in either order is not seen; otherwise its state comes from the latest RECENT of
+    the fact and its twin together (up to EARLY of them it is right or wrong so far), and its
+    ratio is right/answers of the latest RECENT of the order as asked ("own"; none when it was
+    asked only the other way round)."""
     rows = list(
         Attempt.objects.filter(student=student)
         .order_by("created_at", "pk")
         .values_list("a", "b", "correct")
     )
-    pooled = defaultdict(list)
+    pooled, own = defaultdict(list), defaultdict(list)
     for a, b, ok in rows:
         pooled[(min(a, b), max(a, b))].append(ok)
+        own[(a, b)].append(ok)
     out = {}
     for a in TABLE:
         for b in TABLE:
@@ -177,7 +179,8 @@ def expected_squares(student) -> dict[tuple[int, int], dict]:
             state = None  # four answers or more: a state of the speed rules too, not checked
             if n <= EARLY:
                 state = "right_so_far" if right == n else "wrong_so_far"
-            out[(a, b)] = {"state": state, "right": right, "n": n}
+            mine = own[(a, b)][-RECENT:]
+            out[(a, b)] = {"state": state, "right": right, "n": n, "own": mine}
     return out
 
 
@@ -232,7 +235,12 @@ def assert_apart(report, squares, expected, typed):
             assert cell["title"] == cell["words"] == f"{a} × {b}: not seen yet", where
             unseen.append(cell)
             continue
-        assert cell["ratio"] == f"{want['right']}/{want['n']}", where
+        mine = want["own"]
+        assert cell["ratio"] == (f"{sum(mine)}/{len(mine)}" if mine else ""), where
+        if mine:
+            assert f"as asked: {sum(mine)} right of its latest {len(mine)}" in cell["title"]
+        else:
+            assert "not asked this way yet" in cell["title"], where
         assert f"{want['right']} right of the latest {want['n']}" in cell["title"], where
         assert cell["words"] == cell["title"], where
         if want["state"] == "right_so_far":
@@ -251,7 +259,8 @@ def assert_apart(report, squares, expected, typed):
     # Apart at a glance: three different colours, three different marks.
     assert len({right_only[0]["background"], wrong[0]["background"], unseen[0]["background"]}) == 3
     one_right, one_wrong = (
-        report.locator(f"#{cells[0]['id']} .heat-ratio") for cells in (right_only, wrong)
+        report.locator(f"#{next(c for c in cells if c['ratio'])['id']} .heat-ratio")
+        for cells in (right_only, wrong)
     )
     assert one_right.is_visible() and one_wrong.is_visible()
 

@@ -365,6 +365,40 @@ def test_the_fact_detail_partial(world, ada_stats):
 
 
 @pytest.mark.django_db
+def test_as_asked_each_square_shows_its_own_orders_latest_answers(world):
+    """A child who knows 3 × 2 but not 2 × 3: "As asked" shows 1/8 and 4/7 (before, both
+    squares showed the pooled 5/10, as "Twins together" does; found in a teacher's browser
+    walk); the colour is still the state of both orders together. An order asked only the
+    other way round shows no ratio and says so."""
+
+    def window(right, n):
+        return [[i, 1_000_000 + i, int(i < right), 2000, 0, 0, 0] for i in range(n)]
+
+    pooled = {"recent_attempts": 10, "recent_correct": 5, "speed_ms": 3000}
+    ada = world.child_a
+    stat(ada, 2, 3, "learning", attempts=8, correct=1, latest=window(1, 8), **pooled)
+    stat(ada, 3, 2, "learning", attempts=7, correct=4, latest=window(4, 7), **pooled)
+    stat(ada, 4, 6, "learning", attempts=5, correct=2, latest=window(2, 5), recent_attempts=5,
+         recent_correct=2, speed_ms=3000)  # fmt: skip
+    teacher = world.client("teacher_a")
+    html = teacher.get(reverse("classroom:child_report", args=[ada.pk])).text
+    ratio = r'<span class="heat-ratio">([^<]*)</span>'
+    assert re.search(ratio, cell(html, 2, 3)).group(1) == "1/8"
+    assert re.search(ratio, cell(html, 3, 2)).group(1) == "4/7"
+    assert "heat-learning" in cell(html, 2, 3) and "heat-learning" in cell(html, 3, 2)
+    assert (
+        "2 × 3 as asked: 1 right of its latest 8; both orders together: learning, 5 right of "
+        "the latest 10" in cell(html, 2, 3)
+    )
+    assert "heat-ratio" not in cell(html, 6, 4)  # asked only as 4 × 6
+    assert "6 × 4: not asked this way yet; both orders together: learning" in cell(html, 6, 4)
+    assert "so 7 × 8 and 8 × 7 can differ" in html
+    together = teacher.get(reverse("classroom:child_report", args=[ada.pk]), {"view": "together"})
+    assert re.search(ratio, cell(together.text, 2, 3)).group(1) == "5/10"
+    assert "so 7 × 8 and 8 × 7 can differ" not in together.text
+
+
+@pytest.mark.django_db
 def test_a_square_fact_is_not_counted_with_itself(world, ada_stats):
     """4 × 4 is its own twin: its panel says what the state counts without "4 × 4 and 4 × 4
     together" (found in a teacher's browser walk)."""
