@@ -18,6 +18,24 @@
     }
   });
 
+  // "That's me!" tapped just after the third picture sent the form: the answer ("Those are not
+  // your pictures", every tick cleared) is on screen, and sending the empty form again would
+  // replace it with "Tap three pictures". Keep it, and put the focus on the first picture. (A
+  // second send while the first is under way is dropped: hx-sync on the form.)
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-autosubmit]")) {
+      return;
+    }
+    var wanted = parseInt(form.dataset.autosubmit, 10);
+    var ticked = form.querySelectorAll("input[type=checkbox]:checked").length;
+    if (ticked < wanted && form.querySelector(".signin-error")) {
+      event.preventDefault();
+      var first = form.querySelector("input[type=checkbox]");
+      if (first) first.focus();
+    }
+  });
+
   // htmx leaves 429 responses unswapped (see base.html); show our "Slow down" step instead.
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.xhr.status === 429 && event.detail.elt.closest(".signin")) {

@@ -86,6 +86,27 @@ def test_wrong_pictures_say_so_and_the_child_tries_again(page, live_server, clas
     assert real_errors(page) == []
 
 
+def test_thats_me_tapped_after_the_third_picture_keeps_the_answer(page, live_server, class_3a):
+    """The third picture sends the form; a child who then taps "That's me!" as well (as the
+    page says) sees "Those are not your pictures", not "Tap three pictures" (found in a
+    child's browser walk), and the wrong try counts once."""
+    ada = class_3a.students.get(name="Ada")
+    page.goto(live_server.url + reverse("classroom:join_pictures", args=[class_3a.code, ada.pk]))
+    for index in (1, 2, 3):
+        tile(page, index).tap()
+    page.locator(".signin-submit").tap()  # at once: the first answer may still be on its way
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    page.locator(".signin-submit").tap()  # and again, with the answer on screen
+    page.wait_for_timeout(500)
+    assert "Those are not your pictures. Try again!" in page.get_by_role("alert").inner_text()
+    assert "Tap three pictures" not in page.locator("#pictures-step").inner_text()
+    ada.refresh_from_db()
+    assert ada.failed_signins == 1
+    assert page.evaluate("document.activeElement.name") == "pictures"
+    assert real_errors(page) == []
+
+
 def test_the_keyboard_alone_works_too(page, live_server, class_3a):
     ben = class_3a.students.get(name="Ben")
     page.goto(live_server.url + reverse("classroom:join_pictures", args=[class_3a.code, ben.pk]))
