@@ -51,10 +51,33 @@
     if (!live.dataset || !live.dataset.liveStale || !source || live.liveSource === source) return;
     live.liveSource = source;
     source.addEventListener("beat", function () { hear(live); });
-    source.addEventListener("changed", function () { hear(live); });
+    source.addEventListener("changed", function (changed) {
+      hear(live);
+      live.liveLatest = changed.data;
+    });
   }
   document.addEventListener("htmx:sseOpen", watch);
   document.addEventListener("htmx:sseError", watch);
+  // A "changed" heard while another request for the board is under way (the player's own
+  // move, the computer answering at once) makes a poll that hx-sync drops, and the stream
+  // says it once: the board stayed a move behind until the safety poll, 30 s later. So when a
+  // request ends and nothing else is under way, a board whose token is not the last one heard
+  // asks once for that one (once: the answer may be "nothing newer" while the echo of the
+  // board's own move is still on its way).
+  function catchUp() {
+    // Not while a request is under way or a board is being swapped in (its poller listens only
+    // once settled): their end calls this again.
+    if (document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")) return;
+    document.querySelectorAll("[data-live-stale]").forEach(function (live) {
+      var poller = pollerOf(live), latest = live.liveLatest;
+      if (!poller || !poller.dataset.liveToken || !latest) return;
+      if (latest === poller.dataset.liveToken || live.liveCaught === latest) return;
+      live.liveCaught = latest;
+      htmx.trigger(poller, "live-poll");
+    });
+  }
+  document.addEventListener("htmx:afterRequest", function () { setTimeout(catchUp, 0); });
+  document.addEventListener("htmx:afterSettle", function () { setTimeout(catchUp, 0); });
   document.addEventListener("htmx:confirm", function (event) {
     var poller = event.target, cause = event.detail.triggeringEvent;
     if (poller.dataset && poller.dataset.liveToken && cause && cause.type === "sse:changed" &&
