@@ -60,3 +60,16 @@ def test_what_swaps_a_polled_element_waits_for_its_poller():
         if not re.search(rf'hx-sync="(closest )?#{target[1]}:replace"', tag):
             unsynced.append(f"{path}: {' '.join(tag.split())[:120]}")
     assert unsynced == []
+
+
+def test_no_template_needs_an_emoji_font():
+    """Every sign on a page is in the plain fonts (DejaVu, a Chromebook's Noto) or an SVG: an
+    emoji outside Unicode's first plane shows as an empty box where no emoji font is
+    installed (Il Trono's 🎭 did, found in a family's browser walk)."""
+    from pathlib import Path
+
+    root = Path(__file__).absolute().parent.parent.parent
+    found = []
+    for path in [*root.glob("templates/**/*.html"), *root.glob("games/*/templates/**/*.html")]:
+        found += [f"{path.relative_to(root)}: {c}" for c in path.read_text() if ord(c) > 0xFFFF]
+    assert found == []
