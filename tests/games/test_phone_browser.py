@@ -104,7 +104,9 @@ def test_munchkins_answer_is_next_to_the_countdown_on_a_phone(browser, live_serv
 
 
 @pytest.mark.parametrize(
-    "viewport, device", [(PHONE, {}), (PHONE, MOBILE), (LAPTOP, {})], ids=["phone", "mobile", "laptop"]
+    "viewport, device",
+    [(PHONE, {}), (PHONE, MOBILE), (LAPTOP, {})],
+    ids=["phone", "mobile", "laptop"],
 )
 def test_mortadelo_card_titles_break_between_words_on_a_phone(
     browser, live_server, viewport, device
