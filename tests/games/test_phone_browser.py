@@ -188,3 +188,23 @@ def test_the_turn_prompt_comes_before_your_own_hand_on_a_phone(
     main = page.locator(".board-main").bounding_box()
     assert side["x"] >= main["x"] + main["width"], "on a laptop the status column is beside"
     context.close()
+
+
+def test_a_game_on_a_phone_says_whose_turn_it_is_on_the_first_screen(browser, live_server):
+    """The site's menu and language switcher (238 px, four rows in Italian) are left out of a
+    game's header on a phone, so MultipliPotion's "Your turn" is on the first screen (it was at
+    y = 999 of 1,207; found in a family's browser walk); on a laptop the header is whole."""
+    from .conftest import seat_specs
+
+    match = Match.create("multiplipotion", seat_specs(["ana", "bot1"], bots=(1,)), seed=5)
+    assert match.to_act() == (0,)
+    context, page = seated(browser, live_server, match)
+    banner = page.locator(".turn-banner.mine").bounding_box()
+    assert banner["y"] + banner["height"] <= PHONE["height"]
+    assert page.locator(".topbar .brand").is_visible()
+    assert not page.locator(".topbar nav").is_visible()
+    context.close()
+    context, page = seated(browser, live_server, match, LAPTOP)
+    assert page.locator(".topbar nav").is_visible()
+    assert page.locator("#language-choice").is_visible()
+    context.close()
