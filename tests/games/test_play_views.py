@@ -475,6 +475,9 @@ def test_a_finished_practice_game_offers_play_again_and_a_watcher_no_button(make
     body = ana.get(url("play", match)).content.decode()
     # The way on has the focus once the game ends, so the result is in view and one Enter away.
     assert f'href="{reverse("games:new")}" data-autofocus>Play again</a>' in body
+    # Over: the sides no longer say what to do (a child's browser walk read "you can capture
+    # these" under "Apprentice Pip wins!").
+    assert "you can capture these" not in body and "multiply two of them" not in body
     watcher = Client()
     watcher.force_login(get_user_model().objects.create_superuser("root", "r@example.com", "x"))
     watched = watcher.get(url("spectate", match)).content.decode()
