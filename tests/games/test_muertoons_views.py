@@ -59,6 +59,10 @@ def test_board_shows_hand_top_card_asks_and_counts():
     assert "Ben" in body and "Cleo" in body and "14 cards" in body
     assert "Pass" in body and "✓ play" in body
     assert_no_secrets(body, state, 0)
+    # What the pile asks is said to the player whose turn it is: to Ben, waiting, it read as an
+    # order to him (found in a family's browser walk).
+    ben = guest_client("ben").get(url("play", match)).content.decode()
+    assert "Play any 2, or the Spirit." not in ben and 'class="mu-asks"' not in ben
 
 
 @pytest.mark.django_db
