@@ -203,6 +203,10 @@ def test_a_game_on_a_phone_says_whose_turn_it_is_on_the_first_screen(browser, li
     assert banner["y"] + banner["height"] <= PHONE["height"]
     assert page.locator(".topbar .brand").is_visible()
     assert not page.locator(".topbar nav").is_visible()
+    # A tapped card shows its own state, not the browser's grey tap flash (a picked potion
+    # looked disabled under it).
+    flash = page.locator(".slot").first.evaluate("e => getComputedStyle(e).webkitTapHighlightColor")
+    assert flash == "rgba(0, 0, 0, 0)"
     context.close()
     context, page = seated(browser, live_server, match, LAPTOP)
     assert page.locator(".topbar nav").is_visible()
