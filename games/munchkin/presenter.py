@@ -463,8 +463,10 @@ def mk_bribe_text(bribe) -> str:
 
 
 def mk_roll_text(view, names) -> str:
+    """The last Run Away roll, while its player's turn lasts (the log keeps it after: on the
+    next player's fight it read as if it were about that one)."""
     r = view.get("last_roll")
-    if not r:
+    if not r or r["seat"] != view["current"]:
         return ""
     if r["escaped"]:
         return _("%(name)s rolled %(die)s (%(bonus)+d): escaped from %(monster)s!") % {

@@ -409,3 +409,16 @@ def test_every_wait_for_a_person_has_the_windows_clock(phase, answer, said):
     assert Match.objects.time_out_overdue() >= 1
     move = match.moves.get(ply=version + 1)
     assert (move.seat, move.action) == (waited, expected)
+
+
+def test_the_last_run_away_roll_shows_while_its_players_turn_lasts():
+    """The status column's "Ana rolled 2 (+0): caught by Lint Golem." stayed on through the next
+    players' fights, as if it were about them (found in a family's browser walk); the log keeps
+    it."""
+    from games.munchkin.presenter import mk_roll_text
+
+    roll = {"seat": 0, "die": 2, "bonus": 0, "escaped": False, "name": "Lint Golem"}
+    names = {0: "Ana", 1: "Coco"}
+    assert "rolled 2 (+0): caught by" in mk_roll_text({"last_roll": roll, "current": 0}, names)
+    assert mk_roll_text({"last_roll": roll, "current": 1}, names) == ""
+    assert mk_roll_text({"last_roll": None, "current": 0}, names) == ""
