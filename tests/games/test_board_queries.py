@@ -239,18 +239,24 @@ def asgi_stream_then_leave(handler, path, headers):
     return run
 
 
+def pushed_board(settings):
+    """A child's board and its stream, with push on, served by the kept-threads handler:
+    (the child's headers, the handler, the board's path, the stream's path)."""
+    settings.LIVE_PUSH = True
+    child, match = classroom_match()
+    headers = {"cookie": f"sessionid={child.cookies['sessionid'].value}"}
+    board = reverse("games:play", args=[match.public_id])
+    stream = reverse("games:stream", args=[match.public_id])
+    return headers, KeptThreadsASGIHandler(), board, stream
+
+
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_a_stream_never_takes_a_kept_thread_and_the_next_board_is_served(settings, redis_url):
     """A stream lets its request's thread go once authorized (games.stream shuts it down):
     under the kept-threads handler it gets a thread of its own, as under Django's, so the
     thread it shuts down is never handed to the next request."""
-    settings.LIVE_PUSH = True
-    child, match = classroom_match()
-    headers = {"cookie": f"sessionid={child.cookies['sessionid'].value}"}
-    handler = KeptThreadsASGIHandler()
-    board = reverse("games:play", args=[match.public_id])
-    stream = reverse("games:stream", args=[match.public_id])
+    headers, handler, board, stream = pushed_board(settings)
 
     async def scenario():
         before = await asgi_get(handler, board, {**headers, "hx-request": "true"})()
@@ -405,12 +411,7 @@ def test_a_request_never_inherits_the_context_of_the_one_before(settings, redis_
     from asgiref.sync import SyncToAsync
     from asgiref.sync import ThreadSensitiveContext
 
-    settings.LIVE_PUSH = True
-    child, match = classroom_match()
-    headers = {"cookie": f"sessionid={child.cookies['sessionid'].value}"}
-    handler = KeptThreadsASGIHandler()
-    board = reverse("games:play", args=[match.public_id])
-    stream = reverse("games:stream", args=[match.public_id])
+    headers, handler, board, stream = pushed_board(settings)
 
     async def scenario():
         before = ThreadSensitiveContext(executor=ThreadPoolExecutor(max_workers=1))
