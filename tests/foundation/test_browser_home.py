@@ -28,7 +28,7 @@ def test_the_console_check_lets_an_aborted_poll_through_and_nothing_else(page, l
     aborted = page.evaluate(
         """() => new Promise(done => {
             const el = document.createElement('div');
-            el.setAttribute('hx-get', '/healthz/?slow');
+            el.setAttribute('hx-get', '/?aborted');
             el.setAttribute('hx-swap', 'none');
             document.body.append(el);
             htmx.process(el);
