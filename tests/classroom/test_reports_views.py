@@ -959,6 +959,12 @@ def test_the_reasons_are_shown_in_words_wherever_the_flag_is(world):
     assert "Needs help: 1 child" in details.group(0) and low in details.group(0)
     stuck_box = re.search(r'<details class="needs-help-wall stuck-wall">.*?</details>', wall, re.S)
     assert "Stuck on a fact: 1 child" in stuck_box.group(0) and stuck in stuck_box.group(0)
+    # The wall is on the projector: the class reads the names, not the scores (found in a
+    # teacher's browser walk); the reasons are the links' tooltips and screen-reader text.
+    for box in (details.group(0), stuck_box.group(0)):
+        seen = re.sub(r'<span class="visually-hidden">.*?</span>|<[^>]+>', "", box)
+        assert "%" not in seen and "wrong or missed" not in seen, seen
+    assert f'title="{low}"' in details.group(0)
     home = client.get(reverse("classroom:teacher_home")).text
     box = re.search(r'id="needs-help-title".*?</section>', home, flags=re.S).group(0)
     assert low in box and stuck not in box
