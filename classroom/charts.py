@@ -262,6 +262,11 @@ class FactNumbers:
     own_correct: int = 0
 
     @property
+    def seen(self) -> bool:
+        """Met at all: answered (in either order), or asked only the other way round."""
+        return bool(self.attempts) or self.own_attempts == 0
+
+    @property
     def accuracy(self) -> float | None:
         return self.correct / self.attempts if self.attempts else None
 
@@ -313,7 +318,7 @@ def child_cell(a: int, b: int, numbers: FactNumbers, href: str = "", selected=Fa
     "right/latest" is this order's own latest answers when they are known ("As asked":
     ``own_attempts``), so 3 × 2 known and 2 × 3 not shows, else the pooled figures."""
     shown = numbers.shown
-    if numbers.attempts or numbers.own_attempts == 0:
+    if numbers.seen:
         pooled = {
             "a": a,
             "b": b,
@@ -360,7 +365,7 @@ def child_cell(a: int, b: int, numbers: FactNumbers, href: str = "", selected=Fa
         href=href,
         selected=selected,
         ratio=ratio,
-        speed=speed_mark(numbers) if numbers.attempts or numbers.own_attempts == 0 else "",
+        speed=speed_mark(numbers) if numbers.seen else "",
         speed_css=f"speed-{speed_class(numbers)}",
     )
 
