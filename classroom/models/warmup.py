@@ -33,6 +33,7 @@ QUESTIONS_PER_MINUTE = 10  # an untimed (accuracy first) round: this many per mi
 PLANNED_MIN = 40  # a timed round plans at least this many questions…
 PLANNED_PER_MINUTE = 40  # …and this many per minute (nobody answers one every 1.5 s for long)
 UNTIMED_IDLE = timedelta(minutes=15)  # an untimed round left this long is over
+PAUSED_LIMIT = timedelta(minutes=15)  # a round paused this long ("Pause all") is over
 REVIEW_AFTER = timedelta(days=7)  # a fact not seen for a week is due for review…
 REVIEW_MASTERED_AFTER = timedelta(days=28)  # …a mastered one after four weeks
 MAX_ANSWER = 999  # three digits
@@ -187,7 +188,10 @@ class WarmUpQuerySet(models.QuerySet):
                 raise WarmUpOver(_("Your teacher has ended the warm-up. Time to play!"))
             if not 0 <= index < warm_up.question_limit():
                 raise BadAnswer(_("That question could not be checked."))
-            if warm_up.timed and now > warm_up.deadline() + timedelta(seconds=GRACE_SECONDS):
+            # While the teacher has paused the class the clock is stopped: the question on
+            # the child's screen may still be answered (it was served before the pause).
+            clock = warm_up.clock(now)
+            if warm_up.timed and clock > warm_up.deadline() + timedelta(seconds=GRACE_SECONDS):
                 raise WarmUpOver(_("Time is up! This answer came too late."))
             if not warm_up.timed and warm_up.finished_at is not None:
                 raise WarmUpOver(_("This warm-up is over."))
@@ -227,7 +231,8 @@ class WarmUpQuerySet(models.QuerySet):
     # --- the wall and the sweep -----------------------------------------------------------
     def running(self, now=None):
         """Rounds under way: not finished, and neither out of time nor left idle (an untimed
-        round: started within ``UNTIMED_IDLE``)."""
+        round: started within ``UNTIMED_IDLE``); a paused round is under way, its clock
+        stopped, for ``PAUSED_LIMIT``."""
         now = now or timezone.now()
         deadline = models.ExpressionWrapper(
             models.F("started_at")
@@ -242,10 +247,35 @@ class WarmUpQuerySet(models.QuerySet):
             self.filter(finished_at__isnull=True)
             .alias(deadline=deadline)
             .filter(
-                models.Q(timed=True, deadline__gt=now)
-                | models.Q(timed=False, started_at__gt=now - UNTIMED_IDLE)
+                models.Q(paused_at__isnull=True, timed=True, deadline__gt=now)
+                | models.Q(paused_at__isnull=True, timed=False, started_at__gt=now - UNTIMED_IDLE)
+                | models.Q(paused_at__gt=now - PAUSED_LIMIT)
             )
         )
+
+    # --- the teacher's "Pause all" ---------------------------------------------------------
+    def pause(self, now=None) -> int:
+        """Stop the clocks of these rounds that are under way (the wall's "Pause all"): no
+        question is served until they are resumed. Returns how many."""
+        now = now or timezone.now()
+        return self.running(now).filter(paused_at__isnull=True).update(paused_at=now)
+
+    def resume(self, now=None) -> int:
+        """Start the clocks of these paused rounds again where they stopped: the pause is
+        added to their start, so it counts neither as time to answer nor as idle time. A
+        round paused for ``PAUSED_LIMIT`` or longer stays over. Returns how many resumed."""
+        now = now or timezone.now()
+        paused = self.filter(paused_at__isnull=False, finished_at__isnull=True)
+        resumed = paused.filter(paused_at__gt=now - PAUSED_LIMIT).update(
+            started_at=models.ExpressionWrapper(
+                models.F("started_at")
+                + (models.Value(now, output_field=models.DateTimeField()) - models.F("paused_at")),
+                output_field=models.DateTimeField(),
+            ),
+            paused_at=None,
+        )
+        paused.update(paused_at=None)
+        return resumed
 
     def missing_stats(self, now=None, *, within=timedelta(hours=6), limit=50) -> list[int]:
         """Rounds that are over (finished, out of time or left idle) whose answers' statistics
@@ -328,6 +358,7 @@ class WarmUp(models.Model):
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
     skipped = models.BooleanField(default=False)  # ended by the teacher's "skip"
+    paused_at = models.DateTimeField(null=True, blank=True)  # the wall's "Pause all": clock stopped
     stats_at = models.DateTimeField(null=True, blank=True)  # statistics rebuilt after the end
 
     objects = WarmUpQuerySet.as_manager()
@@ -354,22 +385,37 @@ class WarmUp(models.Model):
             return len(self.facts)
         return min(len(self.facts), QUESTIONS_PER_MINUTE * self.seconds // 60)
 
+    def clock(self, now=None):
+        """The round's time now: while paused, the moment its clock stopped."""
+        return self.paused_at if self.paused_at is not None else (now or timezone.now())
+
+    def is_paused(self, now=None) -> bool:
+        """Paused by the teacher, and not for so long that the round is over."""
+        now = now or timezone.now()
+        return self.paused_at is not None and now - self.paused_at < PAUSED_LIMIT
+
     def seconds_left(self, now=None) -> int | None:
-        """Whole seconds until the time is up (None: untimed)."""
+        """Whole seconds until the time is up (None: untimed); while paused, the seconds the
+        round will have when it is resumed."""
         if not self.timed:
             return None
-        left = (self.deadline() - (now or timezone.now())).total_seconds()
+        left = (self.deadline() - self.clock(now)).total_seconds()
         return max(0, int(left + 0.999))
 
     def answered(self) -> int:
         return self.attempts.count()
 
     def is_over(self, now=None, *, answered=None) -> bool:
-        """Finished or skipped, out of time (timed), every question answered, or an untimed
-        round left idle."""
+        """Finished or skipped, out of time (timed), every question answered, an untimed
+        round left idle, or a round paused for ``PAUSED_LIMIT``. A paused round's time stands
+        still."""
         now = now or timezone.now()
         if self.finished_at is not None:
             return True
+        if self.paused_at is not None:
+            if now - self.paused_at >= PAUSED_LIMIT:
+                return True
+            now = self.paused_at
         if self.timed and now >= self.deadline():
             return True
         if not self.timed and now >= self.started_at + UNTIMED_IDLE:
@@ -412,15 +458,15 @@ class WarmUp(models.Model):
         if self.timed:
             now = min(now, self.deadline() + timedelta(seconds=GRACE_SECONDS))
         ended = WarmUp.objects.filter(pk=self.pk, finished_at__isnull=True).update(
-            finished_at=now, skipped=skipped
+            finished_at=now, skipped=skipped, paused_at=None
         )
         if ended:
-            self.finished_at, self.skipped = now, skipped
+            self.finished_at, self.skipped, self.paused_at = now, skipped, None
             self.enqueue_stats()
             if self.assignment_id is not None:
                 live.class_changed(self.assignment.classroom_id)
         else:
-            self.refresh_from_db(fields=["finished_at", "skipped", "stats_at"])
+            self.refresh_from_db(fields=["finished_at", "skipped", "stats_at", "paused_at"])
         return bool(ended)
 
     def enqueue_stats(self) -> None:

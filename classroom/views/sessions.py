@@ -556,6 +556,7 @@ def wall_pause(request, pk):
         )
         live.class_changed(classroom.pk, waiting=True)
         live_matches(classroom).filter(paused_at__isnull=True).update_boards(paused_at=now)
+        WarmUp.objects.filter(student__classroom=classroom).pause(now)
     return after_wall_action(request, classroom)
 
 
@@ -578,6 +579,7 @@ def wall_resume(request, pk):
             match.changed_at = timezone.now()
             match.save_board(["paused_at", "changed_at"])
             match.after_change()  # bots to act are enqueued once this commits
+        WarmUp.objects.filter(student__classroom=classroom).resume()
     return after_wall_action(request, classroom)
 
 
@@ -599,6 +601,8 @@ def wall_end(request, pk):
         live_matches(classroom).update_boards(
             status=Match.Status.ABANDONED, finished_at=now, paused_at=None
         )
+        for warm_up in WarmUp.objects.filter(student__classroom=classroom, paused_at__isnull=False):
+            warm_up.finish(now)  # a paused round would wait for a "Resume all" that never comes
         classroom.end_signins()
     messages.success(request, _("The session has ended. Every child is signed out."))
     return finish(request, reverse("classroom:session_wall", args=[classroom.pk]))

@@ -3,6 +3,7 @@ and the wall's "Skip the warm-up" for the teacher."""
 
 from django.contrib import messages
 from django.db import transaction
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.shortcuts import render
 from django.urls import reverse
@@ -56,10 +57,15 @@ def render_round(request, student, warm_up, *, result=None, error="", token="", 
     assignment = warm_up.assignment
     if warm_up.skipped and assignment is not None and assignment.is_open:
         return go_to_game(request, student, assignment)
-    question = warm_up.question_for(token, now) if token else None
-    question = question or warm_up.ask(now)
-    if question is None:
-        warm_up.finish(now)
+    # "Pause all" on the wall: the clock stands still and no question is served until the
+    # teacher resumes (the answer to the question on the screen was still taken).
+    paused = warm_up.is_paused(now) and not warm_up.is_over(now)
+    question = None
+    if not paused:
+        question = warm_up.question_for(token, now) if token else None
+        question = question or warm_up.ask(now)
+        if question is None:
+            warm_up.finish(now)
     seconds_left = warm_up.seconds_left(now)
     ctx = {
         "student": student,
@@ -70,7 +76,8 @@ def render_round(request, student, warm_up, *, result=None, error="", token="", 
         "seconds_left": seconds_left,
         "clock": f"{seconds_left // 60}:{seconds_left % 60:02d}" if seconds_left else "0:00",
         "cheer": CHEERS[result.index % len(CHEERS)] if result else "",
-        "summary": warm_up.summary() if question is None else None,
+        "paused": paused,
+        "summary": warm_up.summary() if question is None and not paused else None,
         "session_open": assignment is not None and assignment.is_open,
     }
     template = f"{TEMPLATE}#round" if request.htmx else TEMPLATE
@@ -83,9 +90,13 @@ def render_round(request, student, warm_up, *, result=None, error="", token="", 
 def warm_up_round(request, student, pk):
     """GET: the next question (or the end). POST: an answer; the feedback and the next
     question (htmx swaps them in; a plain form gets the whole page). A bad answer (422), a
-    question answered already or a round that is over (409) store nothing and say so."""
+    question answered already or a round that is over (409) store nothing and say so. While
+    the teacher has paused the class: the feedback and "paused", no question; the paused
+    page's poll (``?paused=1``) answers 204 until the round is resumed."""
     warm_up = my_round(student, pk)
     if request.method == "GET":
+        if request.GET.get("paused") and warm_up.is_paused() and not warm_up.is_over():
+            return HttpResponse(status=204)  # the paused round's poll: still paused
         return render_round(request, student, warm_up)
     token = request.POST.get("token", "")
     typed = request.POST.get("answer", "")

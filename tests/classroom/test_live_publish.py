@@ -53,6 +53,13 @@ CREATORS = {
     "classroom/models/assignment.py:make",  # the waiting room's pairing: new_match(paused_at=…)
 }
 TOKEN_FIELDS = {"version", "paused_at", "seating", "status"}
+# A field of the same name on another model: a warm-up round's clock stopped by "Pause all"
+# (WarmUp.paused_at; the wall hears of the pause from wall_pause itself).
+NOT_BOARDS = {
+    "classroom/models/warmup.py:pause",
+    "classroom/models/warmup.py:resume",
+    "classroom/models/warmup.py:finish",
+}
 
 
 @pytest.fixture
@@ -361,7 +368,7 @@ def test_every_write_of_a_boards_token_is_a_listed_path_that_publishes():
             tree = ast.parse(path.read_text())
             for function, line in token_writes(tree, rel.startswith("games/models/")):
                 sites.setdefault(f"{rel}:{function}", []).append(line)
-    unlisted = set(sites) - set(TOKEN_WRITERS) - CREATORS
+    unlisted = set(sites) - set(TOKEN_WRITERS) - CREATORS - NOT_BOARDS
     assert not unlisted, f"writes of a board's token outside the publishing paths: {unlisted}"
     # Each listed path (not the publishers themselves) goes through a publisher.
     for site, publisher in TOKEN_WRITERS.items():

@@ -190,3 +190,47 @@ def test_a_warm_up_by_keyboard_then_the_game(browser, live_server, session_of_th
         assert [e for e in page.console_errors if "status of 422" not in e] == []
     finally:
         context.close()
+
+
+def test_pause_all_stops_the_warm_up_and_resume_all_brings_the_question_back(
+    browser, live_server, session_of_the_computer
+):
+    """The teacher presses "Pause all" while Cat warms up: the answer she sends is taken,
+    then the page says the teacher has paused the games, the clock standing still; it asks
+    every 3 s (204 while paused) and "Resume all" brings the next question back by itself."""
+    from django.test import Client
+
+    classroom, _session = session_of_the_computer
+    cat = Student.objects.create(classroom=classroom, name="Cat")
+    teacher = Client()
+    teacher.force_login(classroom.teacher)
+    context, page = child_page(browser, live_server, cat, touch=False)
+    try:
+        press_play(page, live_server)
+        warm_up = WarmUp.objects.get(student=cat)
+        teacher.post(reverse("classroom:wall_pause", args=[classroom.pk]))
+        a, b = current_sum(page)
+        page.keyboard.type(str(a * b))
+        page.keyboard.press("Enter")
+        page.get_by_text("Your teacher has paused the games.").wait_for()
+        page.locator(".warmup-feedback").get_by_text(f"{a} × {b} = {a * b}").wait_for()
+        assert page.locator("#warmup-answer").count() == 0
+        check_again = page.get_by_role("link", name="Check again")
+        assert check_again.evaluate("el => el === document.activeElement")
+        clock = page.locator(".warmup-paused .warmup-clock b").inner_text()
+        with page.expect_response(lambda r: "paused=1" in r.url) as polled:
+            pass
+        assert polled.value.status == 204
+        assert page.locator(".warmup-paused .warmup-clock b").inner_text() == clock
+        page.screenshot(path="/tmp/warmup_paused.png")
+        teacher.post(reverse("classroom:wall_resume", args=[classroom.pk]))
+        focused = "() => document.activeElement.id === 'warmup-answer'"
+        page.wait_for_function(focused, timeout=10_000)
+        assert current_sum(page) == tuple(warm_up.facts[1])
+        left = int(page.locator("[data-seconds-left]").get_attribute("data-seconds-left"))
+        minutes, seconds = map(int, clock.split(":"))
+        assert minutes * 60 + seconds - 3 <= left <= minutes * 60 + seconds
+        assert Attempt.objects.filter(student=cat).count() == 1
+        assert page.console_errors == []
+    finally:
+        context.close()

@@ -21,6 +21,7 @@ from classroom.models import School
 from classroom.models import Student
 from classroom.models import WarmUp
 from classroom.models.warmup import GRACE_SECONDS
+from classroom.models.warmup import PAUSED_LIMIT
 from classroom.models.warmup import SALT
 from classroom.models.warmup import WarmUpRefused
 from classroom.tasks import sweep_missed_stats
@@ -351,6 +352,73 @@ def test_running_rounds_are_those_not_finished_nor_out_of_time(people):
     assert running == {live.pk, untimed.pk}
     assert {done.pk, old.pk, idle.pk}.isdisjoint(running)
     assert set(WarmUp.objects.running(at(61)).values_list("pk", flat=True)) == {untimed.pk}
+
+
+# --- "Pause all" on the wall ----------------------------------------------------------------
+
+
+def test_a_paused_round_keeps_its_time_and_resumes_where_it_stopped(people):
+    """Paused 20 s into its minute, for three minutes: still under way, 40 s left all along;
+    resumed, its 40 s run from the resume (the pause is added to its start)."""
+    warm_up = WarmUp.objects.start(people.ada, people.session, now=T0)
+    assert WarmUp.objects.filter(pk=warm_up.pk).pause(at(20)) == 1
+    warm_up.refresh_from_db()
+    assert warm_up.paused_at == at(20) and warm_up.is_paused(at(200))
+    assert warm_up.seconds_left(at(200)) == 40 and not warm_up.is_over(at(200))
+    assert list(WarmUp.objects.running(at(200))) == [warm_up]  # on the wall: warming up
+    assert WarmUp.objects.filter(pk=warm_up.pk).pause(at(30)) == 0  # paused once
+    assert WarmUp.objects.filter(pk=warm_up.pk).resume(at(200)) == 1
+    warm_up.refresh_from_db()
+    assert warm_up.paused_at is None and warm_up.started_at == at(180)
+    assert warm_up.seconds_left(at(200)) == 40 and warm_up.deadline() == at(240)
+    assert warm_up.ask(at(239)) is not None and warm_up.ask(at(240)) is None
+
+
+def test_the_question_on_the_screen_may_be_answered_while_paused(people):
+    """The answer the child typed as the teacher paused is stored (timed from when it was
+    served); no next question is served until the resume, and the clock has not moved."""
+    warm_up = WarmUp.objects.start(people.ada, people.session, now=T0)
+    q = warm_up.ask(now=at(50))
+    WarmUp.objects.filter(pk=warm_up.pk).pause(at(55))
+    # 70 s after the start: past the minute and its grace, but the clock stopped at 55 s.
+    result = WarmUp.objects.answer(people.ada, q.token, str(q.a * q.b), now=at(70))
+    assert result.correct and not result.finished
+    assert Attempt.objects.get().response_ms == 20_000
+    warm_up.refresh_from_db()
+    assert warm_up.is_paused(at(70)) and warm_up.seconds_left(at(70)) == 5
+
+
+def test_a_round_paused_too_long_is_over_and_stays_over(people):
+    warm_up = WarmUp.objects.start(people.ada, people.session, now=T0)
+    WarmUp.objects.filter(pk=warm_up.pk).pause(at(10))
+    later = at(10) + PAUSED_LIMIT
+    warm_up.refresh_from_db()
+    assert not warm_up.is_paused(later) and warm_up.is_over(later)
+    assert not WarmUp.objects.running(later).exists()
+    assert WarmUp.objects.filter(pk=warm_up.pk).resume(later) == 0
+    warm_up.refresh_from_db()
+    assert warm_up.paused_at is None and warm_up.started_at == T0 and warm_up.is_over(later)
+
+
+def test_an_untimed_round_is_not_left_idle_by_a_pause(people):
+    people.session.accuracy_first = True
+    people.session.save()
+    warm_up = WarmUp.objects.start(people.ada, people.session, now=T0)
+    WarmUp.objects.filter(pk=warm_up.pk).pause(at(600))  # 10 of its 15 idle minutes gone
+    resume = at(600) + PAUSED_LIMIT - timedelta(seconds=1)
+    WarmUp.objects.filter(pk=warm_up.pk).resume(resume)
+    warm_up.refresh_from_db()
+    assert not warm_up.is_over(resume + timedelta(minutes=4))
+    assert warm_up.is_over(resume + timedelta(minutes=5))
+
+
+def test_finishing_a_paused_round_clears_the_pause(people):
+    warm_up = WarmUp.objects.start(people.ada, people.session, now=T0)
+    WarmUp.objects.filter(pk=warm_up.pk).pause(at(10))
+    warm_up.refresh_from_db()
+    assert WarmUp.objects.skip_for([people.session.pk], at(20)) == 1
+    warm_up.refresh_from_db()
+    assert warm_up.skipped and warm_up.paused_at is None and warm_up.is_over(at(20))
 
 
 def test_one_warm_up_before_each_game(people):

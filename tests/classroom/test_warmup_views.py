@@ -232,6 +232,64 @@ def test_the_wall_shows_who_is_warming_up_and_the_teacher_can_skip_it(people):
     start_from_play(people, cat)
 
 
+def test_pause_all_stops_a_warm_up_and_resume_all_goes_on_where_it_stopped(people):
+    """The wall's "Pause all": the answer on the screen is taken, then the child reads that
+    the teacher has paused the games, with the time left standing still and no question;
+    the page's poll answers 204 until "Resume all", which brings the next question back with
+    the time the round had. Another teacher's pause changes nothing."""
+    client, warm_up = start_from_play(people, people.ada)
+    page = client.get(warm_up.get_absolute_url())
+    a, b = sum_of(page)
+    other = Client()
+    other.force_login(people.other_teacher)
+    pause = reverse("classroom:wall_pause", args=[people.classroom.pk])
+    assert other.post(pause).status_code == 404
+    assert WarmUp.objects.get(pk=warm_up.pk).paused_at is None
+    people.teacher_client.post(pause)
+    warm_up.refresh_from_db()
+    assert warm_up.paused_at is not None
+    left = warm_up.seconds_left()
+    answer = client.post(
+        warm_up.get_absolute_url(), {"token": token_of(page), "answer": str(a * b)}, headers=HX
+    )
+    assert answer.status_code == 200 and "is-right" in answer.text
+    assert "Your teacher has paused the games." in answer.text
+    assert 'name="token"' not in answer.text and "data-seconds-left" not in answer.text
+    assert f"Time left <b>{left // 60}:{left % 60:02d}</b>" in answer.text
+    assert f'href="{warm_up.get_absolute_url()}"' in answer.text  # Check again
+    assert Attempt.objects.count() == 1
+    # Time passes while paused: the clock does not move, the poll has nothing new.
+    WarmUp.objects.filter(pk=warm_up.pk).update(
+        paused_at=warm_up.paused_at - timedelta(minutes=3),
+        started_at=warm_up.started_at - timedelta(minutes=3),
+    )
+    poll = client.get(warm_up.get_absolute_url() + "?paused=1", headers=HX)
+    assert poll.status_code == 204
+    reload = client.get(warm_up.get_absolute_url())
+    assert "Your teacher has paused the games." in reload.text and 'name="token"' not in reload.text
+    people.teacher_client.post(reverse("classroom:wall_resume", args=[people.classroom.pk]))
+    back = client.get(warm_up.get_absolute_url() + "?paused=1", headers=HX)
+    assert back.status_code == 200 and 'name="token"' in back.text
+    assert sum_of(back) == tuple(warm_up.facts[1])
+    clock = int(re.search(r'data-seconds-left="(\d+)"', back.text).group(1))
+    assert left - 2 <= clock <= left
+    warm_up.refresh_from_db()
+    assert warm_up.paused_at is None and warm_up.finished_at is None
+
+
+def test_ending_the_session_ends_a_paused_warm_up(people, django_capture_on_commit_callbacks):
+    _client, warm_up = start_from_play(people, people.ada)
+    people.teacher_client.post(reverse("classroom:wall_pause", args=[people.classroom.pk]))
+    with django_capture_on_commit_callbacks() as callbacks:
+        people.teacher_client.post(
+            reverse("classroom:wall_end", args=[people.classroom.pk]), {"confirm": "yes"}
+        )
+    warm_up.refresh_from_db()
+    assert warm_up.finished_at is not None and warm_up.paused_at is None
+    assert any("enqueue_stats" in c.__qualname__ for c in callbacks)  # its answers counted
+    assert not WarmUp.objects.running().exists()
+
+
 def test_no_warm_up_when_the_session_has_none(people):
     Assignment.objects.filter(pk=people.session.pk).update(warm_up_minutes=0)
     client = child_client(people.ada)

@@ -73,3 +73,26 @@ def test_no_template_needs_an_emoji_font():
     for path in [*root.glob("templates/**/*.html"), *root.glob("games/*/templates/**/*.html")]:
         found += [f"{path.relative_to(root)}: {c}" for c in path.read_text() if ord(c) > 0xFFFF]
     assert found == []
+
+
+def test_every_sign_of_the_templates_is_in_a_plain_font():
+    """A sign of the first plane can be missing too: the pause sign ⏸ (U+23F8) showed as an
+    empty box on the child's paused pages, for no font but an emoji font has it. Each sign
+    past U+2000 a template writes is in a font fontconfig finds (Debian's chromium brings
+    fontconfig and the DejaVu fonts), not counting emoji fonts."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    assert shutil.which("fc-list"), "fontconfig (a dependency of chromium) is needed"
+    root = Path(__file__).absolute().parent.parent.parent
+    signs = set()
+    for path in [*root.glob("templates/**/*.html"), *root.glob("games/*/templates/**/*.html")]:
+        signs |= {c for c in path.read_text() if ord(c) > 0x2000}
+    missing = []
+    for sign in sorted(signs):
+        query = ["fc-list", f":charset={ord(sign):x}", "family"]
+        fonts = subprocess.run(query, capture_output=True, text=True).stdout.splitlines()
+        if not [font for font in fonts if font.strip() and "emoji" not in font.lower()]:
+            missing.append(f"{sign} U+{ord(sign):04X}")
+    assert len(signs) > 10 and missing == []

@@ -447,6 +447,7 @@ GET_PARAMS = {
     "classroom:child_report": {"view": lambda w: "together"},
     "classroom:child_fact": {"view": lambda w: "together"},
     "classroom:child_report_print": {"view": lambda w: "together"},
+    "classroom:warm_up_round": {"paused": lambda w: "1"},
 }
 ALL_GET_NAMES = sorted({name for params in GET_PARAMS.values() for name in params})
 # A page that reads no parameter is fuzzed with every name above, in fewer examples.
