@@ -124,17 +124,30 @@ class WarmUpQuerySet(models.QuerySet):
         else:
             n = QUESTIONS_PER_MINUTE * seconds // 60
         facts = plan_for(student, tier, n, seed=student.pk * 1_000_003 + _ms(now), now=now)
-        if assignment is not None:
-            live.class_changed(assignment.classroom_id)  # "Warming up" on the wall
-        return self.create(
-            student=student,
-            assignment=assignment,
-            home=assignment is None,
-            timed=timed,
-            seconds=seconds,
-            facts=[list(f) for f in facts],
-            started_at=now,
-        )
+        with transaction.atomic():
+            paused = False
+            if assignment is not None:
+                live.class_changed(assignment.classroom_id)  # "Warming up" on the wall
+                # Read under the session's row lock, which "Pause all" takes too: a round
+                # started as the teacher pauses starts paused (its matches do too), or is
+                # there for the pause to find; it never runs on through it.
+                status = (
+                    Assignment.objects.select_for_update()
+                    .filter(pk=assignment.pk)
+                    .values_list("status", flat=True)
+                    .first()
+                )
+                paused = status == Assignment.Status.PAUSED
+            return self.create(
+                student=student,
+                assignment=assignment,
+                home=assignment is None,
+                timed=timed,
+                seconds=seconds,
+                facts=[list(f) for f in facts],
+                started_at=now,
+                paused_at=now if paused else None,
+            )
 
     def latest_since_game(self, student, assignment) -> "WarmUp | None":
         """The child's latest round in this session since their latest game of it started

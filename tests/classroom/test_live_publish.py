@@ -56,6 +56,7 @@ TOKEN_FIELDS = {"version", "paused_at", "seating", "status"}
 # A field of the same name on another model: a warm-up round's clock stopped by "Pause all"
 # (WarmUp.paused_at; the wall hears of the pause from wall_pause itself).
 NOT_BOARDS = {
+    "classroom/models/warmup.py:start",
     "classroom/models/warmup.py:pause",
     "classroom/models/warmup.py:resume",
     "classroom/models/warmup.py:finish",

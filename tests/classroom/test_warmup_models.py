@@ -412,6 +412,17 @@ def test_an_untimed_round_is_not_left_idle_by_a_pause(people):
     assert warm_up.is_over(resume + timedelta(minutes=5))
 
 
+def test_a_round_started_while_the_session_is_paused_starts_paused(people):
+    """A Play sent as "Pause all" lands (the page read the session live): the round starts
+    with its clock stopped, like a match made then (tests/classroom/test_warmup_races_pg.py
+    races the two)."""
+    Assignment.objects.filter(pk=people.session.pk).update(status=Assignment.Status.PAUSED)
+    warm_up = WarmUp.objects.start(people.ada, people.session, now=T0)
+    assert warm_up.paused_at == T0 and warm_up.seconds_left(at(100)) == 60
+    home = WarmUp.objects.start(people.ben, now=T0)  # at home: no session to pause it
+    assert home.paused_at is None
+
+
 def test_finishing_a_paused_round_clears_the_pause(people):
     warm_up = WarmUp.objects.start(people.ada, people.session, now=T0)
     WarmUp.objects.filter(pk=warm_up.pk).pause(at(10))

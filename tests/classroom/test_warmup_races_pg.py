@@ -70,3 +70,34 @@ def test_thirty_taps_on_warm_up_at_home_make_one_round(postgres, transactional_d
     rounds = WarmUp.objects.filter(student=ada)
     assert rounds.count() == 1
     assert {r["Location"] for r in results} == {rounds.get().get_absolute_url()}
+
+
+@pytest.mark.slow
+@pytest.mark.services
+def test_no_warm_up_runs_on_through_a_pause_all_sent_at_the_same_moment(
+    postgres, transactional_db, ada
+):
+    """Twelve children press Play as their teacher presses "Pause all", five times over: a
+    round started as the pause lands starts paused (the session's status is read under the
+    lock the pause takes), so once both are done no round of the class is running on."""
+    from django.test import Client
+
+    classroom = ada.classroom
+    session = Assignment.objects.get(classroom=classroom)
+    Assignment.objects.filter(pk=session.pk).update(warm_up_minutes=1)
+    children = [ada] + [
+        Student.objects.create(classroom=classroom, name=f"Child {i}") for i in range(11)
+    ]
+    teacher = Client()
+    teacher.force_login(classroom.teacher)
+    play = reverse("classroom:child_play", args=[session.pk])
+    pause = reverse("classroom:wall_pause", args=[classroom.pk])
+    for _ in range(5):
+        WarmUp.objects.all().delete()
+        Assignment.objects.filter(pk=session.pk).update(status=Assignment.Status.LIVE)
+        clients = [child_client(c) for c in children]
+        results = race([lambda c=c: c.post(play) for c in clients] + [lambda: teacher.post(pause)])
+        assert not [r for r in results if isinstance(r, Exception)], results
+        assert Assignment.objects.get(pk=session.pk).status == Assignment.Status.PAUSED
+        running_on = WarmUp.objects.running().filter(paused_at__isnull=True)
+        assert list(running_on.values_list("student__name", flat=True)) == []
