@@ -4,6 +4,8 @@ longer: the class report's table of children shows every column without a sidewa
 broke on every row) and the new group's name box keeps room for a name ("Nome del gruppo"
 broke into three lines beside a 55 px box). Found in a teacher's browser walk."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -46,4 +48,25 @@ def test_the_class_pages_fit_in_every_language(page, live_server, lang):
     assert label["height"] < 40  # "Nome del gruppo" on one line
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
     page.screenshot(path=f"/tmp/class-{lang}.png", full_page=True)
+    assert page.console_errors == []
+
+
+def test_groups_added_by_keyboard_show_at_once_one_after_another(page, live_server):
+    """Enter in the new group's box: the class page reloads with the group listed, its message
+    and an empty box, and a second group goes in the same way (before, the page only scrolled
+    to "#groups", unchanged, and the second Enter sent nothing; found in a keyboard walk)."""
+    school = School.objects.create(name="School")
+    teacher = get_user_model().objects.create_user("groups-teacher", password="x-long-pass-1")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="4B")
+    log_in(page, live_server, teacher)
+    page.goto(live_server.url + reverse("classroom:class_detail", args=[classroom.pk]))
+    for name in ("Foxes", "Badgers"):
+        box = page.locator("#group-new input[name=name]")
+        box.fill(name)
+        with page.expect_navigation():
+            box.press("Enter")
+        page.locator("#groups").get_by_text(name).first.wait_for()
+        assert page.locator("#group-new input[name=name]").input_value() == ""
+        page.get_by_text(re.compile(rf"Group \W*{name}\W* added\.")).wait_for()
+    assert sorted(classroom.groups.values_list("name", flat=True)) == ["Badgers", "Foxes"]
     assert page.console_errors == []

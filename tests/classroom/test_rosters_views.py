@@ -403,3 +403,31 @@ def test_children_are_listed_alphabetically_whatever_their_accents_and_case(worl
     emilie.name = "Amélie"
     emilie.save(update_fields=["name"])
     assert [s.name for s in room.students.all()][:2] == ["Amélie", "Ben"]
+
+
+def test_a_group_added_with_htmx_on_the_class_page_reloads_it(world):
+    """htmx on the class page: "Group Foxes added." used to answer HX-Redirect to the same page
+    with "#groups", which the browser only scrolls to; the page looked unchanged and app.js held
+    back every later request (found in a keyboard walk). The same page is reloaded instead; a
+    page elsewhere (the group's own edit page) is still sent on to the class page."""
+    client = world.client("teacher_a")
+    class_page = reverse("classroom:class_detail", args=[world.class_a.pk])
+    on_the_class_page = {**HX, "HX-Current-URL": f"http://testserver{class_page}"}
+    added = client.post(
+        reverse("classroom:group_new", args=[world.class_a.pk]),
+        {"name": "Foxes"},
+        headers=on_the_class_page,
+    )
+    assert added.status_code == 200 and added["HX-Refresh"] == "true"
+    assert "HX-Redirect" not in added
+    page = client.get(class_page).text
+    assert re.search(r"Group \W{0,12}Foxes\W{0,12} added\.", page)  # the message, on reload
+    assert "Foxes" in page.split('id="groups"')[1]
+    group = world.class_a.groups.get(name="Foxes")
+    edit_page = reverse("classroom:group_edit", args=[group.pk])
+    renamed = client.post(
+        edit_page,
+        {"name": "Red foxes"},
+        headers={**HX, "HX-Current-URL": f"http://testserver{edit_page}"},
+    )
+    assert renamed["HX-Redirect"] == class_page + "#groups"
