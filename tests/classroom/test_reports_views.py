@@ -362,6 +362,15 @@ def test_the_fact_detail_partial(world, ada_stats):
     assert "Its twin 8 × 7: learning." in html
     assert "The state counts 7 × 8 and 8 × 7 together: 6 right of the latest 10." in html
     assert "Speed: steady, 4.2 s game time (includes choosing the cards)." in html
+    # The keyboard's focus goes to the fact's heading once swapped in (a screen reader reads
+    # it; before, Enter on a square changed the panel in silence: a keyboard walk), not on
+    # the whole page, which opens where it was asked.
+    assert '<h2 id="fact-title" tabindex="-1" data-autofocus>' in html
+    page = world.client("teacher_a").get(url).text
+    assert 'id="fact-title"' in page and "data-autofocus" not in page
+    class_fact = reverse("classroom:class_fact", args=[world.class_a.pk, 7, 8])
+    swapped = world.client("teacher_a").get(class_fact, headers={"HX-Request": "true"}).text
+    assert '<h2 id="fact-title" tabindex="-1" data-autofocus>' in swapped
 
 
 @pytest.mark.django_db
