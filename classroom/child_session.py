@@ -21,6 +21,10 @@ from classroom.models import Student
 from config.prepared import PreparedQuery
 
 AFTER_HOURS_SESSION = timedelta(hours=1)
+# Kept in the fresh session of a child the teacher signed out (the class's session ended, a new
+# badge or new pictures): the class's code and its school's language, for the next child page
+# to send them to their class's names with a word of why (views.sessions.child_page).
+SIGNED_OUT_BY_TEACHER = "signed_out_by_teacher"
 
 
 def session_end(school, now=None) -> datetime:
@@ -83,12 +87,15 @@ def current_student(request) -> Student | None:
     if hasattr(request, "_current_student"):
         return request._current_student
     student = SIGNED_IN_STUDENT.first(student_id)
-    if (
-        student is None
-        or request.session.get("signin_generation") != student.classroom.signin_generation
+    if student is None:
+        request.session.flush()
+    elif (
+        request.session.get("signin_generation") != student.classroom.signin_generation
         or request.session.get("signin_key") != student.signin_key
     ):
         request.session.flush()
+        classroom = student.classroom
+        request.session[SIGNED_OUT_BY_TEACHER] = [classroom.code, classroom.school.language]
         student = None
     request._current_student = student
     if student is not None:

@@ -3,6 +3,7 @@
 import hashlib
 from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
 from django.db import transaction
 from django.db.models import Count
@@ -14,6 +15,7 @@ from django.shortcuts import redirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import pgettext
@@ -21,9 +23,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from classroom import live
+from classroom.child_session import SIGNED_OUT_BY_TEACHER
 from classroom.child_session import current_student
 from classroom.forms import AssignmentForm
 from classroom.models import Assignment
@@ -48,6 +50,19 @@ STALLED_AFTER = 60
 # --- helpers ----------------------------------------------------------------------------------
 
 
+def signed_out_url(request) -> str:
+    """Where a child page sends a browser with no child signed in: the class-code page, or,
+    once, for a child the teacher has just signed out (the session ended), their class's names
+    with why, in the school's language (the rest of that page speaks it too)."""
+    signed_out = request.session.pop(SIGNED_OUT_BY_TEACHER, None)
+    if not (isinstance(signed_out, list) and len(signed_out) == 2):
+        return reverse("classroom:join")
+    code, language = (str(x) for x in signed_out)
+    with translation.override(language if language in dict(settings.LANGUAGES) else None):
+        messages.info(request, _("Your teacher has signed you out. Tap your name to come back in."))
+    return reverse("classroom:join_class", args=[code])
+
+
 def child_page(view):
     """Signed-in children only: anybody else is sent to the class-code page."""
 
@@ -55,9 +70,7 @@ def child_page(view):
     def wrapped(request, *args, **kwargs):
         student = current_student(request)
         if student is None:
-            if request.htmx:
-                return HttpResponseClientRedirect(reverse("classroom:join"))
-            return redirect("classroom:join")
+            return finish(request, signed_out_url(request))
         return view(request, student, *args, **kwargs)
 
     return wrapped

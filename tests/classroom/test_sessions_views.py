@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import Assignment
+from classroom.models import School
 from classroom.models import Student
 from classroom.models import WaitingEntry
 from games.models import Match
@@ -574,9 +575,32 @@ def test_end_session_needs_the_tick_then_ends_everything_and_signs_children_out(
     assert world.assignment_a.status == Assignment.Status.ENDED
     assert world.assignment_a.ended_at is not None
     assert world.match_a.status == Match.Status.ABANDONED
+    # Signed out: once, to her class's names, with why (before, to the class-code page with no
+    # word, in the browser's language: a keyboard walk); then to the class-code page.
+    class_names = reverse("classroom:join_class", args=[world.class_a.code])
     home = ada.get(reverse("classroom:child_home"))
-    assert home.status_code == 302 and home["Location"] == reverse("classroom:join")
+    assert home.status_code == 302 and home["Location"] == class_names
+    page = ada.get(class_names).text
+    assert "Your teacher has signed you out. Tap your name to come back in." in page
+    again = ada.get(reverse("classroom:child_home"), headers={"HX-Request": "true"})
+    assert again["HX-Redirect"] == reverse("classroom:join")
     assert bea.get(reverse("classroom:child_home")).status_code == 200  # another class: still in
+
+
+@pytest.mark.django_db
+def test_a_child_signed_out_reads_why_in_the_schools_language(world):
+    """The school speaks Italian, the browser English: the message is the school's, like the
+    class's names page it is on. An htmx request (an answer, a poll) is sent there too."""
+    School.objects.filter(pk=world.class_a.school_id).update(language="it")
+    ada = world.client("child_a")
+    world.client("teacher_a").post(
+        reverse("classroom:wall_end", args=[world.class_a.pk]), {"confirm": "yes"}
+    )
+    answer = ada.get(reverse("classroom:child_home"), headers={"HX-Request": "true"})
+    class_names = reverse("classroom:join_class", args=[world.class_a.code])
+    assert answer["HX-Redirect"] == class_names
+    page = ada.get(class_names, headers={"Accept-Language": "en"}).text
+    assert "L&#x27;insegnante ha chiuso il tuo accesso. Tocca il tuo nome per rientrare." in page
 
 
 @pytest.mark.django_db
