@@ -10,7 +10,7 @@ PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 python; do \
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; \
 	then echo $$p; break; fi; done)
 
-.PHONY: install messages run test lint format lock soak bench clean
+.PHONY: install messages run test lint format lock soak bench fit clean
 
 install: $(STAMP)
 
@@ -69,6 +69,19 @@ soak: install
 # Benchmarks (not timed tests): writes bench/results/latest.json and latest.md.
 bench: install
 	$(BIN)/python bench/run.py
+
+# The knowledge model's parameters, fitted on the tuning seeds (bench/fit_knowledge.py;
+# docs/analytics.md says which values come from it). pyBKT lives in a virtual environment of
+# its own, not in the product's: pyBKT 1.4.3 passes lists to scikit-learn's metrics at import
+# (scikit-learn 1.6 and later raise) and stores arrays into float cells (numpy 2 raises), hence
+# the upper bounds, and pandas below 3 for that numpy.
+FIT := var/fit-venv
+fit: install
+	@test -x $(FIT)/bin/python || $(PYTHON) -m venv $(FIT)
+	$(FIT)/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e .
+	$(FIT)/bin/python -m pip install --quiet --disable-pip-version-check \
+		"pybkt==1.4.3" "numpy<2" "pandas<3" "scikit-learn<1.6"
+	$(FIT)/bin/python -m bench.fit_knowledge --bkt --search
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

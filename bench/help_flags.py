@@ -1,14 +1,16 @@
-"""The teacher's "needs help" query with PostgreSQL's JIT on and off, and with its flags
-decided in SQL as before, side by side (docs/performance.md, "JIT off").
+"""The teacher's "needs help" query, with and without the knowledge model, and with
+PostgreSQL's JIT on and off, side by side (docs/performance.md, "JIT off").
 
-``Student.reports.with_help_flags()`` for one class of 30 is what the teacher's home, the live
-wall and the class report run. On a school of ``--classes`` classes of 30 children and
-``--attempts`` attempts over the last 60 days (``bench.analytics``' school and attempts), four
-arms are timed in turn on the same connection, ``--rounds`` times each: the query as it is
-(each figure's subquery once, the flags decided in Python as rows are read) and the baseline
-``flags_in_sql`` (the statement before 6 December 2026: the flags as SQL expressions, which
-repeat the figures' subqueries), each with ``SET jit = on`` and ``SET jit = off``. Both give
-the same flags (checked). The database's own setting (off since
+``Student.reports.with_help_flags()`` for one class of 30 is what the teacher's home, the
+live wall and the class report run: three queries (the children's FactStat rows, their wrong
+answers, the week's counts), then in Python each child's ``knowledge.summarise`` (the squares,
+the focus, the flag, the stuck fact, the wrong answers named by their kinds). On a school of
+``--classes`` classes of 30 children and ``--attempts`` attempts over the last 60 days
+(``bench.analytics``' school and attempts; the first class's statistics rebuilt), four arms
+are timed in turn on the same connection, ``--rounds`` times each: the query as it is, and
+the baseline ``without_the_model`` (the same queries and rows read, ``knowledge.summarise``
+answering at once with an empty child's summary: what the page costs without the model),
+each with ``SET jit = on`` and ``SET jit = off``. The database's own setting (off since
 ``games/migrations/0003_database_without_jit``) is overridden for the session only.
 
     DATABASE_URL=postgres://… python -m bench.help_flags --attempts 200000
@@ -24,6 +26,21 @@ import os
 import statistics
 import sys
 import time
+from contextlib import contextmanager
+from unittest import mock
+
+
+@contextmanager
+def without_the_model():
+    """Within: ``knowledge.summarise`` (what ``with_help_flags`` asks of each child) answers
+    at once, with the summary of a child who answered nothing; every query still runs."""
+    from django.utils import timezone
+
+    from classroom import knowledge
+
+    empty = knowledge.summarise({}, (), timezone.now())
+    with mock.patch.object(knowledge, "summarise", lambda *args, **kwargs: empty):
+        yield
 
 
 def main(argv=None) -> int:
@@ -43,24 +60,21 @@ def main(argv=None) -> int:
     from django.db import connection
 
     from bench import analytics
+    from classroom.models import FactStat
     from classroom.models import Student
 
     call_command("migrate", verbosity=0)
     _school, rooms, kids, moves = analytics.make_school(args.classes, 30)
     analytics.insert_attempts(analytics.attempt_rows(args.attempts, kids, moves))
     room = rooms[0]
-
-    def flags(rows):
-        return [
-            (s.pk, s.needs_help, s.low_accuracy, s.stuck, s.stuck_a, s.stuck_b, s.stuck_run)
-            for s in rows
-        ]
+    FactStat.objects.rebuild_for(kids[room.pk])
 
     def run(arm: str) -> list:
         queryset = Student.reports.filter(classroom=room).order_by("pk")
-        if arm == "in_sql":
-            return list(flags_in_sql(queryset))
-        return list(queryset.with_help_flags())
+        if arm == "without_model":
+            with without_the_model():
+                return queryset.with_help_flags()
+        return queryset.with_help_flags()
 
     def timed(arm: str, jit: str) -> float:
         with connection.cursor() as cursor:
@@ -71,8 +85,8 @@ def main(argv=None) -> int:
         assert len(rows) == 30
         return elapsed
 
-    assert flags(run("now")) == flags(run("in_sql")), "the baseline decides other flags"
-    arms = [(arm, jit) for arm in ("now", "in_sql") for jit in ("on", "off")]
+    flagged = sum(s.needs_help for s in run("now"))
+    arms = [(arm, jit) for arm in ("now", "without_model") for jit in ("on", "off")]
     times: dict[tuple[str, str], list[float]] = {key: [] for key in arms}
     for _ in range(args.rounds):
         for arm, jit in arms:
@@ -83,75 +97,20 @@ def main(argv=None) -> int:
             {
                 "attempts": args.attempts,
                 "children": args.classes * 30,
+                "flagged": flagged,
                 "help_flags_ms": median[("now", "off")],
                 "help_flags_jit_on_ms": median[("now", "on")],
-                "flags_in_sql_ms": median[("in_sql", "off")],
-                "flags_in_sql_jit_on_ms": median[("in_sql", "on")],
-                "flags_in_sql_vs_now": round(median[("in_sql", "off")] / median[("now", "off")], 2),
+                "without_model_ms": median[("without_model", "off")],
+                "without_model_jit_on_ms": median[("without_model", "on")],
+                "help_flags_vs_without_model": round(
+                    median[("now", "off")] / median[("without_model", "off")], 2
+                ),
                 "jit_on_vs_off": round(median[("now", "on")] / median[("now", "off")], 2),
                 "rounds": args.rounds,
             }
         )
     )
     return 0
-
-
-def flags_in_sql(queryset):
-    """The baseline: the statement of ``with_help_flags`` before 6 December 2026, its flags
-    as SQL expressions (each use of a figure repeats that figure's subquery), the same
-    figures and flags as attributes."""
-    from datetime import timedelta
-
-    from django.db import models
-    from django.db.models import ExpressionWrapper
-    from django.db.models import F
-    from django.db.models import OuterRef
-    from django.db.models import Q
-    from django.db.models import Subquery
-    from django.utils import timezone
-
-    from classroom.models import report_queries as rq
-
-    def flag(condition):
-        return models.Case(
-            models.When(condition, then=True), default=False, output_field=models.BooleanField()
-        )
-
-    since = timezone.now() - timedelta(days=rq.RECENT_DAYS)
-    recent = rq.Attempt.objects.filter(student=OuterRef("pk"), created_at__gte=since)
-    first = rq._first_tries(since)
-    stuck = rq._stuck_facts(since)
-    integer = models.IntegerField()
-    low = (
-        Q(recent_attempts__gte=rq.RECENT_MIN_ATTEMPTS)
-        & Q(recent_facts__gte=rq.RECENT_MIN_FACTS)
-        & Q(_low_margin__lt=0)
-    )
-    return (
-        queryset.annotate(
-            weak_facts=rq._count(rq.weak_facts().weak().filter(student=OuterRef("pk"))),
-            recent_omissions=rq._count(recent.filter(context=rq.Attempt.Context.MISSED)),
-            recent_attempts=rq._count(recent),
-            recent_correct=rq._count(recent.filter(correct=True)),
-            recent_facts=rq._count(first),
-            recent_first_right=rq._count(first.filter(correct=True)),
-            stuck_a=Subquery(stuck.values("lo")[:1], output_field=integer),
-            stuck_b=Subquery(stuck.values("hi")[:1], output_field=integer),
-            stuck_run=Subquery(stuck.values("run")[:1], output_field=integer),
-        )
-        .annotate(
-            _low_margin=ExpressionWrapper(
-                F("recent_first_right") * rq.WEAK_ACCURACY_DEN
-                - F("recent_facts") * rq.WEAK_ACCURACY_NUM,
-                output_field=integer,
-            ),
-        )
-        .annotate(
-            low_accuracy=flag(low),
-            stuck=flag(Q(stuck_run__isnull=False)),
-            needs_help=flag(low),
-        )
-    )
 
 
 if __name__ == "__main__":

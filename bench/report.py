@@ -12,8 +12,30 @@ import django
 from django.conf import settings
 from django.db import connection
 
+from bench.evidence_metrics import GOALS as EVIDENCE_METRIC_GOALS
+
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
+# The evidence week's goals (bench/evidence_metrics.py: the names and thresholds, each
+# figure the worst of the checking seeds): (unit, what).
+EVIDENCE_GOALS = {
+    "not_yet_precision": ("", 'a week: squares "not yet" on a fact truly under 60 % (precision)'),
+    "not_yet_recall": ("", 'a week: facts truly under 60 % shown "not yet" (recall)'),
+    "not_yet_on_facts_nobody_fails": (
+        "of 24",
+        'a week: children shown "not yet" on a fact no child is weak on (the worst fact)',
+    ),
+    "improvers_learned_shown": (
+        "",
+        'a week: facts learned during the week no longer "not yet" (the worst improver)',
+    ),
+    "order_pattern_recall": ("", "a week: children who know facts one way round only, named"),
+    "main_error_right": ("", "a week: the main kind of mistake named right"),
+    "kinds_agree": ("", "a week: wrong answers named as the kind that made them"),
+    "kinds_named": ("", "a week: wrong answers of a known kind given a kind (not unclear)"),
+    "help_precision": ("", 'a week: "needs help", precision (truly likely right < 60 %)'),
+    "help_recall": ("", 'a week: "needs help", recall (truly likely right < 60 %)'),
+}
 # key (dotted for the nested object) -> (comparison, goal, unit, what)
 GOALS = {
     "engine_games_per_s.multiplipotion": (">=", 500, "games/s", "engine, bot vs bot, one core"),
@@ -33,19 +55,13 @@ GOALS = {
         "×",
         "the signed-in child with class and school: ORM ÷ PreparedQuery (medians)",
     ),
-    "analytics_vs_floor": (
-        "<=",
-        1.5,
-        "×",
-        "full recompute ÷ one SQL statement of the same outputs, same connections",
-    ),
     "stats_task_db_ms": ("<=", 10, "ms", "game-end task, one child: database time, median"),
     "stats_task_growth": ("<=", 1.2, "×", "the same task, 10× the child's history (worst step)"),
     "heatmap_after_game_p95_ms": (
         "<=",
         1000,
         "ms",
-        "game end → its attempts in FactStat/ClassFactStat, under the capacity step's load, p95",
+        "game end → its attempts counted into FactStat, under the capacity step's load, p95",
     ),
     "students_at_p95_100ms": (
         ">=",
@@ -59,18 +75,26 @@ GOALS = {
         "ms",
         "a move's answer → the other seat's stream event and board GET show it, p95",
     ),
-    "evidence_decided_median": (">=", 28, "of 36", "a week: facts with a decided state, median"),
-    "evidence_focus_recall": (">=", 0.8, "", "a week: true weak facts in the focus list"),
-    "evidence_help_precision": (">=", 0.8, "", "a week: needs help, precision (true acc. < 60 %)"),
-    "evidence_help_recall": (">=", 0.8, "", "a week: needs help, recall (true acc. < 60 %)"),
+    **{
+        f"evidence_{name}": (comparison, goal, *EVIDENCE_GOALS.get(name, ("", name)))
+        for name, (comparison, goal) in EVIDENCE_METRIC_GOALS.items()
+    },
 }
 INFO_KEYS = {
     "move_median_ms": ("ms", "move, median"),
     "move_p95_ms": ("ms", "move, p95"),
     "baseline_median_ms": ("ms", "bare DB writes (baseline), median"),
     "baseline_p95_ms": ("ms", "bare DB writes (baseline), p95"),
-    "recompute_s": ("s", "full recompute (RecomputeJob.run)"),
-    "recompute_floor_s": ("s", "the floor: one SQL statement, same outputs, median of 3"),
+    "recompute_vs_baseline": (
+        "×",
+        "full replay rebuild ÷ the same job without the model, same connections (medians)",
+    ),
+    "recompute_s": ("s", "full replay rebuild (RecomputeJob.run), median of 3"),
+    "recompute_baseline_s": ("s", "the same job without the model (counts only), median of 3"),
+    "recompute_attempts_per_s": ("attempts/s", "full replay rebuild: attempts replayed a second"),
+    "stats_task_wall_ms": ("ms", "game-end task, one child: wall time, median"),
+    "stats_task_baseline_wall_ms": ("ms", "the same task without the model: wall time, median"),
+    "stats_task_baseline_db_ms": ("ms", "the same task without the model: database time"),
     "heatmap_after_game_median_ms": ("ms", "game end → heatmap, under load, median"),
     "heatmap_after_game_idle_p95_ms": ("ms", "game end → heatmap, an idle worker, p95"),
     "heatmap_after_game_idle_median_ms": ("ms", "game end → heatmap, an idle worker, median"),
@@ -102,20 +126,7 @@ INFO_KEYS = {
     "board_queries": ("queries", "a child's board GET (session read and presence excluded)"),
     "poll_queries": ("queries", "a child's poll, full answer"),
     "move_queries": ("queries", "a child's move (place), its transaction included"),
-    "evidence_attempts_per_minute": ("/min", "a week: attempts per minute of play"),
-    "evidence_attempts_per_minute_warm_up": ("/min", "a week: attempts per minute of warm-up"),
-    "evidence_attempts_per_minute_game": ("/min", "a week: attempts per minute of game"),
 }
-# The evidence week's figures of both arms, side by side in latest.md: (key, what, goal key).
-EVIDENCE_ROWS = (
-    ("decided_median", "facts with a decided state (of 36), median", "evidence_decided_median"),
-    ("focus_recall", "true weak facts in the focus list (recall)", "evidence_focus_recall"),
-    ("help_precision", "needs help: precision", "evidence_help_precision"),
-    ("help_recall", "needs help: recall", "evidence_help_recall"),
-    ("attempts_per_minute", "attempts per minute of play", None),
-    ("attempts_per_minute_warm_up", "… of warm-up", None),
-    ("attempts_per_minute_game", "… of game", None),
-)
 
 
 def runs(seconds) -> str:
@@ -182,7 +193,12 @@ def rows(figures: dict) -> list[tuple[str, str, str, str]]:
     for key, (comparison, goal, unit, _what) in GOALS.items():
         value = lookup(figures, key)
         out.append(
-            (key, f"{fmt(value)} {unit}", f"{comparison} {goal}", verdict(value, comparison, goal))
+            (
+                key,
+                f"{fmt(value)} {unit}".strip(),
+                f"{comparison} {goal}",
+                verdict(value, comparison, goal),
+            )
         )
     for slug, value in sorted(figures.get("engine_games_per_s", {}).items()):
         key = f"engine_games_per_s.{slug}"
@@ -240,26 +256,7 @@ def markdown(figures: dict, details: dict, info: dict) -> str:
         out += [f"| **total** | | {raw:,} | {gz:,} ({gz / 1024:.1f} KiB) |"]
     analytics = details.get("analytics")
     if analytics:
-        out += ["", "## Analytics", ""]
-        out += [
-            f"{analytics['attempts']:,} attempts of {analytics['children']:,} children in "
-            f"{analytics['classes']} classes of one school ({analytics['groups']:,} child × fact "
-            f"groups; bulk insert {analytics['insert_s']:.1f} s). Full recompute "
-            f"(`RecomputeJob.run`) {fmt(figures['recompute_s'])} s (median of 3, "
-            f"{runs(analytics.get('recompute_runs_s'))}); the floor, one SQL statement of the "
-            f"same outputs on {analytics.get('floor_connections', 1)} connection(s), "
-            f"{fmt(figures['recompute_floor_s'])} s (median of 3, "
-            f"{runs(analytics.get('floor_runs_s'))}). The game-end task for one child with "
-            f"100 / 1,000 / 10,000 attempts of history: database time "
-            + " / ".join(
-                f"{fmt(v)}" for v in analytics.get("stats_task_db_ms_by_history", {}).values()
-            )
-            + " ms (medians). Heatmap after a game, an idle worker: "
-            f"{analytics['games']} games, a real Celery worker on "
-            f"the {analytics['broker']} broker; median "
-            f"{fmt(figures['heatmap_after_game_idle_median_ms'])} ms, p95 "
-            f"{fmt(figures['heatmap_after_game_idle_p95_ms'])} ms (under load: Load, below).",
-        ]
+        out += analytics_section(figures, analytics)
     load = details.get("load")
     if load and load.get("steps"):
         out += load_section(load)
@@ -356,45 +353,81 @@ def load_section(load: dict) -> list[str]:
     return out
 
 
+def analytics_section(figures: dict, analytics: dict) -> list[str]:
+    """The full replay rebuild and the game-end task, each beside its baseline (the same code
+    path with the knowledge model taken out: bench/analytics.py)."""
+    by_history = analytics.get("stats_task_db_ms_by_history", {})
+    wall = analytics.get("stats_task_wall_ms_by_history", {})
+    base_wall = analytics.get("stats_task_baseline_wall_ms_by_history", {})
+    return [
+        "",
+        "## Analytics",
+        "",
+        f"{analytics['attempts']:,} attempts of {analytics['children']:,} children in "
+        f"{analytics['classes']} classes of one school ({analytics['groups']:,} FactStat rows; "
+        f"bulk insert {analytics['insert_s']:.1f} s), on "
+        f"{analytics.get('recompute_connections', 1)} connection(s). Full replay rebuild "
+        f"(`RecomputeJob.run`: every attempt through the knowledge model's fold) "
+        f"{fmt(figures.get('recompute_s'))} s (median of 3, "
+        f"{runs(analytics.get('recompute_runs_s'))}); the baseline, the same job without the "
+        f"model (the same reads and writes, the counts only), "
+        f"{fmt(figures.get('recompute_baseline_s'))} s ({runs(analytics.get('baseline_runs_s'))})"
+        f": {fmt(figures.get('recompute_vs_baseline'))} ×, "
+        f"{fmt(figures.get('recompute_attempts_per_s'))} attempts replayed a second.",
+        "",
+        "| game-end task: the child's history | database ms | wall ms "
+        "| wall ms without the model |",
+        "|---|---|---|---|",
+        *(
+            f"| {int(n):,} attempts | {fmt(ms)} | {fmt(wall.get(n))} | {fmt(base_wall.get(n))} |"
+            for n, ms in by_history.items()
+        ),
+        "",
+        f"Heatmap after a game, an idle worker: {analytics['games']} games, a real Celery "
+        f"worker on the {analytics['broker']} broker; median "
+        f"{fmt(figures.get('heatmap_after_game_idle_median_ms'))} ms, p95 "
+        f"{fmt(figures.get('heatmap_after_game_idle_p95_ms'))} ms (under load: Load, below).",
+    ]
+
+
 def evidence_section(figures: dict, week: dict) -> list[str]:
-    """The evidence week: both arms side by side, with the goals (bench/evidence_week.py)."""
-    size, arms = week["size"], week["arms"]
+    """The evidence week: every goal on every checking seed, and the worst, which is the
+    figure (bench/evidence_week.py, bench/evidence_metrics.py)."""
+    seeds = [str(seed) for seed in week.get("seeds", [])]
+    by_seed = {seed: week.get("runs", {}).get(seed, {}) for seed in seeds}
     out = ["", "## Evidence week", ""]
     out += [
-        f"{size['children']} simulated children (bench/children.py, seed {week['seed']}), "
-        f"{size['sessions']} session{'s' if size['sessions'] != 1 else ''} of {size['minutes']} "
-        "minutes against the Coach, through "
-        "the real models and tasks; the same children and seeds with the warm-up before each "
-        "game (1 minute, the default; 2 minutes) and without (games only). "
+        f"The population `{week.get('population')}` plays one school week through the real "
+        "models and tasks, on each checking seed; what the teacher's pages say of each child is "
+        "scored against the children's truth. Each goal's figure is its worst seed. "
         'docs/performance.md, "evidence_week".',
         "",
-        "| figure | goal | warm-up 1 min | warm-up 2 min | games only |",
-        "|---|---|---|---|---|",
+        "| figure | goal | " + " | ".join(f"seed {seed}" for seed in seeds) + " | worst | result |",
+        "|---|---|" + "---|" * len(seeds) + "---|---|",
     ]
-    for key, what, goal_key in EVIDENCE_ROWS:
-        goal = "—"
-        if goal_key:
-            comparison, target, _unit, _what = GOALS[goal_key]
-            goal = f"{comparison} {target}"
-        values = [figures.get(f"evidence_{key}{arm}") for arm in ("", "_warm_up_2", "_games_only")]
-        out.append(f"| {what} | {goal} | " + " | ".join(fmt(v) for v in values) + " |")
-    out.append("")
-    for arm, d in arms.items():
+    for name, (comparison, goal) in EVIDENCE_METRIC_GOALS.items():
+        what = EVIDENCE_GOALS.get(name, ("", name))[1]
+        values = [by_seed[seed].get("metrics", {}).get(name) for seed in seeds]
+        worst = figures.get(f"evidence_{name}")
         out.append(
-            f"- {arm.replace('_', ' ')}: {d['games']} games ({d['games_finished']} finished), "
-            f"{d['warm_ups']} warm-ups, {d['warm_up_minutes']:.0f} min of warm-up and "
-            f"{d['game_minutes']:.0f} min of game; attempts "
-            + ", ".join(f"{k} {v}" for k, v in sorted(d["attempts_by_context"].items()))
-            + f"; flagged {len(d['flagged'])}, truly under 60 % {len(d['truly_need_help'])}; "
-            f"{d['wall_s']:.0f} s to run."
+            f"| {what} (`evidence_{name}`) | {comparison} {goal} | "
+            + " | ".join(fmt(v) for v in values)
+            + f" | {fmt(worst)} | {verdict(worst, comparison, goal)} |"
+        )
+    out.append("")
+    for seed in seeds:
+        d = by_seed[seed]
+        if not d:
+            continue
+        size = d.get("size", {})
+        attempts = ", ".join(
+            f"{k} {v}" for k, v in sorted(d.get("attempts_by_context", {}).items())
         )
         out.append(
-            "  - as the flag on its own (precision / recall / flagged): "
-            + "; ".join(
-                f"{reason.replace('_', ' ')} {r['precision']:.2f} / {r['recall']:.2f} / "
-                f"{r['flagged']}"
-                for reason, r in d.get("help_by_signal", {}).items()
-            )
+            f"- seed {seed}: {size.get('children', '?')} children, {size.get('sessions', '?')} "
+            f"session(s) of {size.get('minutes', '?')} minutes; {d.get('warm_ups', 0)} warm-ups, "
+            f"{d.get('games', 0)} games ({d.get('games_finished', 0)} finished); attempts "
+            f"{attempts or 'none'}; {d.get('wall_s', 0):.0f} s to run."
         )
     return out
 

@@ -11,86 +11,52 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from datetime import timedelta
-from fractions import Fraction
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import pgettext
 
-from classroom.diagnosis import CHECK_AGAIN
-from classroom.diagnosis import CLOSE
-from classroom.diagnosis import FLUENT
-from classroom.diagnosis import FLUENT_ACCURACY
-from classroom.diagnosis import FLUENT_MEDIAN_MS
-from classroom.diagnosis import FLUENT_MIN_ATTEMPTS
-from classroom.diagnosis import LEARNING
-from classroom.diagnosis import MASTERED
-from classroom.diagnosis import MASTERED_MEDIAN_MS
-from classroom.diagnosis import NOT_SEEN
-from classroom.diagnosis import OMISSION
-from classroom.diagnosis import OPERAND
-from classroom.diagnosis import OPERATION
-from classroom.diagnosis import OTHER
-from classroom.diagnosis import REVERSED
-from classroom.diagnosis import RIGHT_SO_FAR
-from classroom.diagnosis import STATES
-from classroom.diagnosis import TABLE
-from classroom.diagnosis import TABLE_ERROR
-from classroom.diagnosis import WRONG_SO_FAR
-from classroom.diagnosis import ZERO_ONE
-from classroom.diagnosis import classify
-from classroom.diagnosis import neighbour_fact
+from classroom import error_kinds as ek
+from classroom import knowledge
+
+TABLE = knowledge.FACTORS
 
 # --- words -------------------------------------------------------------------------------
 
 
-# A display-only state of the heatmap: learning, with the accuracy of a fluent fact but too
-# slow for it (the only rule of fluency it misses), so a slow-but-right fact never looks
-# like a wrong one. Like CHECK_AGAIN it is never stored.
-SLOW = "slow"
-
-
 def state_label(state: str) -> str:
+    """What a square says of a fact (classroom.knowledge.shown), in a teacher's words."""
     return {
-        NOT_SEEN: pgettext("how well a child knows a fact", "not seen yet"),
-        WRONG_SO_FAR: pgettext("how well a child knows a fact", "wrong so far"),
-        RIGHT_SO_FAR: pgettext("how well a child knows a fact", "right so far"),
-        LEARNING: pgettext("how well a child knows a fact", "learning"),
-        SLOW: pgettext("how well a child knows a fact", "right but slow"),
-        FLUENT: pgettext("how well a child knows a fact", "fluent"),
-        MASTERED: pgettext("how well a child knows a fact", "mastered"),
-        CHECK_AGAIN: pgettext("how well a child knows a fact", "check again"),
+        knowledge.KNOWN: pgettext("how well a child knows a fact", "knows it"),
+        knowledge.SLOW: pgettext("how well a child knows a fact", "knows it, slowly"),
+        knowledge.NOT_YET: pgettext("how well a child knows a fact", "not yet"),
+        knowledge.UNSURE: pgettext("how well a child knows a fact", "not sure yet"),
     }.get(state, state)
 
 
 def state_mark(state: str) -> str:
-    """The text mark in a child's heatmap cell (colour is never the only cue)."""
+    """The text mark in a child's heatmap square (colour is never the only cue)."""
     return {
-        NOT_SEEN: "·",
-        WRONG_SO_FAR: pgettext("mastery mark: wrong so far", "✗"),
-        RIGHT_SO_FAR: pgettext("mastery mark: right so far", "✓"),
-        LEARNING: pgettext("mastery mark: learning", "L"),
-        SLOW: pgettext("mastery mark: right but slow", "S"),
-        FLUENT: pgettext("mastery mark: fluent", "F"),
-        MASTERED: pgettext("mastery mark: mastered", "M"),
-        CHECK_AGAIN: pgettext("mastery mark: check again", "M?"),
+        knowledge.KNOWN: pgettext("knowledge mark: knows it", "✓"),
+        knowledge.SLOW: pgettext("knowledge mark: knows it, slowly", "S"),
+        knowledge.NOT_YET: pgettext("knowledge mark: not yet", "✗"),
+        knowledge.UNSURE: pgettext("knowledge mark: not sure yet", "?"),
     }.get(state, "?")
 
 
-# Speed, shown apart from the state: quick (retrieval, the 3 s of mastery), steady (within
-# the 6 s of fluency), slow, untimed (accuracy-first evidence), or none (no right answer).
-QUICK, STEADY, SLOW_SPEED, UNTIMED, NO_SPEED = "quick", "steady", "slow", "untimed", "none"
+# Speed, shown apart from the state: quick (within 3 s), steady (within the 6 s of the
+# Multiplication Tables Check), slow, or none (no right answer timed).
+QUICK_MS = 3000
+QUICK, STEADY, SLOW_SPEED, NO_SPEED = "quick", "steady", "slow", "none"
 
 
-def speed_class(numbers) -> str:
-    if not numbers.recent_correct:
+def speed_class(ms: int | None) -> str:
+    if ms is None:
         return NO_SPEED
-    if numbers.speed_ms is None:
-        return UNTIMED
-    if numbers.speed_ms <= MASTERED_MEDIAN_MS:
+    if ms <= QUICK_MS:
         return QUICK
-    if numbers.speed_ms <= FLUENT_MEDIAN_MS:
+    if ms <= knowledge.FLUENT_MS:
         return STEADY
     return SLOW_SPEED
 
@@ -102,118 +68,163 @@ def seconds(ms: int) -> str:
     return str(round(ms / 1000))
 
 
-def speed_mark(numbers) -> str:
-    """The speed in a cell: "2.4s", "~7.0s" for game times (choosing the cards included),
-    "–" untimed, "" without a right answer."""
-    speed = speed_class(numbers)
-    if speed == NO_SPEED:
+def speed_mark(ms: int | None, from_game: bool = False) -> str:
+    """The speed in a square: "2.4s", "~7.0s" for game times (choosing the cards included),
+    "" without a timed right answer."""
+    if ms is None:
         return ""
-    if speed == UNTIMED:
-        return pgettext("speed mark: untimed", "–")
-    mark = pgettext("speed mark: seconds", "%(s)ss") % {"s": seconds(numbers.speed_ms)}
-    return f"~{mark}" if numbers.speed_from_game else mark
+    mark = pgettext("speed mark: seconds", "%(s)ss") % {"s": seconds(ms)}
+    return f"~{mark}" if from_game else mark
 
 
-def speed_words(numbers) -> str:
-    speed = speed_class(numbers)
+def speed_words(ms: int | None, from_game: bool = False) -> str:
+    speed = speed_class(ms)
     if speed == NO_SPEED:
         return ""
-    if speed == UNTIMED:
-        return _("not timed (accuracy first)")
-    values = {"s": seconds(numbers.speed_ms)}
+    values = {"s": seconds(ms)}
     how = {
         QUICK: _("quick, %(s)s s") % values,
         STEADY: _("steady, %(s)s s") % values,
         SLOW_SPEED: _("slow, %(s)s s") % values,
     }[speed]
-    if numbers.speed_from_game:
+    if from_game:
         return _("%(how)s game time (includes choosing the cards)") % {"how": how}
     return how
 
 
 def kind_label(kind: str) -> str:
-    """A kind of wrong answer in words (classroom.diagnosis.classify)."""
+    """A kind of wrong answer in words (classroom.error_kinds.classify)."""
     return {
-        OPERAND: _("neighbouring fact"),
-        CLOSE: pgettext("a kind of wrong answer", "near miss"),
-        ZERO_ONE: _("0 or one of the two numbers"),
-        OPERATION: _("added, subtracted or wrote the numbers side by side"),
-        REVERSED: _("digits the other way round"),
-        TABLE_ERROR: _("another times-table answer"),
-        OTHER: pgettext("a kind of wrong answer", "other"),
-        OMISSION: _("missed capture"),
+        ek.OPERAND: _("answer of another fact"),
+        ek.TIE: _("answer of a fact like 7 × 7"),
+        ek.NEAR: pgettext("a kind of wrong answer", "near miss"),
+        ek.TENS_SLIP: _("tens digit wrong"),
+        ek.KEYPAD: _("pressed a key next to the right one"),
+        ek.OPERATION: _("added or subtracted instead"),
+        ek.ZERO_ONE: _("0 or one of the two numbers"),
+        ek.REVERSED: _("digits the other way round"),
+        ek.SIDE_BY_SIDE: _("wrote the two numbers side by side"),
+        ek.UNCLEAR: pgettext("a kind of wrong answer", "unclear"),
+        ek.OMISSION: _("missed capture"),
     }.get(kind, kind)
 
 
 def kind_help(kind: str) -> str:
     """What a kind means, with 7 × 8 as the example (the help under the kinds table)."""
     return {
-        OPERAND: _(
-            "the answer of a fact one or two steps away that shares a number: 7 × 8 → 48 "
-            "(6 × 8, one step), 63 (7 × 9) or 40 (5 × 8, two steps)"
+        ek.OPERAND: _(
+            "the answer of a fact with one number changed: 7 × 8 → 48 (6 × 8) or 42 (7 × 6)"
         ),
-        CLOSE: _("1 or 2 away from the answer, even another table answer: 7 × 8 → 54 or 57"),
-        ZERO_ONE: _("0, or one of the two numbers, as if multiplying by 0 or 1: 7 × 8 → 0 or 7"),
-        OPERATION: _("7 + 8 = 15, 8 − 7 = 1, or the numbers side by side: 78 or 87"),
-        REVERSED: _("the right digits the other way round: 7 × 8 → 65"),
-        TABLE_ERROR: _("an answer from elsewhere in the tables: 7 × 8 → 81 (9 × 9)"),
-        OTHER: _("none of these: 7 × 8 → 59"),
-        OMISSION: _("a capture left on the board"),
+        ek.TIE: _("the answer of 7 × 7 or 8 × 8 for 7 × 8 (49 or 64)"),
+        ek.NEAR: _("a little off, as when counting up in sevens: 7 × 8 → 55 or 58"),
+        ek.TENS_SLIP: _("the right last digit, the wrong tens: 6 × 9 → 44 or 64"),
+        ek.KEYPAD: _("one digit a key away on the number pad: 56 → 59; the fact is known"),
+        ek.OPERATION: _("7 + 8 = 15 or 8 − 7 = 1 instead of 7 × 8"),
+        ek.ZERO_ONE: _("0, or one of the two numbers, as if multiplying by 0 or 1: 7 × 8 → 7"),
+        ek.REVERSED: _("the right digits the other way round: 7 × 8 → 65"),
+        ek.SIDE_BY_SIDE: _("the numbers side by side: 7 × 8 → 78 or 87"),
+        ek.UNCLEAR: _("no pattern is clear from this answer alone: 7 × 8 → 101"),
+        ek.OMISSION: _("a capture left on the board"),
     }.get(kind, "")
 
 
-def explain_answer(a: int, b: int, answer: int | None) -> str:
-    """Why this wrong answer to a × b is what it is, in a few words: "added instead",
-    "neighbouring fact, one step away: 6 × 8"..."""
-    kind = classify(a, b, answer)
-    if kind == OPERAND:
-        found = neighbour_fact(a, b, answer)
-        if found is not None:
-            x, y, steps = found
-            values = {"x": x, "y": y}
-            if steps == 1:
-                return _("neighbouring fact, one step away: %(x)s × %(y)s") % values
-            return _("neighbouring fact, two steps away: %(x)s × %(y)s") % values
-        return _("neighbouring fact")
-    if kind == CLOSE:
-        return _("near miss (%(off)+d)") % {"off": answer - a * b}
-    if kind == ZERO_ONE:
+def kind_advice(kind: str) -> str:
+    """What a teacher can do about a child's main kind of mistake."""
+    return {
+        ek.OPERAND: _(
+            "Build each fact from one the child knows (7 × 8 is 7 × 7 and one more 7) and say "
+            "both numbers aloud, so the neighbouring fact does not slip in."
+        ),
+        ek.TIE: _(
+            "Facts like 7 × 7 and 8 × 8 are crowding out their neighbours: practise 7 × 8 "
+            "next to 7 × 7, saying what changes."
+        ),
+        ek.NEAR: _(
+            "The child counts up and slips by a little: practise counting in steps, then aim "
+            "for recalling the answer without counting."
+        ),
+        ek.TENS_SLIP: _("Check the tens: say the answer as tens and ones before typing it."),
+        ek.KEYPAD: _(
+            "The child knows these facts and misses a key: a slower, careful tap is enough."
+        ),
+        ek.OPERATION: _(
+            "The child adds or subtracts instead of multiplying: read the sign aloud and "
+            "show times as groups (7 groups of 8)."
+        ),
+        ek.ZERO_ONE: _("Revisit × 0 and × 1 separately from the other tables."),
+        ek.REVERSED: _("Check the order of the digits when writing two-digit answers."),
+        ek.SIDE_BY_SIDE: _("Show that 7 × 8 is a number of things, not the digits 7 and 8."),
+    }.get(kind, "")
+
+
+def explain_answer(a: int, b: int, answer: int | None, kind: str, options=None) -> str:
+    """Why this wrong answer to a × b is what it is, in a few words: "the answer to 7 × 6,
+    not 7 × 8", "added instead (7 + 8)". ``kind`` is the one stored with the answer; the
+    details are read again for it (``error_kinds.explain``)."""
+    if kind == ek.OMISSION or answer is None:
+        return _("missed capture")
+    context = ek.CAPTURE if options else ek.WARM_UP
+    found = ek.explain(a, b, answer, context=context, options=options)
+    if found.kind != kind:  # stored under other rules: the kind's name only
+        return kind_label(kind)
+    if kind == ek.OPERAND:
+        x, y = found.fact
+        return _("the answer to %(x)s × %(y)s, not %(a)s × %(b)s") % {
+            "x": x,
+            "y": y,
+            "a": a,
+            "b": b,
+        }
+    if kind == ek.TIE:
+        n = found.square
+        return _("the answer to %(n)s × %(n)s (%(p)s)") % {"n": n, "p": n * n}
+    if kind == ek.NEAR:
+        return _("near miss (%(off)+d)") % {"off": found.difference}
+    if kind == ek.TENS_SLIP:
+        right, given = found.tens
+        return _("tens digit %(given)s instead of %(right)s") % {"given": given, "right": right}
+    if kind == ek.KEYPAD:
+        _position, right, pressed = found.digit
+        return _("pressed %(pressed)s next to %(right)s (%(p)s)") % {
+            "pressed": pressed,
+            "right": right,
+            "p": a * b,
+        }
+    if kind == ek.OPERATION:
+        if found.operation == "add":
+            return _("added instead (%(a)s + %(b)s)") % {"a": a, "b": b}
+        return _("subtracted instead (%(x)s − %(y)s)") % {"x": max(a, b), "y": min(a, b)}
+    if kind == ek.ZERO_ONE:
         if answer == 0:
             return _("0, as if multiplying by 0")
         return _("%(n)s, one of the two numbers, as if multiplying by 1") % {"n": answer}
-    if kind == OPERATION:
-        if answer == a + b:
-            return _("added instead (%(a)s + %(b)s)") % {"a": a, "b": b}
-        if answer == abs(a - b):
-            return _("subtracted instead (%(x)s − %(y)s)") % {"x": max(a, b), "y": min(a, b)}
-        return _("wrote the two numbers side by side")
-    if kind == REVERSED:
+    if kind == ek.REVERSED:
         return _("digits the other way round (%(p)s)") % {"p": a * b}
-    if kind == TABLE_ERROR:
-        facts = [f"{x} × {y}" for x in TABLE for y in TABLE if x <= y and x * y == answer]
-        return _("another times-table answer (%(facts)s)") % {"facts": ", ".join(facts)}
-    if kind == OMISSION:
-        return _("missed capture")
-    return pgettext("a kind of wrong answer", "other")
+    if kind == ek.SIDE_BY_SIDE:
+        return _("wrote the two numbers side by side")
+    return pgettext("a kind of wrong answer", "unclear")
 
 
-def wrong_answer_rows(a: int, b: int, wrong_answers: dict, limit: int = 5) -> list[dict]:
+def wrong_answer_rows(
+    a: int, b: int, wrong_answers: dict, named: dict | None = None, limit: int = 5
+) -> list[dict]:
     """The most frequent wrong answers {"48": 3} as rows with their kind, most frequent first
-    (ties: the smaller answer first)."""
+    (ties: the smaller answer first). ``named``: {answer: kind}, the kind the reports give
+    each (``knowledge.Summary.named``); an answer without one is read on its own."""
     rows = []
     for raw, n in wrong_answers.items():
         try:
             answer = int(raw)
         except (TypeError, ValueError):
             continue
-        kind = classify(a, b, answer)
+        kind = (named or {}).get(answer) or ek.classify(a, b, answer)
         rows.append(
             {
                 "answer": answer,
                 "count": int(n),
                 "kind": kind,
                 "kind_label": kind_label(kind),
-                "why": explain_answer(a, b, answer),
+                "why": explain_answer(a, b, answer, kind),
             }
         )
     rows.sort(key=lambda r: (-r["count"], r["answer"]))
@@ -227,14 +238,16 @@ def wrong_answer_rows(a: int, b: int, wrong_answers: dict, limit: int = 5) -> li
 class Cell:
     a: int
     b: int
-    css: str  # heat-<shown state> (child) or heat-band-<band> (class, school)
+    css: str  # heat-<state> (child) or heat-band-<band> (class, school)
     mark: str  # the state's text mark
     label: str  # the whole story in words (aria-label / title)
     href: str = ""
     selected: bool = False
-    ratio: str = ""  # "2/3": right of the latest answers (child), struggling/tried (group)
-    speed: str = ""  # "2.4s", "~7.0s", "–" (child)
+    ratio: str = ""  # "2/3": right of the latest answers (child), not yet/children (group)
+    speed: str = ""  # "2.4s", "~7.0s" (child)
     speed_css: str = ""
+    twin_mark: str = ""  # the other order's mark, when its state differs (child)
+    twin_css: str = ""
 
 
 def heatmap(cell_for: Callable[[int, int], Cell]) -> list[dict]:
@@ -242,191 +255,168 @@ def heatmap(cell_for: Callable[[int, int], Cell]) -> list[dict]:
     return [{"a": a, "cells": [cell_for(a, b) for b in TABLE]} for a in TABLE]
 
 
-@dataclass
-class FactNumbers:
-    """What the heatmap needs to know about one fact (one child, as asked or together):
-    ``state`` as shown (check again for a mastered fact due for review), the all-time
-    counts of the order(s) and the pooled recent figures that decide the state."""
-
-    state: str = NOT_SEEN
-    attempts: int = 0
-    correct: int = 0
-    omissions: int = 0
-    recent_attempts: int = 0
-    recent_correct: int = 0
-    speed_ms: int | None = None
-    speed_from_game: bool = False
-    # "As asked": this order's own latest answers (up to 10; FactStat.latest), None when not
-    # known (the squares then show the pooled figures); 0 when asked only the other way round.
-    own_attempts: int | None = None
-    own_correct: int = 0
-
-    @property
-    def seen(self) -> bool:
-        """Met at all: answered (in either order), or asked only the other way round."""
-        return bool(self.attempts) or self.own_attempts == 0
-
-    @property
-    def accuracy(self) -> float | None:
-        return self.correct / self.attempts if self.attempts else None
-
-    @property
-    def accuracy_percent(self) -> int | None:
-        acc = self.accuracy
-        return None if acc is None else round(acc * 100)
-
-    @property
-    def shown(self) -> str:
-        """The state the heatmap draws: SLOW for a learning fact that is right often enough
-        to be fluent (so only its speed holds it back), else the state."""
-        n, right = self.recent_attempts, self.recent_correct
-        if (
-            self.state == LEARNING
-            and n >= FLUENT_MIN_ATTEMPTS
-            and Fraction(right, n) >= Fraction(str(FLUENT_ACCURACY))
-        ):
-            return SLOW
-        return self.state
+def differs(x: knowledge.Square, y: knowledge.Square | None) -> bool:
+    """Two orders of a fact the child has answered both ways, one known and the other not
+    yet (or the other way round): the square shows both."""
+    known = (knowledge.KNOWN, knowledge.SLOW)
+    return (
+        y is not None
+        and x.a != x.b
+        and x.answered
+        and y.answered
+        and ((x.state in known and y.state == knowledge.NOT_YET)
+             or (x.state == knowledge.NOT_YET and y.state in known))
+    )  # fmt: skip
 
 
-def weaker_state(states: Iterable[str]) -> str:
-    """The weakest of the states of the orders that were seen (not seen when none was)."""
-    seen = [s for s in states if s != NOT_SEEN]
-    if not seen:
-        return NOT_SEEN
-    return min(seen, key=lambda s: STATES.index(MASTERED if s == CHECK_AGAIN else s))
-
-
-def together(x: FactNumbers, y: FactNumbers) -> FactNumbers:
-    """A fact and its twin (7 × 8 and 8 × 7) together: counts added. The state and recent
-    figures are the pooled ones both orders carry (the weaker state, should they differ)."""
-    pooled = x if x.attempts else y
-    return FactNumbers(
-        state=weaker_state([x.state, y.state]),
-        attempts=x.attempts + y.attempts,
-        correct=x.correct + y.correct,
-        omissions=x.omissions + y.omissions,
-        recent_attempts=pooled.recent_attempts,
-        recent_correct=pooled.recent_correct,
-        speed_ms=pooled.speed_ms,
-        speed_from_game=pooled.speed_from_game,
-    )
-
-
-def child_cell(a: int, b: int, numbers: FactNumbers, href: str = "", selected=False) -> Cell:
-    """A child's square. Its colour and mark are the state (both orders together); its
-    "right/latest" is this order's own latest answers when they are known ("As asked":
-    ``own_attempts``), so 3 × 2 known and 2 × 3 not shows, else the pooled figures."""
-    shown = numbers.shown
-    if numbers.seen:
-        pooled = {
-            "a": a,
-            "b": b,
-            "state": state_label(shown),
-            "correct": numbers.recent_correct,
-            "n": numbers.recent_attempts,
+def square_words(square: knowledge.Square) -> str:
+    """One order in words: "7 × 8: knows it, 4 right of the latest 5; quick, 2.1 s"."""
+    values = {"a": square.a, "b": square.b, "state": state_label(square.state)}
+    if square.answered:
+        text = _("%(a)s × %(b)s: %(state)s, %(right)s right of the latest %(n)s") % {
+            **values,
+            "right": square.right,
+            "n": square.latest,
         }
-        if numbers.own_attempts is None:
-            label = (
-                _(
-                    "%(a)s × %(b)s: %(state)s, %(correct)s right of the latest %(n)s (both orders "
-                    "together)"
-                )
-                % pooled
-            )
-            ratio = f"{numbers.recent_correct}/{numbers.recent_attempts}"
-        elif numbers.own_attempts:
-            label = _(
-                "%(a)s × %(b)s as asked: %(own)s right of its latest %(own_n)s; both orders "
-                "together: %(state)s, %(correct)s right of the latest %(n)s"
-            ) % {**pooled, "own": numbers.own_correct, "own_n": numbers.own_attempts}
-            ratio = f"{numbers.own_correct}/{numbers.own_attempts}"
-        else:
-            label = (
-                _(
-                    "%(a)s × %(b)s: not asked this way yet; both orders together: %(state)s, "
-                    "%(correct)s right of the latest %(n)s"
-                )
-                % pooled
-            )
-            ratio = ""
-        words = speed_words(numbers)
-        if words:
-            label = f"{label}; {words}"
-    else:
-        label = _("%(a)s × %(b)s: not seen yet") % {"a": a, "b": b}
-        ratio = ""
+        speed = speed_words(square.speed_ms, square.speed_from_game)
+        return f"{text}; {speed}" if speed else text
+    if square.state == knowledge.NOT_YET:
+        return _("%(a)s × %(b)s: not asked yet, likely not yet (from the other answers)") % values
+    return _("%(a)s × %(b)s: not asked yet") % values
+
+
+def child_cell(
+    square: knowledge.Square,
+    twin: knowledge.Square | None = None,
+    href: str = "",
+    selected: bool = False,
+    at: tuple[int, int] | None = None,
+) -> Cell:
+    """A child's square of a fact as asked: its state (colour and mark), its own latest
+    answers ("4/5": the number matches the colour, both this order's) and speed; when the
+    other order's state differs (3 × 7 known, 7 × 3 not yet), the other's mark too.
+    ``at``: the square's place on the map when it shows another fact (twins together)."""
+    label = square_words(square)
+    twin_mark = twin_css = ""
+    if twin is not None and differs(square, twin):
+        twin_mark, twin_css = state_mark(twin.state), f"heat-twin-{twin.state}"
+        label = f"{label}. {square_words(twin)}"
+    a, b = at or (square.a, square.b)
     return Cell(
         a=a,
         b=b,
-        css=f"heat-{shown}",
-        mark=state_mark(shown),
+        css=f"heat-{square.state}" + ("" if square.answered else " heat-estimate"),
+        mark=state_mark(square.state),
         label=label,
         href=href,
         selected=selected,
-        ratio=ratio,
-        speed=speed_mark(numbers) if numbers.seen else "",
-        speed_css=f"speed-{speed_class(numbers)}",
+        ratio=f"{square.right}/{square.latest}" if square.answered else "",
+        speed=speed_mark(square.speed_ms, square.speed_from_game),
+        speed_css=f"speed-{speed_class(None if square.speed_from_game else square.speed_ms)}",
+        twin_mark=twin_mark,
+        twin_css=twin_css,
     )
 
 
-# A class (or school) cell: how many of the children who tried the fact are wrong so far or
-# still learning it (their pooled state), of those who tried it.
+# A class (or school) square: how many children are not yet on the fact as asked, of the
+# children counted (every child's square says something: known, not yet, or not sure yet).
 BAND_NONE, BAND_MANY, BAND_SOME, BAND_NOBODY = "none", "many", "some", "nobody"
 
 
-def group_band(children: int, struggling: int) -> str:
-    """none: nobody tried it; many: half or more of those who tried it are wrong so far or
-    learning; some: fewer than half; nobody: none of them (right so far, fluent, mastered)."""
-    if children <= 0:
+@dataclass(frozen=True)
+class GroupCounts:
+    """A fact as asked across children: how many of them the model says know it, not yet,
+    and not sure yet (each child's own square: the counts never differ from their pages)."""
+
+    known: int = 0
+    not_yet: int = 0
+    unsure: int = 0
+
+    @property
+    def children(self) -> int:
+        return self.known + self.not_yet + self.unsure
+
+    def __add__(self, other: "GroupCounts") -> "GroupCounts":
+        return GroupCounts(
+            self.known + other.known, self.not_yet + other.not_yet, self.unsure + other.unsure
+        )
+
+
+def count_squares(summaries) -> dict[tuple[int, int], GroupCounts]:
+    """Each fact as asked: the children's squares counted by state."""
+    out = {}
+    for a, b in knowledge.ORDERS:
+        known = not_yet = unsure = 0
+        for summary in summaries:
+            state = summary.squares[(a, b)].state
+            if state in (knowledge.KNOWN, knowledge.SLOW):
+                known += 1
+            elif state == knowledge.NOT_YET:
+                not_yet += 1
+            else:
+                unsure += 1
+        out[(a, b)] = GroupCounts(known, not_yet, unsure)
+    return out
+
+
+def group_band(counts: GroupCounts) -> str:
+    """none: no child counted; many: a third or more not yet; some: fewer, at least one;
+    nobody: no child not yet."""
+    if counts.children <= 0:
         return BAND_NONE
-    if struggling * 2 >= children:
+    if counts.not_yet * 3 >= counts.children:
         return BAND_MANY
-    if struggling > 0:
+    if counts.not_yet > 0:
         return BAND_SOME
     return BAND_NOBODY
 
 
 def band_label(band: str) -> str:
     return {
-        BAND_NONE: _("nobody has tried it yet"),
-        BAND_MANY: _("half or more wrong so far or still learning it"),
-        BAND_SOME: _("a few wrong so far or still learning it"),
-        BAND_NOBODY: _("nobody wrong so far or still learning it"),
+        BAND_NONE: _("no children yet"),
+        BAND_MANY: _("a third or more of the children not yet"),
+        BAND_SOME: _("fewer than a third of the children not yet"),
+        BAND_NOBODY: _("not yet: nobody"),
     }[band]
 
 
-def group_cell(a: int, b: int, children: int, struggling: int, href="", selected=False) -> Cell:
-    band = group_band(children, struggling)
-    if children:
-        ratio = f"{struggling}/{children}"
-        label = ngettext(
-            "%(a)s × %(b)s: %(struggling)s of %(children)s child who tried it wrong so far "
-            "or still learning it",
-            "%(a)s × %(b)s: %(struggling)s of %(children)s children who tried it wrong so far "
-            "or still learning it",
-            children,
-        ) % {"a": a, "b": b, "struggling": struggling, "children": children}
-    else:
-        ratio = ""
-        label = _("%(a)s × %(b)s: nobody has tried it yet") % {"a": a, "b": b}
+def group_words(a: int, b: int, counts: GroupCounts) -> str:
+    return ngettext(
+        "%(a)s × %(b)s: %(not_yet)s of %(n)s child not yet, %(unsure)s not sure yet, "
+        "%(known)s know it",
+        "%(a)s × %(b)s: %(not_yet)s of %(n)s children not yet, %(unsure)s not sure yet, "
+        "%(known)s know it",
+        counts.children,
+    ) % {
+        "a": a,
+        "b": b,
+        "not_yet": counts.not_yet,
+        "n": counts.children,
+        "unsure": counts.unsure,
+        "known": counts.known,
+    }
+
+
+def group_cell(a: int, b: int, counts: GroupCounts, href="", selected=False) -> Cell:
+    band = group_band(counts)
     return Cell(
         a=a,
         b=b,
         css=f"heat-band-{band}",
-        mark="" if children else "·",
-        label=label,
+        mark="" if counts.children else "·",
+        label=group_words(a, b, counts) if counts.children else _("no children yet"),
         href=href,
         selected=selected,
-        ratio=ratio,
+        ratio=f"{counts.not_yet}/{counts.children}" if counts.children else "",
     )
 
 
-# --- the weekly trend line -------------------------------------------------------------------
+# --- the trend line: a share of right answers per day -------------------------------------------
 
-TREND_WEEKS = 12
+TREND_DAYS = 28  # four weeks, day by day: learning inside a week shows
+TREND_WEEKS = 12  # a fact's bars (the fact panel): week by week
 TREND_WIDTH, TREND_HEIGHT = 720, 240
-TREND_LEFT, TREND_RIGHT, TREND_TOP, TREND_BOTTOM = 52, 30, 24, 44  # room for the last week label
+TREND_LEFT, TREND_RIGHT, TREND_TOP, TREND_BOTTOM = 52, 30, 24, 44  # room for the last label
 
 
 def week_of(day: date) -> date:
@@ -458,9 +448,30 @@ def weekly(days: Iterable[tuple[date, int, int]], today: date, weeks=TREND_WEEKS
     return out
 
 
+def daily(rows: Iterable[tuple[date, int, int]], today: date, days=TREND_DAYS) -> list[dict]:
+    """(day, attempts, correct) rows as the last ``days`` days up to today, oldest first,
+    empty days included; each day says whether it starts a week (its label is shown)."""
+    first = today - timedelta(days=days - 1)
+    totals = {first + timedelta(days=i): [0, 0] for i in range(days)}
+    for day, attempts, correct in rows:
+        if day in totals:
+            totals[day][0] += attempts
+            totals[day][1] += correct
+    return [
+        {
+            "day": day,
+            "monday": day.weekday() == 0,
+            "attempts": attempts,
+            "correct": correct,
+            "accuracy": round(100 * correct / attempts) if attempts else None,
+        }
+        for day, (attempts, correct) in totals.items()
+    ]
+
+
 def trend_chart(weeks: list[dict]) -> dict:
-    """Coordinates for the weekly accuracy line (0–100 %): points, the line's segments (a
-    week without attempts breaks the line), y ticks and x labels."""
+    """Coordinates for the accuracy line (0–100 %) of ``daily``'s days: points, the line's
+    segments (a day without attempts breaks the line), y ticks and x labels."""
     plot_w = TREND_WIDTH - TREND_LEFT - TREND_RIGHT
     plot_h = TREND_HEIGHT - TREND_TOP - TREND_BOTTOM
     baseline = TREND_TOP + plot_h
@@ -493,9 +504,9 @@ def trend_chart(weeks: list[dict]) -> dict:
         "points": points,
         "lines": [" ".join(s) for s in segments if len(s) > 1],
         "ticks": ticks,
-        "weeks": len(weeks),
-        "weeks_with_data": len(with_data),
+        "days": len(weeks),
+        "days_with_data": len(with_data),
         "total": sum(w["attempts"] for w in weeks),
-        "first": weeks[0]["week"] if weeks else None,
-        "last": weeks[-1]["week"] if weeks else None,
+        "first": weeks[0]["day"] if weeks else None,
+        "last": weeks[-1]["day"] if weeks else None,
     }

@@ -1,7 +1,8 @@
-from celery import shared_task
+from datetime import timedelta
 
-from classroom.models import ClassFactStat
-from classroom.models import Classroom
+from celery import shared_task
+from django.utils import timezone
+
 from classroom.models import DailyTrend
 from classroom.models import FactStat
 from classroom.models import RecomputeJob
@@ -14,6 +15,9 @@ def heartbeat(self, sent_at: str = ""):
     """Record that this worker consumed a task (scheduled by beat every 30 s)."""
     WorkerHeartbeat.beat(self.request.hostname or "unknown", sent_at=sent_at)
 
+
+# An attempt younger than this is left to the next sweep: its move may still be committing.
+SETTLE = timedelta(seconds=5)
 
 # --- analytics (docs/analytics.md, "Pipeline"): a game's or a warm-up's end counts its
 # children's new attempts into their statistics (incremental, marked applied in the same
@@ -37,11 +41,12 @@ def update_match_trends(match_id: int):
 
 @shared_task(ignore_result=True, acks_late=True)
 def sweep_missed_stats():
-    """Beat, every minute: matches that ended in the last hours with attempts not yet
-    counted (the broker was down when they ended, so ``update_match_stats`` was lost) are
-    counted now. Idempotent: a counted match is not found again."""
-    for match_id in FactStat.objects.matches_missing_stats():
-        FactStat.objects.update_for_match(match_id)
+    """Beat, every minute: every attempt not yet counted, made more than a few seconds ago,
+    is counted now: those of games still going (so they reach the reports within a minute,
+    not at the game's end), of games whose ``update_match_stats`` was lost (the broker was
+    down when they ended) and of abandoned ones. Idempotent: a counted attempt is not
+    found again."""
+    FactStat.objects.apply_all_pending(settled=timezone.now() - SETTLE)
     # Warm-up rounds too: one that ran out of time with nobody there to finish it (the lid
     # was closed), or whose own task was lost.
     for warm_up_id in WarmUp.objects.missing_stats():
@@ -61,19 +66,16 @@ def update_warm_up_stats(warm_up_id: int):
 def rebuild_class_stats(classroom_ids: list[int], student_ids: list[int] | None = None):
     """A child moved to another class or was deleted (a repair): first a full rebuild of
     ``student_ids`` (classmates whose games with a deleted child went with it), then the
-    heatmaps of those classes and of theirs and their schools' class and school trend rows
-    (idempotent: rebuilds)."""
+    class and school trend rows of those classes' schools (idempotent: rebuilds)."""
     FactStat.objects.repair(student_ids or [], classroom_ids)
 
 
 @shared_task(ignore_result=True, acks_late=True)
 def nightly_rollups():
-    """Beat, once a night: attempts not yet counted (matches that were abandoned never sent
-    update_match_stats), every active class's roll-up, and the trends of yesterday and
-    today in each school's time zone rebuilt from the counted attempts (a safety net: they
-    come out the same)."""
+    """Beat, once a night: attempts not yet counted (the sweep's safety net), and the trends
+    of yesterday and today in each school's time zone rebuilt from the counted attempts (a
+    safety net: they come out the same)."""
     FactStat.objects.apply_all_pending()
-    ClassFactStat.objects.rebuild_for(Classroom.objects.active().values_list("pk", flat=True))
     DailyTrend.objects.rebuild_recent()
 
 

@@ -1,10 +1,10 @@
 """Which facts a potion warm-up asks, in which order: the Coach's choice (pure, no ORM).
 
 ``plan`` puts the child's focus facts first, then the facts due for review, then the facts
-with no evidence yet, then the rest of the session's tables, and repeats each focus fact a
-few questions later the other way round (7 × 8, then 8 × 7). The caller
-(``WarmUp.objects.start``) gathers the three lists from the child's ``FactStat`` rows;
-docs/classroom/warm-up.md explains the choice.
+begun but not decided and those with no evidence yet, taking turns, then the rest of the
+session's tables, and repeats each focus fact a few questions later the other way round
+(7 × 8, then 8 × 7). The caller (``warmup.plan_for``) gathers the lists from the knowledge
+model; docs/classroom/warm-up.md explains the choice.
 """
 
 import random
@@ -50,7 +50,8 @@ def plan(
 
     Focus facts first (in the order given: weakest first), each asked again ``FOCUS_GAP``
     questions later the other way round; then the facts due for review (in the order given:
-    the longest unseen first); then facts with no evidence (shuffled); then the rest of the
+    the longest unseen first); then facts with no evidence (in the order given, taking turns
+    with the facts begun and not decided yet); then the rest of the
     tables (shuffled). A fact outside the tables is left out, each fact comes once per pass,
     and when the tables run out before ``n`` they are dealt again, reshuffled. The same fact
     is never asked twice in a row. Deterministic from ``seed``."""
@@ -74,8 +75,7 @@ def plan(
     used |= {(b, a) for a, b in focus_facts}  # each comes back the other way round anyway
     due_facts = take(due)
     unfinished_facts = take(unfinished)  # in the order given: the closest to a state first
-    unseen_facts = take(unseen)
-    rng.shuffle(unseen_facts)
+    unseen_facts = take(unseen)  # in the order given
     rest = take(f for f in allowed if f not in used)
     rng.shuffle(rest)
     # Facts begun and facts never met take turns: evidence deepens and spreads at once.

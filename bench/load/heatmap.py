@@ -2,16 +2,17 @@
 from its end to the heatmap's rows counting it.
 
 A game ends with the move that finishes it (``Match.finished_at``, stamped in that move's
-transaction); its commit enqueues the worker's game-end task, which adds each child's new
-attempts to their ``FactStat`` rows and their class's ``ClassFactStat`` rows and marks the
-attempts ``stats_applied`` in the same transaction (docs/analytics.md, "Pipeline"). So the
-heatmap (the teacher's class view reads those rows) shows a game once none of its attempts is
-left unapplied. The probe, a thread of the load run's process beside the load generators,
-asks the database every ``interval`` seconds which games have ended and which of them are
-still waiting; a game's time is from ``finished_at`` to the first poll that found it counted
-(an overestimate by at most ``interval``, the poll's own time included). Two indexed queries a
-poll: the matches by ``(status, changed_at)`` and the attempts of the waiting games by their
-match."""
+transaction); its commit enqueues the worker's game-end task, which folds each child's new
+attempts into the knowledge model's state in their ``FactStat`` rows, adds them to the day's
+trend rows and marks the attempts ``stats_applied``, all in one transaction
+(docs/analytics.md, "Pipeline"). So the heatmaps (the child's and the class's views read
+those rows; the class map is counted from its children's at read time) show a game once none
+of its attempts is left unapplied. The probe, a thread of the load run's process beside the
+load generators, asks the database every ``interval`` seconds which games have ended and which
+of them are still waiting; a game's time is from ``finished_at`` to the first poll that found
+it counted (an overestimate by at most ``interval``, the poll's own time included). Two
+indexed queries a poll: the matches by ``(status, changed_at)`` and the attempts of the
+waiting games by their match."""
 
 from __future__ import annotations
 

@@ -2,7 +2,6 @@
 area lives in that area's mixin (e.g. picture sign-in in ``signin.py``)."""
 
 from .analytics import Attempt
-from .analytics import ClassFactStat
 from .analytics import DailyTrend
 from .analytics import FactStat
 from .assignment import Assignment
@@ -41,7 +40,6 @@ __all__ = [
     "AssignmentQuerySet",
     "Attempt",
     "ChildSeat",
-    "ClassFactStat",
     "Classroom",
     "ClassroomQuerySet",
     "DailyTrend",

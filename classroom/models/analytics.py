@@ -1,43 +1,35 @@
-"""Evidence and statistics about times-table facts (see docs/analytics.md, "Pipeline").
+"""Evidence and what it says about times-table facts (docs/analytics.md, "Pipeline").
 
-Attempts are written with the move that made them (``Attempt.objects.record_move``). In
-normal operation the statistics are incremental: ``FactStat.objects.apply_pending`` counts a
-child's attempts not yet counted (``Attempt.stats_applied``, the idempotency record) into the
-touched facts, the class's touched facts and the days' trend rows (incremental.py). Full
-rebuilds from all the attempts are repairs and write the same rows:
-``FactStat.objects.rebuild_for(student_ids)`` and ``repair``,
-``ClassFactStat.objects.rebuild_for(class_ids)``,
-``DailyTrend.objects.rebuild_for_school(school, first_day, last_day)``, and a whole rebuild
-with progress, ``RecomputeJob.run()`` (recompute.py). The SQL they share is rebuild_sql.py
-and stats_sql.py. The judgement (mastery, kinds of error, focus facts) stays in the pure
-``classroom.diagnosis``.
+Attempts are written with the move (or the warm-up answer) that made them
+(``Attempt.objects.record_move``). The knowledge model (``classroom.knowledge``, a pure fold
+over a child's attempts in time order) is kept in each child's ``FactStat`` rows: the live
+update folds a child's attempts not yet counted (``Attempt.stats_applied``, the idempotency
+record) into them (``FactStat.objects.apply_pending``, knowledge_store.py); the repair
+replays every attempt (``FactStat.objects.rebuild_for``, and a whole rebuild with progress,
+``RecomputeJob.run()``). ``DailyTrend`` counts the attempts of each local day, for the trend
+charts. SQL reads and writes the rows; the rules are in ``classroom.knowledge`` and
+``classroom.error_kinds``.
 """
 
-import json
 from datetime import timedelta
 
 from django.db import connections
 from django.db import models
 from django.db import transaction
-from django.db.models import Case
 from django.db.models import Count
 from django.db.models import Q
-from django.db.models import When
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from classroom import diagnosis
+from classroom import error_kinds
+from classroom import knowledge
 from games.models import Match
 
-from . import stats_sql
 from .child_seat import student_pk_of
-from .rebuild_sql import CHUNK
-from .rebuild_sql import db_now
 from .rebuild_sql import insert_select
 from .rebuild_sql import lock_rows
 from .rebuild_sql import no_jit
 from .rebuild_sql import table_names
-from .stats_sql import error_column
 
 # --- evidence ------------------------------------------------------------------------------
 
@@ -61,8 +53,15 @@ class AttemptQuerySet(models.QuerySet):
                 b=fact["b"],
                 answer=fact["answer"],
                 correct=bool(fact["correct"]),
-                kind=diagnosis.classify(fact["a"], fact["b"], fact["answer"]),
+                kind=error_kinds.classify(
+                    fact["a"],
+                    fact["b"],
+                    fact["answer"],
+                    context=fact["context"],
+                    options=fact.get("options"),
+                ),
                 context=fact["context"],
+                options=fact.get("options"),
                 response_ms=None if fact["context"] == Attempt.Context.MISSED else move.think_ms,
                 home=match.family,  # a family-night game: played at home
                 created_at=move.created_at,
@@ -71,15 +70,6 @@ class AttemptQuerySet(models.QuerySet):
             if fact.get("seat") in children
         ]
         return self.bulk_create(rows) if rows else []
-
-    def with_accuracy_first(self):
-        return self.annotate(
-            accuracy_first=Case(
-                When(match__session_link__assignment__accuracy_first=True, then=True),
-                default=False,
-                output_field=models.BooleanField(),
-            )
-        )
 
 
 class Attempt(models.Model):
@@ -90,6 +80,9 @@ class Attempt(models.Model):
         CHALLENGE = "challenge"
         MISSED = "missed"
         WARM_UP = "warm-up"  # typed on the warm-up's number pad (classroom.models.warmup)
+        # A claim after being caught for a missed capture: stored, marked, and not evidence
+        # of the pair tapped (the child must capture and may tap at random).
+        FORCED = "forced"
 
     student = models.ForeignKey(
         "classroom.Student", on_delete=models.CASCADE, related_name="attempts"
@@ -113,8 +106,11 @@ class Attempt(models.Model):
     b = models.PositiveSmallIntegerField()
     answer = models.PositiveIntegerField(null=True, blank=True)  # None: a missed capture
     correct = models.BooleanField()
-    kind = models.CharField(max_length=12)  # classroom.diagnosis.classify
+    kind = models.CharField(max_length=12)  # classroom.error_kinds.classify
     context = models.CharField(max_length=12, choices=Context.choices)
+    # A claim in a game: the values of the monsters the child could tap then (the board),
+    # what its kind is weighed against (classroom.error_kinds.classify).
+    options = models.JSONField(null=True, blank=True)
     response_ms = models.PositiveIntegerField(null=True, blank=True)
     home = models.BooleanField(default=False)  # played at home (family night), not in class
     created_at = models.DateTimeField()
@@ -155,21 +151,24 @@ class Attempt(models.Model):
 
 
 class FactStatQuerySet(models.QuerySet):
-    # --- the incremental path (normal operation: incremental.py) --------------------------
+    # --- the live update (normal operation: knowledge_store.py) ----------------------------
     def apply_pending(self, student_ids) -> int:
-        """Count these children's attempts not yet counted into their statistics: their
-        touched facts, their classes' touched facts and the days' trend rows, one
-        transaction per child that also marks the attempts applied (idempotent, safe under
-        concurrent tasks, see ``incremental.apply_child``). Returns the attempts applied."""
-        from .incremental import apply_child
+        """Count these children's attempts not yet counted into their statistics: the fold of
+        the knowledge model over their rows and the days' trend rows, one transaction per
+        child that also marks the attempts applied (idempotent, safe under concurrent tasks,
+        ``knowledge_store.apply_child``). Returns the attempts applied."""
+        from .knowledge_store import apply_child
 
         return sum(apply_child(pk, using=self.db) for pk in sorted(set(student_ids)))
 
-    def apply_all_pending(self) -> int:
-        """Every child with attempts not yet counted (abandoned matches, lost tasks): what
-        the nightly run and the sweep fall back on. Reads the small pending index."""
-        ids = Attempt.objects.filter(stats_applied=False).values_list("student_id", flat=True)
-        return self.apply_pending(set(ids))
+    def apply_all_pending(self, *, settled=None) -> int:
+        """Every child with attempts not yet counted (games still going, abandoned matches,
+        lost tasks): what the minute's sweep and the nightly run fall back on. ``settled``:
+        only attempts made before it (a move being written has its chance to commit)."""
+        pending = Attempt.objects.filter(stats_applied=False)
+        if settled is not None:
+            pending = pending.filter(created_at__lt=settled)
+        return self.apply_pending(set(pending.values_list("student_id", flat=True)))
 
     def update_for_match(self, match_id) -> int:
         """After a match ends: its children's pending attempts counted (``apply_pending``).
@@ -181,56 +180,25 @@ class FactStatQuerySet(models.QuerySet):
 
     # --- the full rebuild (repair only) ----------------------------------------------------
     def rebuild_for(self, student_ids) -> int:
-        """Rebuild these children's rows from all their attempts (delete + insert in one
-        transaction), with every day of their own trend rows, and mark every attempt of
-        theirs applied: a repair (rules changed, an import, a hard delete, the teacher's
-        button), never needed in normal operation. Counts are all-time; the state and median
-        time are those of ``diagnosis.mastery`` over the latest ten attempts, computed by the
-        database (``stats_sql.fact_stats``: one ``INSERT … SELECT`` per 500 children; on
-        PostgreSQL the trend rows in the same statements, so the attempts are read once).
-        The rows are exactly those the incremental path writes. The classes' roll-ups and the
-        schools' trend roll-ups are the caller's (``repair``). Returns the FactStat rows
-        written."""
+        """Rebuild these children's rows by replaying every attempt of theirs through the
+        knowledge model's fold (``knowledge_store.rebuild_children``), with every day of their
+        own trend rows, and mark every attempt of theirs applied: a repair (rules changed, an
+        import, a hard delete, the teacher's button). The rows are exactly those the live
+        update writes. The schools' trend roll-ups are the caller's (``repair``). Returns
+        the FactStat rows written."""
+        from .knowledge_store import rebuild_children
+
         student_ids = sorted(set(student_ids))
         if not student_ids:
             return 0
-        if student_ids[-1] >= stats_sql.MAX_PACKED_STUDENT_ID:
-            # The statement's one-integer key for a child's fact would overflow (and SQLite
-            # would silently turn it into a float): refuse rather than merge facts.
-            raise ValueError(f"a child id of {student_ids[-1]} is beyond the statistics' key")
-        vendor, tables = connections[self.db].vendor, table_names()
-        fused = vendor == "postgresql"
-        written = 0
         with transaction.atomic(using=self.db):
-            from classroom.models import Student
-
-            no_jit(self)
-            lock_rows(Student, student_ids)
-            self.filter(student_id__in=student_ids).delete()
-            # From now on every attempt of theirs is in the rows written below.
-            Attempt.objects.using(self.db).filter(
-                student_id__in=student_ids, stats_applied=False
-            ).update(stats_applied=True)
-            # Each school's children with its time zone: a day of the 2-day rule (and a
-            # trend day) is the school's local day.
-            groups = DailyTrend.objects.using(self.db).clear_children(student_ids)
-            for school, ids in groups:
-                zone = school.zone.key
-                trend_params = [DailyTrend.Scope.STUDENT.value, zone] if fused else []
-                for i in range(0, len(ids), CHUNK):
-                    chunk = ids[i : i + CHUNK]
-                    sql = stats_sql.fact_stats(vendor, tables, len(chunk), trends=fused)
-                    written += insert_select(self, sql, [*chunk, *trend_params, zone, db_now(self)])
-            if not fused:
-                for school, ids in groups:
-                    attempts = Attempt.objects.using(self.db).filter(student_id__in=ids)
-                    DailyTrend.objects.using(self.db)._insert_children(school, attempts)
+            written = rebuild_children(student_ids, using=self.db)
+            DailyTrend.objects.using(self.db).rebuild_children(student_ids)
         return written
 
     def repair(self, student_ids, classroom_ids=()) -> None:
-        """A full rebuild of these children, then the roll-ups that add them up: the
-        ``ClassFactStat`` of their classes and of ``classroom_ids``, and the class and
-        school trend rows of those classes' schools."""
+        """A full rebuild of these children, then the class and school trend rows of their
+        classes' schools and of ``classroom_ids``' schools."""
         from classroom.models import Classroom
         from classroom.models import School
         from classroom.models import Student
@@ -239,7 +207,6 @@ class FactStatQuerySet(models.QuerySet):
         classes = set(classroom_ids) | set(
             Student.objects.filter(pk__in=student_ids).values_list("classroom_id", flat=True)
         )
-        ClassFactStat.objects.using(self.db).rebuild_for(classes)
         schools = Classroom.objects.filter(pk__in=classes).values_list("school_id", flat=True)
         for school in School.objects.filter(pk__in=set(schools)).order_by("pk"):
             DailyTrend.objects.using(self.db).rebuild_rollups(school)
@@ -263,89 +230,39 @@ class FactStatQuerySet(models.QuerySet):
             .values_list("pk", flat=True)[:limit]
         )
 
-    def focus_facts(self, limit: int = 3) -> list[tuple[int, int]]:
-        """``diagnosis.focus_facts`` over these rows (one child's): the facts to practise,
-        ranked by the pooled recent figures, one per fact and its twin (in the order with
-        the most wrong answers)."""
-        states, wrong = {}, {}
-        for stat in self.filter(state__in=diagnosis.STRUGGLING):
-            states[(stat.a, stat.b)] = stat.pooled_mastery()
-            wrong[(stat.a, stat.b)] = stat.attempts - stat.correct
-        return diagnosis.focus_facts(states, limit, wrong)
+    def orders(self) -> dict:
+        """These rows (one child's) as the knowledge model's state, ``{(a, b): Order}``."""
+        from .knowledge_store import orders_of
 
-    def due_for_review(self, now=None):
-        """Mastered facts whose latest attempt (either order) is ``REVIEW_AFTER_DAYS`` or more
-        before ``now``: what the reports show as "check again" and the warm-up asks again.
-        Both orders of a fact are rows here; ``pooled_facts()`` gives one (a, b) per fact."""
-        now = now or timezone.now()
-        return self.filter(
-            state=diagnosis.MASTERED,
-            last_attempt_at__lte=now - timedelta(days=diagnosis.REVIEW_AFTER_DAYS),
-        ).exclude(
-            # the twin was seen since: the pooled fact's latest attempt is recent
-            models.Exists(
-                FactStat.objects.filter(
-                    student=models.OuterRef("student"),
-                    a=models.OuterRef("b"),
-                    b=models.OuterRef("a"),
-                    last_attempt_at__gt=now - timedelta(days=diagnosis.REVIEW_AFTER_DAYS),
-                )
-            )
-        )
+        return orders_of(self)
 
-    def pooled_facts(self) -> list[tuple[int, int]]:
-        """The facts of these rows, each fact and its twin once, smaller number first."""
-        return sorted({(min(a, b), max(a, b)) for a, b in self.values_list("a", "b")})
+    def focus_facts(self, limit: int = 3, now=None) -> list[tuple[int, int]]:
+        """``knowledge.focus`` over these rows (one child's): the facts to practise, the
+        least known first, one per fact and its twin (the weaker order)."""
+        return knowledge.focus(self.orders(), now or timezone.now(), limit)
 
 
-class FactFigures(models.Model):
-    """What a child's and a class's statistics of one fact both count."""
-
-    a = models.PositiveSmallIntegerField()
-    b = models.PositiveSmallIntegerField()
-    attempts = models.PositiveIntegerField(default=0)
-    correct = models.PositiveIntegerField(default=0)
-    omissions = models.PositiveIntegerField(default=0)
-    median_ms = models.PositiveIntegerField(null=True, blank=True)
-
-    class Meta:
-        abstract = True
-        app_label = "classroom"
-
-
-class FactStat(FactFigures):
-    """A child's statistics for one fact as asked (a × b, order kept), counted from attempts."""
+class FactStat(models.Model):
+    """A child's evidence and knowledge of one fact as asked (a × b, order kept): counts of
+    the attempts, and the knowledge model's state (``classroom.knowledge.Order``)."""
 
     # No index of its own: the unique (student, a, b) constraint's index serves it.
     student = models.ForeignKey(
         "classroom.Student", on_delete=models.CASCADE, related_name="fact_stats", db_index=False
     )
-    # The state and the figures that decide it pool both orders (7 × 8 and 8 × 7 share
-    # them; docs/analytics.md, "States"): the latest attempts of the fact either way round.
-    state = models.CharField(max_length=12)  # classroom.diagnosis.STATES
-    recent_attempts = models.PositiveSmallIntegerField(db_default=0)
-    recent_correct = models.PositiveSmallIntegerField(db_default=0)
-    recent_days = models.PositiveSmallIntegerField(db_default=0)  # different days among them
-    speed_ms = models.PositiveIntegerField(null=True, blank=True)  # the time the state used
-    speed_from_game = models.BooleanField(db_default=False)  # …taken from game times only
-    # The wrong answers by kind (classroom.diagnosis.ERROR_KINDS), a column each: counting
-    # them into columns costs the rebuild far less than building a JSON object per row.
-    # ``errors`` reads and writes them as one dict.
-    operand_errors = models.PositiveIntegerField(default=0)
-    close_errors = models.PositiveIntegerField(default=0)
-    zero_one_errors = models.PositiveIntegerField(default=0)
-    operation_errors = models.PositiveIntegerField(default=0)
-    reversed_errors = models.PositiveIntegerField(default=0)
-    table_errors = models.PositiveIntegerField(default=0)
-    other_errors = models.PositiveIntegerField(default=0)
-    omission_errors = models.PositiveIntegerField(default=0)
+    a = models.PositiveSmallIntegerField()
+    b = models.PositiveSmallIntegerField()
+    attempts = models.PositiveIntegerField(default=0)  # answers and missed captures
+    correct = models.PositiveIntegerField(default=0)
+    omissions = models.PositiveIntegerField(default=0)  # missed captures
+    forced = models.PositiveIntegerField(default=0)  # taps after being caught: not evidence
+    median_ms = models.PositiveIntegerField(null=True, blank=True)  # the model's speed
+    # The knowledge model's P(knows it) just after the latest evidence (before forgetting:
+    # ``knowledge.p_now`` applies it), and its whole state (``knowledge.Order.to_json``).
+    p_known = models.FloatField(default=0.0)
+    model = models.JSONField(default=dict, blank=True)
     wrong_answers = models.JSONField(default=dict, blank=True)  # {"48": 3, ...}
     last_attempt_at = models.DateTimeField(null=True, blank=True)
-    # The latest ten attempts of this order, newest first, each
-    # [id, created_at in µs since 1970, correct, response_ms, missed capture, accuracy
-    # first, game time] (0/1 for the flags): the window the incremental update slides, so
-    # the median and the pooled state need no scan of the attempts (``incremental.py``).
-    latest = models.JSONField(default=list, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = FactStatQuerySet.as_manager()
@@ -357,101 +274,12 @@ class FactStat(FactFigures):
         ]
 
     def __str__(self):
-        return f"{self.student_id}: {self.a}×{self.b} {self.state}"
-
-    def pooled_mastery(self) -> diagnosis.Mastery:
-        """The pooled figures of this row (both orders together) as ``diagnosis.Mastery``."""
-        n, right = self.recent_attempts, self.recent_correct
-        return diagnosis.Mastery(
-            self.state,
-            n,
-            right / n if n else None,
-            self.speed_ms,
-            self.omissions,
-            correct=right,
-            days=self.recent_days,
-            speed_from_game=self.speed_from_game,
-        )
+        return f"{self.student_id}: {self.a}×{self.b} p={self.p_known:.2f}"
 
     @property
-    def errors(self) -> dict[str, int]:
-        """Wrong answers by kind, every kind (zeros too), in ``diagnosis.ERROR_KINDS`` order:
-        the shape of ``diagnosis.error_profile``."""
-        return {kind: getattr(self, error_column(kind)) for kind in diagnosis.ERROR_KINDS}
-
-    @errors.setter
-    def errors(self, counts: dict | None) -> None:
-        """Set every kind's column from a dict of counts (a kind left out, or None: 0)."""
-        counts = counts or {}
-        for kind in diagnosis.ERROR_KINDS:
-            setattr(self, error_column(kind), int(counts.get(kind, 0)))
-
-
-class ClassFactStatQuerySet(models.QuerySet):
-    def rebuild_for(self, classroom_ids) -> int:
-        """Rebuild these classes' roll-ups, a fact and its twin together (a ≤ b), from the
-        ``FactStat`` rows of their children (archived children too; a child counts in their
-        current class), so the children's rows must be up to date first: ``attempts``,
-        ``correct``, ``omissions`` and ``wrong_answers`` added up; ``children``: children
-        with a row; ``struggling``: children still learning it in either order (what the
-        fact's list of children shows); ``median_ms``: the median of the children's median
-        times (each child and order counts once). One ``INSERT … SELECT``."""
-        classroom_ids = sorted(set(classroom_ids))
-        if not classroom_ids:
-            return 0
-        vendor, tables = connections[self.db].vendor, table_names()
-        written = 0
-        with transaction.atomic(using=self.db):
-            from classroom.models import Classroom
-
-            no_jit(self)
-            lock_rows(Classroom, classroom_ids)
-            self.filter(classroom_id__in=classroom_ids).delete()
-            for i in range(0, len(classroom_ids), CHUNK):
-                chunk = classroom_ids[i : i + CHUNK]
-                sql = stats_sql.class_stats(vendor, tables, len(chunk))
-                written += insert_select(self, sql, [*chunk, db_now(self)])
-        return written
-
-    def add_changes(self, classroom_id, changes) -> int:
-        """Add one child's changes to one class's rows of the touched pooled facts (the
-        incremental path's step, under the class's row lock, in the caller's transaction):
-        ``changes``, one dict per fact (``stats_sql.CLASS_DELTA_COLUMNS``); the median of the
-        children's median times is taken again from the row's ``medians``. One upsert."""
-        if not changes:
-            return 0
-        vendor, tables = connections[self.db].vendor, table_names()
-        sql = stats_sql.class_delta(vendor, tables)
-        payload = json.dumps(changes)
-        return insert_select(self, sql, [payload, classroom_id, db_now(self)])
-
-
-class ClassFactStat(FactFigures):
-    """A class's roll-up for one fact (commuted facts together: a ≤ b)."""
-
-    # No index of its own: the unique (classroom, a, b) constraint's index serves it.
-    classroom = models.ForeignKey(
-        "classroom.Classroom", on_delete=models.CASCADE, related_name="fact_stats", db_index=False
-    )
-    children = models.PositiveIntegerField(default=0)  # children with attempts
-    struggling = models.PositiveIntegerField(default=0)  # children still learning it
-    wrong_answers = models.JSONField(default=dict, blank=True)
-    # Each child's median time of each order of the fact, {"child:a:b": ms or null}: what
-    # median_ms is the median of, kept so that a child's game updates it without reading
-    # the classmates' FactStat rows (stats_sql.class_delta).
-    medians = models.JSONField(default=dict, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    objects = ClassFactStatQuerySet.as_manager()
-
-    class Meta:
-        app_label = "classroom"
-        constraints = [
-            models.UniqueConstraint(fields=["classroom", "a", "b"], name="one_stat_per_class_fact")
-        ]
-
-    def __str__(self):
-        return f"{self.classroom_id}: {self.a}×{self.b}"
+    def order(self):
+        """The knowledge model's state of this fact as asked."""
+        return knowledge.Order.from_json(self.model)
 
 
 class DailyTrendQuerySet(models.QuerySet):
@@ -550,7 +378,8 @@ class DailyTrendQuerySet(models.QuerySet):
     def _insert_children(self, school, attempts) -> int:
         """INSERT the children's rows of these attempts, grouped by child and local day."""
         children = (
-            attempts.annotate(day=TruncDate("created_at", tzinfo=school.zone))
+            attempts.exclude(context=Attempt.Context.FORCED)
+            .annotate(day=TruncDate("created_at", tzinfo=school.zone))
             .values("day", "student_id")
             .annotate(n=Count("pk"), n_right=Count("pk", filter=Q(correct=True)))
             .order_by()
@@ -567,7 +396,7 @@ class DailyTrendQuerySet(models.QuerySet):
         """INSERT the rows of the school's classes and of the school for the days
         ``first``..``last`` (every day when None) from its children's rows."""
         connection = connections[self.db]
-        vendor, tables, ops = connection.vendor, table_names(), connection.ops
+        tables, ops = table_names(), connection.ops
         days, day_params = "", []
         if first is not None:
             days = "AND r.day >= %s AND r.day <= %s"
@@ -579,7 +408,7 @@ class DailyTrendQuerySet(models.QuerySet):
         ):
             written += insert_select(
                 self,
-                stats_sql.trend_rollup(vendor, tables, scope.value, column, days),
+                _trend_rollup(tables, scope.value, column, days),
                 [DailyTrend.Scope.STUDENT.value, school.pk, *day_params],
             )
         return written
@@ -617,3 +446,17 @@ class DailyTrend(models.Model):
 
     def __str__(self):
         return f"{self.scope} {self.scope_id} {self.day}"
+
+
+def _trend_rollup(t: dict, scope: str, column: str, days: str) -> str:
+    """INSERT the trend rows of a wider scope (a class or the school) from its children's
+    rows of the same days: sums. Parameters: the children's scope, the school, then those of
+    ``days`` (a condition on ``r.day``). ``column``: the SQL of the wider scope's id."""
+    return f"""
+INSERT INTO {t["trend"]} (scope, scope_id, day, attempts, correct)
+SELECT '{scope}', {column}, r.day, SUM(r.attempts), SUM(r.correct)
+FROM {t["trend"]} r JOIN {t["student"]} s ON s.id = r.scope_id
+JOIN {t["classroom"]} c ON c.id = s.classroom_id
+WHERE r.scope = %s AND c.school_id = %s {days}
+GROUP BY {column}, r.day
+"""  # noqa: S608 (table names and constants; values are parameters)

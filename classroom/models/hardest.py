@@ -18,9 +18,9 @@ Who counts: the children not archived of the class (of the school's classes that
 archived), with every attempt they made in the range, wherever they were when they made it
 (a child counts in their current class, as in the class heatmap).
 
-**Ranges** (``RANGES``), in the school's time zone: ``week`` since Monday 00:00 of this
-week; ``4w`` since Monday 00:00 three weeks before (this week and the three before it, as
-the weekly trend counts weeks); ``all`` every attempt.
+**Ranges** (``RANGES``), rolling: ``7d`` the last 7 days (now minus 7 × 24 hours: on a
+Monday morning last week still counts, as in "needs help"), ``4w`` the last 28 days, ``all``
+every attempt.
 """
 
 from dataclasses import dataclass
@@ -39,32 +39,35 @@ from django.db.models import Q
 from django.db.models.functions import Greatest
 from django.db.models.functions import Least
 from django.db.models.functions import TruncDate
+from django.utils import timezone
 
 from .analytics import Attempt
 
-WEEK, FOUR_WEEKS, ALL_TIME = "week", "4w", "all"
+WEEK, FOUR_WEEKS, ALL_TIME = "7d", "4w", "all"
 RANGES = (WEEK, FOUR_WEEKS, ALL_TIME)
 DEFAULT_RANGE = WEEK
+RANGE_DAYS = {WEEK: 7, FOUR_WEEKS: 28}
 TOP = 10  # facts listed
 TYPICAL = 3  # typical wrong answers per fact
 
 
 def range_start(school, key: str, now=None) -> datetime | None:
-    """The first instant of range ``key`` (None: all time), local midnight on a Monday."""
+    """The first instant of range ``key`` (None: all time): now minus its days. ``school``
+    is kept for the callers; a rolling range needs no time zone."""
     if key == ALL_TIME:
         return None
-    monday = school.week_start(now)
-    if key == FOUR_WEEKS:
-        return school.day_start(monday.date() - timedelta(weeks=3))
-    return monday
+    return (now or timezone.now()) - timedelta(days=RANGE_DAYS[key])
 
 
 # --- the evidence in scope ---------------------------------------------------------------
 
 
 def attempts_of(class_ids, since=None):
-    """The attempts of the children (not archived) of these classes, since ``since``."""
-    qs = Attempt.objects.filter(student__classroom_id__in=class_ids, student__archived_at=None)
+    """The attempts of the children (not archived) of these classes, since ``since`` (the
+    taps after being caught for a missed capture are no evidence: left out)."""
+    qs = Attempt.objects.filter(
+        student__classroom_id__in=class_ids, student__archived_at=None
+    ).exclude(context=Attempt.Context.FORCED)
     if since is not None:
         qs = qs.filter(created_at__gte=since)
     return qs
@@ -251,7 +254,12 @@ def median_times(attempts) -> dict[str, dict]:
 
 
 def _both_orders(student, a: int, b: int):
-    return Attempt.objects.filter(student=student).filter(Q(a=a, b=b) | Q(a=b, b=a))
+    """The child's attempts of a × b and b × a, the taps after being caught left out."""
+    return (
+        Attempt.objects.filter(student=student)
+        .filter(Q(a=a, b=b) | Q(a=b, b=a))
+        .exclude(context=Attempt.Context.FORCED)
+    )
 
 
 def fact_days(student, a: int, b: int, since, zone) -> list[tuple]:

@@ -1,14 +1,10 @@
-"""What the statistics' rebuilds share below the models: SQLite's MEDIAN and LOCAL_DAY (PostgreSQL
-has PERCENTILE_CONT and AT TIME ZONE), the tables' names for the hand-written statements of
-stats_sql.py, running one ``INSERT … SELECT``, PostgreSQL's settings for a large statement, and
-the row locks that serialise rebuilds of the same rows."""
+"""What the statistics' writers share below the models: the tables' names for the few
+hand-written statements (the trend rows' upserts and roll-ups), running one ``INSERT …
+SELECT``, PostgreSQL's settings for a large statement, the row locks that serialise
+rebuilds of the same rows, and SQLite's MEDIAN (PostgreSQL has PERCENTILE_CONT) for the
+median times of the hardest facts (``hardest.Median``)."""
 
-import json
 import statistics
-from datetime import UTC
-from datetime import datetime
-from datetime import timedelta
-from zoneinfo import ZoneInfo
 
 from django.db import connections
 from django.db.backends.signals import connection_created
@@ -16,8 +12,6 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from games.models import Match
-
-CHUNK = 500  # ids per INSERT … SELECT (SQLite allows 32,766 parameters)
 
 
 class _SQLiteMedian:
@@ -34,59 +28,15 @@ class _SQLiteMedian:
         return statistics.median(self.values) if self.values else None
 
 
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def epoch_us(moment: datetime) -> int:
-    """A time as whole microseconds since 1970 (exact: no float on the way), the time of an
-    attempt in a FactStat row's window."""
-    return (moment - EPOCH) // timedelta(microseconds=1)
-
-
-def _sqlite_moment(stamp: str) -> datetime:
-    moment = datetime.fromisoformat(stamp)
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
-
-
-class _SQLiteLatestWindow:
-    """LATEST_WINDOW for SQLite (PostgreSQL: jsonb_agg … ORDER BY): the window of a FactStat
-    row, a JSON array of [id, µs, correct, response_ms, missed, af, game_time] ordered by
-    the rank given first (newest first)."""
-
-    def __init__(self):
-        self.rows = []
-
-    def step(self, rank, pk, stamp, correct, ms, missed, af, game):
-        moment = epoch_us(_sqlite_moment(stamp))
-        self.rows.append((rank, [pk, moment, int(correct), ms, int(missed), int(af), int(game)]))
-
-    def finalize(self):
-        return json.dumps([row for _rank, row in sorted(self.rows, key=lambda r: r[0])])
-
-
-def _sqlite_local_day(stamp, zone):
-    """LOCAL_DAY for SQLite (PostgreSQL has AT TIME ZONE): the day, in the time zone named
-    ``zone``, of a stored UTC time ("2026-03-09 20:00:00[.ffffff]"), as "YYYY-MM-DD"."""
-    if stamp is None:
-        return None
-    moment = datetime.fromisoformat(stamp)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(ZoneInfo(zone)).date().isoformat()
-
-
 @receiver(connection_created, dispatch_uid="classroom.analytics.sqlite_median")
 def _register_sqlite_median(sender, connection, **kwargs):
     if connection.vendor == "sqlite":
         connection.connection.create_aggregate("MEDIAN", 1, _SQLiteMedian)
-        connection.connection.create_aggregate("LATEST_WINDOW", 8, _SQLiteLatestWindow)
-        connection.connection.create_function("LOCAL_DAY", 2, _sqlite_local_day, deterministic=True)
 
 
 def table_names() -> dict:
     from classroom.models import Assignment
     from classroom.models import Attempt
-    from classroom.models import ClassFactStat
     from classroom.models import Classroom
     from classroom.models import DailyTrend
     from classroom.models import FactStat
@@ -99,7 +49,6 @@ def table_names() -> dict:
         "session_match": SessionMatch,
         "attempt": Attempt,
         "fact": FactStat,
-        "class": ClassFactStat,
         "trend": DailyTrend,
         "student": Student,
         "classroom": Classroom,

@@ -7,7 +7,6 @@ from django.db import models
 from django.db import transaction
 from django.utils import timezone
 
-from .analytics import ClassFactStat
 from .analytics import DailyTrend
 from .analytics import FactStat
 
@@ -74,11 +73,10 @@ class RecomputeJob(models.Model):
         step = max(1, min(100, len(ids) // 20))
         batches = [ids[i : i + step] for i in range(start, len(ids), step)]
         try:
-            class_ids = list(classes.values_list("pk", flat=True))
             schools = list(School.objects.filter(classrooms__in=classes).distinct())
             workers = self.connections()
             if workers > 1:
-                self._run_on_connections(workers, batches, class_ids, schools, progress)
+                self._run_on_connections(workers, batches, schools, progress)
             else:
                 for batch in batches:
                     with transaction.atomic():
@@ -87,7 +85,6 @@ class RecomputeJob(models.Model):
                         RecomputeJob.objects.filter(pk=self.pk).update(done=self.done)
                     if progress:
                         progress(self.done, self.total)
-                ClassFactStat.objects.rebuild_for(class_ids)
                 for school in schools:
                     DailyTrend.objects.rebuild_rollups(school)
         except Exception:
@@ -110,10 +107,10 @@ class RecomputeJob(models.Model):
             return 1
         return settings.RECOMPUTE_CONNECTIONS
 
-    def _run_on_connections(self, workers, batches, class_ids, schools, progress) -> None:
+    def _run_on_connections(self, workers, batches, schools, progress) -> None:
         """The same rebuilds on ``workers`` threads, each with its own connection: the
-        children's batches first, then the classes' roll-ups split between the threads (they
-        read the children's rows) and the schools' trends. This thread keeps the count."""
+        children's batches first, then the schools' trend roll-ups (they read the children's
+        trend rows). This thread keeps the count."""
         from concurrent.futures import ThreadPoolExecutor
         from concurrent.futures import as_completed
 
@@ -140,13 +137,6 @@ class RecomputeJob(models.Model):
                 if progress:
                     progress(self.done, self.total)
             rollups = [
-                pool.submit(
-                    own_connection, ClassFactStat.objects.rebuild_for, class_ids[k::workers]
-                )
-                for k in range(workers)
-                if class_ids[k::workers]
-            ]
-            rollups += [
                 pool.submit(own_connection, DailyTrend.objects.rebuild_rollups, school)
                 for school in schools
             ]

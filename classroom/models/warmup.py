@@ -9,6 +9,7 @@ moment the question was shown, and the token can be used once (the unique constr
 ``Attempt.warm_up`` and ``Attempt.question``).
 """
 
+import random
 from dataclasses import dataclass
 from dataclasses import field
 from datetime import timedelta
@@ -21,7 +22,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom import diagnosis
+from classroom import error_kinds
+from classroom import knowledge
 from classroom import live
 from classroom import warmup_plan
 from games import queue
@@ -34,8 +36,13 @@ PLANNED_MIN = 40  # a timed round plans at least this many questions…
 PLANNED_PER_MINUTE = 40  # …and this many per minute (nobody answers one every 1.5 s for long)
 UNTIMED_IDLE = timedelta(minutes=15)  # an untimed round left this long is over
 PAUSED_LIMIT = timedelta(minutes=15)  # a round paused this long ("Pause all") is over
-REVIEW_AFTER = timedelta(days=7)  # a fact not seen for a week is due for review…
-REVIEW_MASTERED_AFTER = timedelta(days=28)  # …a mastered one after four weeks
+# The least known facts, asked first (and again the other way round): up to FOCUS_FACTS, and
+# no more than a quarter of the questions the child answers in a round (two questions a fact),
+# so half a round still finds out about the other facts. A child who has not finished a
+# round yet is taken to answer ROUND_GUESS.
+FOCUS_FACTS = 5
+ROUND_GUESS = 16
+ROUNDS_READ = 3  # the child's latest rounds whose answers give their pace
 MAX_ANSWER = 999  # three digits
 
 
@@ -220,7 +227,7 @@ class WarmUpQuerySet(models.QuerySet):
                         b=b,
                         answer=answer,
                         correct=correct,
-                        kind=diagnosis.classify(a, b, answer),
+                        kind=error_kinds.classify(a, b, answer),
                         context="warm-up",
                         response_ms=max(0, _ms(now) - served_ms),
                         home=warm_up.home,
@@ -317,38 +324,56 @@ class WarmUpQuerySet(models.QuerySet):
         return len(rounds)
 
 
+def focus_count(student) -> int:
+    """How many focus facts the child's round starts with (``FOCUS_FACTS`` at most): a
+    quarter of the answers of their typical round, from their latest finished rounds."""
+    answered = sorted(
+        WarmUp.objects.filter(student=student, finished_at__isnull=False)
+        .order_by("-started_at")
+        .annotate(n=models.Count("attempts"))
+        .values_list("n", flat=True)[:ROUNDS_READ]
+    )
+    pace = answered[len(answered) // 2] if answered else ROUND_GUESS
+    return max(1, min(FOCUS_FACTS, pace // 4))
+
+
 def plan_for(student, tier, n, *, seed, now=None) -> list[tuple[int, int]]:
-    """The child's questions: ``warmup_plan.plan`` over the tier's tables, with the child's
-    focus facts, the facts due for review (oldest first) and the facts with no evidence."""
+    """The child's questions (docs/classroom/warm-up.md): ``warmup_plan.plan`` over the
+    tier's tables, from the knowledge model (``classroom.knowledge``): the focus facts (a
+    stuck fact, then the facts not yet known with the lowest probability; ``focus_count``
+    of them), the known facts
+    due again by the spacing schedule (fsrs: their recall has fallen below 90 %, the oldest
+    first), the facts answered but not sure yet (the closest to a decision first) and the
+    facts never answered (those whose twin was answered first: an order the child may know
+    one way only shows soonest)."""
     from classroom.models import FactStat
 
     now = now or timezone.now()
     tables = warmup_plan.tables_of_tier(tier)
-    stats = FactStat.objects.filter(student=student)
-    focus = stats.focus_facts()
-    due = list(
-        stats.filter(
-            models.Q(last_attempt_at__lt=now - REVIEW_AFTER) & ~models.Q(state=diagnosis.MASTERED)
-            | models.Q(state=diagnosis.MASTERED, last_attempt_at__lt=now - REVIEW_MASTERED_AFTER)
-        )
-        .order_by("last_attempt_at", "a", "b")
-        .values_list("a", "b")
+    in_tier = set(warmup_plan.tier_facts(tables))
+    orders = FactStat.objects.filter(student=student).orders()
+    summary = knowledge.summarise(orders, (), now, limit=focus_count(student))
+    shown = {fact: summary.squares[fact].state for fact in knowledge.ORDERS}
+    due = sorted(
+        (
+            (when, fact)
+            for fact, order in orders.items()
+            if shown[fact] in (knowledge.KNOWN, knowledge.SLOW)
+            and (when := knowledge.due_at(order)) is not None
+            and when <= now
+        ),
     )
-    # "No evidence yet" starts with the facts whose evidence is not enough to decide a state:
-    # right or wrong so far (1–3 answers, both orders), the closest to a decision first, then
-    # the facts never met. A fact is finished before new ones are opened, so a week of
-    # warm-ups decides as many facts as it can (docs/classroom/warm-up.md).
-    # Each such fact comes as asked last, and later in the round the other way round too.
-    so_far = list(
-        stats.filter(state__in=(diagnosis.RIGHT_SO_FAR, diagnosis.WRONG_SO_FAR))
-        .order_by("-recent_attempts", "-last_attempt_at", "a", "b")
-        .values_list("a", "b")
+    unsure = sorted(
+        (f for f, o in orders.items() if o.evidence and shown[f] == knowledge.UNSURE),
+        key=lambda f: (-abs(summary.squares[f].p - 0.5), f),
     )
-    pooled = list(dict.fromkeys(diagnosis.fact_key(a, b, commuted=True) for a, b in so_far))
-    so_far = [*pooled, *((b, a) for a, b in pooled if a != b)]
-    seen = set(stats.filter(attempts__gt=0).values_list("a", "b"))
-    never = [f for f in warmup_plan.tier_facts(tables) if f not in seen]
-    return warmup_plan.plan(tables, focus, due, never, n, seed, unfinished=so_far)
+    never = [f for f in knowledge.ORDERS if f in in_tier and f not in orders]
+    rng = random.Random(seed)
+    rng.shuffle(never)
+    never.sort(key=lambda f: f[::-1] not in orders)  # stable: shuffled within each group
+    return warmup_plan.plan(
+        tables, summary.focus, [f for _when, f in due], never, n, seed, unfinished=unsure
+    )
 
 
 class WarmUp(models.Model):

@@ -20,7 +20,7 @@ def help_for_teacher(user) -> dict:
     """{"flagged": groups, "stuck": groups} for the teacher's active classes, a group being
     {"classroom": c, "students": [...]}: the children who need help, and the children stuck on
     a fact and not flagged (a flagged child's stuck fact is among the flag's reasons). Classes
-    with nobody in a list are left out of it. One query a class."""
+    with nobody in a list are left out of it. Three queries a class."""
     out: dict[str, list] = {"flagged": [], "stuck": []}
     if user is None or not user.is_authenticated:
         return out
@@ -35,7 +35,7 @@ def help_for_teacher(user) -> dict:
 @register.simple_tag
 def help_in_class(classroom) -> dict:
     """{"flagged": [...], "stuck": [...]}: the class's active children who need help, and those
-    stuck on a fact and not flagged, by name; one query."""
+    stuck on a fact and not flagged, by name; three queries."""
     children = Student.reports.filter(classroom=classroom).active()
     return help_lists(children.order_by("sort_name", "name", "pk").with_help_flags())
 

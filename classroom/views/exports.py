@@ -7,12 +7,15 @@ from datetime import UTC
 
 from django.http import HttpResponse
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET
 
-from classroom.diagnosis import NOT_SEEN
-from classroom.diagnosis import TABLE
+from classroom import charts
+from classroom import knowledge
 from classroom.models import Attempt
-from classroom.models import FactStat
+from classroom.models import Student
+from classroom.models.report_queries import summaries
 from classroom.views.access import teacher_page
 from classroom.views.report_context import my_class
 from classroom.views.report_context import my_student
@@ -51,31 +54,37 @@ def file_stem(name: str, pk: int) -> str:
 @teacher_page
 @require_GET
 def class_export_csv(request, pk):
-    """One row per child of the class (not archived), one column per fact as asked (2x2 …
-    9x9): the fact's state, or empty when the child has not met it yet."""
+    """One row per child of the class (not archived), one column per fact as asked (2×2 …
+    9×9): what the child's report says of it, in the teacher's language ("knows it", "not
+    yet", "not sure yet", "knows it, slowly"; ``knowledge.summarise``, as on the pages)."""
     classroom = my_class(request, pk)
-    students = list(classroom.students.active().order_by("sort_name", "name", "pk"))
-    states = {}
-    for sid, a, b, state in FactStat.objects.filter(
-        student__in=[s.pk for s in students]
-    ).values_list("student_id", "a", "b", "state"):
-        states[(sid, a, b)] = state
-    facts = [(a, b) for a in TABLE for b in TABLE]
+    students = (
+        Student.reports.filter(classroom=classroom)
+        .active()
+        .select_related("group")
+        .order_by("sort_name", "name", "pk")
+        .with_help_flags()
+    )
+    facts = knowledge.ORDERS
     response, writer = csv_download(f"{file_stem(classroom.name, classroom.pk)}-facts.csv")
-    writer.writerow(["child", "group", *[f"{a}x{b}" for a, b in facts]])
+    writer.writerow(
+        [
+            pgettext("CSV column: a child's name", "Child"),
+            pgettext("CSV column: the child's group", "Group"),
+            _("Needs help"),
+            *[f"{a}×{b}" for a, b in facts],
+        ]
+    )
     for s in students:
         writer.writerow(
             [
                 csv_safe(s.name),
                 csv_safe(s.group.name if s.group_id else ""),
-                *[cell_state(states.get((s.pk, a, b))) for a, b in facts],
+                _("yes") if s.needs_help else "",
+                *[charts.state_label(s.summary.squares[f].state) for f in facts],
             ]
         )
     return response
-
-
-def cell_state(state) -> str:
-    return "" if state in (None, NOT_SEEN) else state
 
 
 EXPORT_FIELDS = [
@@ -92,7 +101,10 @@ EXPORT_FIELDS = [
 
 
 def export_rows(student):
-    """Every attempt of the child, oldest first, with only the fields of EXPORT_FIELDS."""
+    """Every attempt of the child, oldest first, with only the fields of EXPORT_FIELDS; a
+    wrong answer's kind as the reports name it (with the child's own shares of the kinds:
+    ``knowledge.Summary.named``)."""
+    named = summaries([student.pk])[student.pk].named
     attempts = (
         Attempt.objects.filter(student=student)
         .order_by("created_at", "pk")
@@ -109,7 +121,7 @@ def export_rows(student):
             "b": b,
             "answer": answer,
             "correct": correct,
-            "kind": kind,
+            "kind": kind if correct or answer is None else named.get((a, b, answer), kind),
             "context": context,
             "response_ms": ms,
         }

@@ -4,6 +4,8 @@ fact's weeks. Shaping only: the statistics are read, never computed here (classr
 reports.py has the views; docs/analytics.md, "What teachers see")."""
 
 import dataclasses
+from collections import Counter
+from datetime import date
 from datetime import timedelta
 from statistics import median
 
@@ -18,20 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from classroom import charts
-from classroom.diagnosis import CHECK_AGAIN
-from classroom.diagnosis import ERROR_KINDS
-from classroom.diagnosis import LEARNING
-from classroom.diagnosis import RECENT
-from classroom.diagnosis import RETRIEVAL_CONTEXTS
-from classroom.diagnosis import STATES
-from classroom.diagnosis import STRUGGLING
-from classroom.diagnosis import TABLE
-from classroom.diagnosis import fact_key
-from classroom.diagnosis import focus_facts
-from classroom.diagnosis import shown_kinds
-from classroom.diagnosis import shown_state
+from classroom import error_kinds as ek
+from classroom import knowledge
 from classroom.models import Attempt
-from classroom.models import ClassFactStat
 from classroom.models import Classroom
 from classroom.models import DailyTrend
 from classroom.models import FactStat
@@ -39,10 +30,14 @@ from classroom.models import RecomputeJob
 from classroom.models import School
 from classroom.models import Student
 from classroom.models import hardest
-from classroom.models.incremental import RIGHT as WINDOW_RIGHT
+from classroom.models.report_queries import add_help_flags
 from classroom.models.report_queries import help_lists
 from config.collation import by_name
 from config.params import int_param
+
+TABLE = knowledge.FACTORS
+RECENT = 10  # the latest answers listed in a fact's panel
+WEEK_DAYS = 7  # "the last 7 days", day by day
 
 # An unfinished rebuild younger than this blocks a second one for the same class; an older
 # one is taken as lost (a worker that never picked it up) and a new one may start.
@@ -82,67 +77,37 @@ def partial(request, template: str, name: str) -> str:
 # --- a child's facts -----------------------------------------------------------------------------
 
 
-def numbers_of(stat: FactStat | None, now=None) -> charts.FactNumbers:
-    """A row's numbers for the charts, its state as shown: "check again" for a mastered fact
-    whose latest attempt in either order (``pooled_last_at``, set by ``child_stats``) is
-    four weeks old or more (``diagnosis.shown_state``)."""
-    if stat is None:
-        return charts.FactNumbers()
-    state = stat.state if stat.state in STATES else LEARNING
-    last = getattr(stat, "pooled_last_at", stat.last_attempt_at)
-    # A row written before the pooled figures existed (0 recent attempts: the next rebuild
-    # or ``manage.py recompute`` fills them) shows its own counts instead.
-    recent, right = stat.recent_attempts, stat.recent_correct
-    speed, from_game = stat.speed_ms, stat.speed_from_game
-    if not recent:
-        recent, right = stat.attempts, stat.correct
-        speed, from_game = stat.median_ms, stat.median_ms is not None  # games' times then
-    return charts.FactNumbers(
-        state=shown_state(state, last, now or timezone.now()),
-        attempts=stat.attempts,
-        correct=stat.correct,
-        omissions=stat.omissions,
-        recent_attempts=recent,
-        recent_correct=right,
-        speed_ms=speed,
-        speed_from_game=from_game,
+def child_stats(student) -> dict[tuple[int, int], FactStat]:
+    """The child's rows by fact as asked."""
+    return {(s.a, s.b): s for s in FactStat.objects.filter(student=student)}
+
+
+def pooled_square(x: knowledge.Square, y: knowledge.Square) -> knowledge.Square:
+    """A fact and its twin in one square ("Twins together"): the weaker of the two (its
+    fact and state), their latest answers added up."""
+    weaker = min((x, y), key=lambda s: knowledge.SHOWN_STATES.index(s.state))
+    return dataclasses.replace(
+        weaker,
+        answered=x.answered or y.answered,
+        right=x.right + y.right,
+        latest=x.latest + y.latest,
     )
 
 
-def own_window(numbers: charts.FactNumbers, stat, twin) -> charts.FactNumbers:
-    """``numbers`` with this order's own latest answers ("As asked": FactStat.latest), when
-    the rows keep them: 0 for an order asked only the other way round; unchanged for a row
-    written before the window existed."""
-    if stat is not None and stat.latest:
-        right = sum(1 for entry in stat.latest if entry[WINDOW_RIGHT])
-        return dataclasses.replace(numbers, own_attempts=len(stat.latest), own_correct=right)
-    if stat is None and twin is not None and twin.latest:
-        return dataclasses.replace(numbers, own_attempts=0)
-    return numbers
-
-
-def child_stats(student) -> dict[tuple[int, int], FactStat]:
-    """The child's rows by fact as asked, each with ``pooled_last_at``: the latest attempt of
-    the fact in either order."""
-    stats = {(s.a, s.b): s for s in FactStat.objects.filter(student=student)}
-    for (a, b), stat in stats.items():
-        twin = stats.get((b, a))
-        times = [t.last_attempt_at for t in (stat, twin) if t and t.last_attempt_at]
-        stat.pooled_last_at = max(times, default=None)
-    return stats
-
-
-def child_heatmap(student, stats, *, together=False, selected=None) -> list[dict]:
+def child_heatmap(student, summary: knowledge.Summary, *, together=False, selected=None):
     query = "?view=together" if together else ""
+    squares = summary.squares
 
     def cell(a, b):
-        if together and a != b:  # a square (7 × 7) is its own twin: count it once
-            numbers = charts.together(numbers_of(stats.get((a, b))), numbers_of(stats.get((b, a))))
-        else:  # the state pools both orders: a fact met only the other way round shows it
-            numbers = numbers_of(stats.get((a, b)) or stats.get((b, a)))
-            numbers = own_window(numbers, stats.get((a, b)), stats.get((b, a)))
+        square, twin = squares[(a, b)], squares[(b, a)]
+        if together and a != b:
+            # Both squares of the fact alike: the weaker order's state, the other order's
+            # mark beside ⇄ when they differ.
+            weaker = pooled_square(square, twin)
+            stronger = twin if (weaker.a, weaker.b) == (a, b) else square
+            square, twin = weaker, stronger
         href = reverse("classroom:child_fact", args=[student.pk, a, b]) + query
-        return charts.child_cell(a, b, numbers, href=href, selected=selected == (a, b))
+        return charts.child_cell(square, twin, href=href, selected=selected == (a, b), at=(a, b))
 
     return charts.heatmap(cell)
 
@@ -153,6 +118,7 @@ def timed_median(student, a: int, b: int) -> dict:
     one of those attempts came from accuracy-first sessions, no time is shown at all."""
     rows = list(
         Attempt.objects.filter(student=student, a=a, b=b)
+        .exclude(context=Attempt.Context.FORCED)
         .order_by("-created_at", "-pk")
         .values_list(
             "correct",
@@ -176,72 +142,82 @@ def timed_median(student, a: int, b: int) -> dict:
         "all_accuracy_first": bool(rows) and not timed,
         # every time in it is a capture's: a game time, choosing the cards included
         "game_time": bool(times)
-        and all(context not in RETRIEVAL_CONTEXTS for _ms, context in times),
+        and all(context not in knowledge.RETRIEVAL for _ms, context in times),
     }
 
 
-def fact_detail(student, stats, a: int, b: int, *, together: bool = False) -> dict:
-    stat = stats.get((a, b))
-    numbers = numbers_of(stat)
-    twin = numbers_of(stats.get((b, a))) if a != b else None
-    # "Twins together": the square the teacher tapped shows both orders; the panel says so
-    # above the numbers of the fact as asked.
-    both = charts.together(numbers, twin) if together and twin is not None else None
-    errors = []
-    if stat is not None:
-        errors = [
-            {"kind": k, "label": charts.kind_label(k), "count": int(stat.errors.get(k, 0))}
-            for k in ERROR_KINDS
-            if stat.errors.get(k)
-        ]
+def last_days(school) -> list[date]:
+    today = school.local_today()
+    return [today - timedelta(days=n) for n in range(WEEK_DAYS - 1, -1, -1)]
+
+
+def fact_detail(student, stats, summary: knowledge.Summary, a: int, b: int) -> dict:
+    stat, twin_stat = stats.get((a, b)), stats.get((b, a))
+    square, twin = summary.squares[(a, b)], summary.squares[(b, a)]
+    named = {x: kind for (p, q, x), kind in summary.named.items() if (p, q) == (a, b)}
+    by_kind = Counter()
+    for answer, n in (stat.wrong_answers if stat else {}).items():
+        by_kind[named.get(int(answer), ek.UNCLEAR)] += int(n)
+    if stat is not None and stat.omissions:
+        by_kind[ek.OMISSION] += stat.omissions
+    errors = [
+        {"kind": k, "label": charts.kind_label(k), "count": by_kind[k]}
+        for k in ek.ERROR_KINDS
+        if by_kind[k]
+    ]
     recent = list(
         Attempt.objects.filter(student=student, a=a, b=b)
         .select_related("match")
         .order_by("-created_at", "-pk")[:RECENT]
     )
     for attempt in recent:
-        attempt.kind_label = "" if attempt.correct else charts.kind_label(attempt.kind)
+        kind = summary.named.get((a, b, attempt.answer), attempt.kind)
+        attempt.kind_label = "" if attempt.correct else charts.kind_label(kind)
+    days = last_days(student.classroom.school)
+    orders = [(a, b, stat)] if a == b else [(a, b, stat), (b, a, twin_stat)]
     return {
         "a": a,
         "b": b,
         "product": a * b,
         "stat": stat,
-        "numbers": numbers,
-        "state_label": charts.state_label(numbers.shown),
-        "state_mark": charts.state_mark(numbers.shown),
-        "speed_words": charts.speed_words(numbers),
-        "twin": twin,
-        "twin_label": charts.state_label(twin.shown) if twin else "",
-        "both": both,
-        "both_label": charts.state_label(both.shown) if both else "",
-        "wrong_answers": charts.wrong_answer_rows(a, b, stat.wrong_answers if stat else {}),
+        "square": square,
+        "twin": twin if a != b else None,
+        "state_label": charts.state_label(square.state),
+        "state_mark": charts.state_mark(square.state),
+        "words": charts.square_words(square),
+        "twin_words": charts.square_words(twin) if a != b else "",
+        "differs": charts.differs(square, twin),
+        "speed_words": charts.speed_words(square.speed_ms, square.speed_from_game),
+        "accuracy_percent": round(100 * stat.correct / stat.attempts)
+        if stat and stat.attempts
+        else None,
+        "wrong_answers": charts.wrong_answer_rows(a, b, stat.wrong_answers if stat else {}, named),
         "errors": errors,
         "recent": recent,
         "time": timed_median(student, a, b),
+        # the last 7 days, day by day, of each order: learning shows within the week
+        "week_orders": [(x, y) for x, y, _row in orders],
+        "week_rows": [
+            {
+                "day": day,
+                "cells": [
+                    {"state": state, "label": charts.state_label(state) if state else "—"}
+                    for state in (
+                        knowledge.state_on(row.order if row else None, day)
+                        for _x, _y, row in orders
+                    )
+                ],
+            }
+            for day in days
+        ],
         **fact_history(student, a, b),
     }
 
 
-def evidence_contexts(student) -> set[str]:
-    """The contexts (capture, challenge, missed...) of the child's attempts: which kinds of
-    wrong answer their evidence can contain (``diagnosis.CONTEXT_KINDS``)."""
-    return set(
-        Attempt.objects.filter(student=student)
-        .order_by()
-        .values_list("context", flat=True)
-        .distinct()
-    )
-
-
-def error_summary(stats, contexts) -> list[dict]:
-    """The child's wrong answers by kind, in ``ERROR_KINDS`` order: a kind counted at least
-    once, or one the evidence's contexts can produce (game-only evidence never shows an
-    empty row for a kind no game can give)."""
-    totals = dict.fromkeys(ERROR_KINDS, 0)
-    for stat in stats.values():
-        for kind, n in (stat.errors or {}).items():
-            if kind in totals:
-                totals[kind] += int(n)
+def error_summary(summary: knowledge.Summary) -> list[dict]:
+    """The child's wrong answers by kind, as the reports name them, in ``ERROR_KINDS``
+    order: the kinds counted at least once."""
+    totals = summary.errors
     biggest = max(totals.values(), default=0) or 1
     return [
         {
@@ -251,94 +227,140 @@ def error_summary(stats, contexts) -> list[dict]:
             "count": totals[kind],
             "percent": round(100 * totals[kind] / biggest),
         }
-        for kind in shown_kinds(totals, contexts)
+        for kind in ek.ERROR_KINDS
+        if totals.get(kind)
     ]
 
 
-def child_focus(student, stats) -> list[dict]:
-    """The focus facts (``diagnosis.focus_facts``) over the pooled recent figures: one per
-    fact and its twin, in the order the child got wrong most; "2 right of 5" are the
-    latest answers of both orders together."""
-    states = {key: stat.pooled_mastery() for key, stat in stats.items()}
-    wrong = {key: stat.attempts - stat.correct for key, stat in stats.items()}
+def child_focus(student, summary: knowledge.Summary) -> list[dict]:
+    """The focus facts (``knowledge.summarise``: a stuck fact first, then the least known),
+    each with its latest answers."""
+    return [
+        {
+            "a": a,
+            "b": b,
+            "square": summary.squares[(a, b)],
+            "href": reverse("classroom:child_fact", args=[student.pk, a, b]),
+        }
+        for a, b in summary.focus
+    ]
+
+
+def main_error_context(summary: knowledge.Summary, errors: list[dict]) -> dict | None:
+    """The child's main kind of mistake, in words, with what to do; None when no kind is
+    shared by enough answers (``error_kinds.main_error``)."""
+    kind = summary.main_error
+    if kind is None:
+        return None
+    named = sum(e["count"] for e in errors if e["kind"] in ek.MECHANISMS)
+    count = next((e["count"] for e in errors if e["kind"] == kind), 0)
+    return {
+        "kind": kind,
+        "label": charts.kind_label(kind),
+        "help": charts.kind_help(kind),
+        "advice": charts.kind_advice(kind),
+        "count": count,
+        "named": named,
+    }
+
+
+def order_pattern_context(student, summary: knowledge.Summary) -> dict | None:
+    """ "Knows 3 × 7 but not 7 × 3": the facts known one way round and not yet the other,
+    named once there are enough of them (``knowledge.ORDER_PATTERN_FACTS``)."""
+    if not summary.order_pattern:
+        return None
+    return {
+        "facts": [
+            {
+                "known": (a, b),
+                "not_yet": (b, a),
+                "href": reverse("classroom:child_fact", args=[student.pk, b, a]),
+            }
+            for a, b in summary.order_gaps
+        ],
+        "count": len(summary.order_gaps),
+    }
+
+
+def trend_for(scope, scope_id, today) -> dict:
+    first = today - timedelta(days=charts.TREND_DAYS - 1)
+    rows = DailyTrend.objects.filter(scope=scope, scope_id=scope_id, day__gte=first).values_list(
+        "day", "attempts", "correct"
+    )
+    return charts.trend_chart(charts.daily(rows, today))
+
+
+def week_counts(stats, days: list[date]) -> list[dict]:
+    """The child's facts known and not yet at the end of each of the last 7 days, from the
+    rows' day-by-day history (``knowledge.state_on``)."""
+    orders = [row.order for row in stats.values()]
     out = []
-    for a, b in focus_facts(states, wrong=wrong):
-        n = numbers_of(stats[(a, b)])
+    for day in days:
+        states = [knowledge.state_on(order, day) for order in orders]
         out.append(
             {
-                "a": a,
-                "b": b,
-                "numbers": n,
-                "href": reverse("classroom:child_fact", args=[student.pk, a, b]),
+                "day": day,
+                "known": sum(1 for s in states if s in (knowledge.KNOWN, knowledge.SLOW)),
+                "not_yet": states.count(knowledge.NOT_YET),
             }
         )
     return out
 
 
-def trend_for(scope, scope_id, today) -> dict:
-    first = charts.week_of(today) - timedelta(weeks=charts.TREND_WEEKS - 1)
-    rows = DailyTrend.objects.filter(scope=scope, scope_id=scope_id, day__gte=first).values_list(
-        "day", "attempts", "correct"
-    )
-    return charts.trend_chart(charts.weekly(rows, today))
-
-
 def child_context(request, student, selected=None) -> dict:
     together = request.GET.get("view") == "together"
+    now = timezone.now()
     stats = child_stats(student)
+    (help_row,) = add_help_flags([student], now)
+    summary = help_row.summary
     school = student.classroom.school
-    a, b = selected or (None, None)
-    seen = [s for s in stats.values() if s.attempts]
+    errors = error_summary(summary)
+    counts = Counter(s.state for s in summary.squares.values())
     return {
         "student": student,
         "classroom": student.classroom,
         "school": school,
         "together": together,
-        "rows": child_heatmap(student, stats, together=together, selected=selected),
-        "detail": fact_detail(student, stats, a, b, together=together) if selected else None,
-        "focus": child_focus(student, stats),
-        "errors": error_summary(stats, evidence_contexts(student)),
-        "trend": trend_for(DailyTrend.Scope.STUDENT, student.pk, school.local_today()),
-        # a fact and its twin once, as the counts of states beside it
-        "facts_seen": len({fact_key(s.a, s.b, commuted=True) for s in seen}),
-        "counts": state_counts(stats),
+        "summary": summary,
+        "rows": child_heatmap(student, summary, together=together, selected=selected),
+        "detail": fact_detail(student, stats, summary, *selected) if selected else None,
+        "focus": child_focus(student, summary),
+        "errors": errors,
+        "main_error": main_error_context(summary, errors),
+        "order_pattern": order_pattern_context(student, summary),
+        "trend": trend_for(DailyTrend.Scope.STUDENT, student.pk, school.local_today(now)),
+        "week": week_counts(stats, last_days(school)),
+        "counts": {state: counts.get(state, 0) for state in knowledge.SHOWN_STATES},
+        # "not yet" squares of facts never answered: guessed from the other answers
+        "estimated": sum(
+            1 for s in summary.squares.values() if s.state == knowledge.NOT_YET and not s.answered
+        ),
+        "answered": summary.answered,
         "updated": max((s.updated_at for s in stats.values()), default=None),
-        "table_rows": fact_table(stats, together),
-        # the "needs help" flag and its reasons (one query)
-        "help": Student.reports.filter(pk=student.pk).with_help_flags().first(),
+        "table_rows": fact_table(summary, together),
+        "help": help_row,
     }
 
 
-def state_counts(stats) -> dict[str, int]:
-    """How many facts (a fact and its twin once: they share a state) are in each state as
-    shown, check again and right but slow included."""
-    counts = dict.fromkeys([*STATES, CHECK_AGAIN, charts.SLOW], 0)
-    for (a, b), stat in stats.items():
-        if a > b and (b, a) in stats:
-            continue
-        counts[numbers_of(stat).shown] += 1
-    return counts
-
-
-def fact_table(stats, together: bool) -> list[dict]:
-    """The numbers behind the heatmap, one row per fact (a ≤ b when together)."""
+def fact_table(summary: knowledge.Summary, together: bool) -> list[dict]:
+    """The numbers behind the heatmap, one row per fact as asked (a ≤ b when together)."""
     rows = []
     for a in TABLE:
         for b in TABLE:
             if together and a > b:
                 continue
-            n = numbers_of(stats.get((a, b)))
+            square = summary.squares[(a, b)]
             if together and a != b:
-                n = charts.together(n, numbers_of(stats.get((b, a))))
-            # the counts are this order's; the state pools both, as on the heatmap
-            state = n.shown if n.attempts else numbers_of(stats.get((b, a))).shown
+                square = dataclasses.replace(
+                    pooled_square(square, summary.squares[(b, a)]), a=a, b=b
+                )
             rows.append(
                 {
                     "a": a,
                     "b": b,
-                    "numbers": n,
-                    "label": charts.state_label(state),
-                    "speed": charts.speed_words(n),
+                    "square": square,
+                    "label": charts.state_label(square.state),
+                    "speed": charts.speed_words(square.speed_ms, square.speed_from_game),
                 }
             )
     return rows
@@ -347,22 +369,14 @@ def fact_table(stats, together: bool) -> list[dict]:
 # --- a class ----------------------------------------------------------------------------------
 
 
-def class_stats(classroom) -> dict[tuple[int, int], ClassFactStat]:
-    return {(s.a, s.b): s for s in ClassFactStat.objects.filter(classroom=classroom)}
-
-
-def group_heatmap(stats: dict, href=None, selected=None) -> list[dict]:
-    """A class or school heatmap: both orders of a fact show the same commuted numbers."""
+def group_heatmap(counts: dict, href=None, selected=None) -> list[dict]:
+    """A class or school heatmap: each fact as asked, its children counted by state."""
 
     def cell(a, b):
-        stat = stats.get((min(a, b), max(a, b)))
-        children = stat["children"] if stat else 0
-        struggling = stat["struggling"] if stat else 0
         return charts.group_cell(
             a,
             b,
-            children,
-            struggling,
+            counts.get((a, b), charts.GroupCounts()),
             href=href(a, b) if href else "",
             selected=selected == (a, b),
         )
@@ -370,44 +384,48 @@ def group_heatmap(stats: dict, href=None, selected=None) -> list[dict]:
     return charts.heatmap(cell)
 
 
-def as_numbers(stat: ClassFactStat) -> dict:
-    return {
-        "children": stat.children,
-        "struggling": stat.struggling,
-        "attempts": stat.attempts,
-        "correct": stat.correct,
-        "omissions": stat.omissions,
-        "wrong_answers": stat.wrong_answers or {},
-    }
-
-
-def group_table(stats: dict) -> list[dict]:
+def group_table(counts: dict) -> list[dict]:
     rows = []
     for a in TABLE:
         for b in TABLE:
-            if a > b:
-                continue
-            s = stats.get((a, b)) or {"children": 0, "struggling": 0, "attempts": 0, "correct": 0}
+            c = counts.get((a, b), charts.GroupCounts())
             rows.append(
                 {
                     "a": a,
                     "b": b,
-                    **s,
-                    "band": charts.band_label(charts.group_band(s["children"], s["struggling"])),
-                    "accuracy": percent(s["correct"], s["attempts"]),
+                    "counts": c,
+                    "band": charts.band_label(charts.group_band(c)),
                 }
             )
     return rows
 
 
-def percent(part, whole):
-    return round(100 * part / whole) if whole else None
+def class_wrong_answers(students) -> tuple[dict, dict]:
+    """The children's wrong answers per fact as asked, added up ({(7, 8): {"48": 3}}), and
+    the kind of each answer ({(7, 8): {48: "operand"}}): the kind most of the children who
+    gave it had it named (each child's answers are named with their own shares of kinds)."""
+    out: dict[tuple[int, int], dict] = {}
+    for a, b, wrong in FactStat.objects.filter(student__in=[s.pk for s in students]).values_list(
+        "a", "b", "wrong_answers"
+    ):
+        merged = out.setdefault((a, b), {})
+        for key, n in (wrong or {}).items():
+            merged[key] = merged.get(key, 0) + int(n)
+    votes: dict[tuple[int, int], dict[int, Counter]] = {}
+    for student in students:
+        for (a, b, answer), kind in student.summary.named.items():
+            votes.setdefault((a, b), {}).setdefault(answer, Counter())[kind] += 1
+    named = {
+        fact: {answer: count.most_common(1)[0][0] for answer, count in answers.items()}
+        for fact, answers in votes.items()
+    }
+    return out, named
 
 
-def common_wrong_answers(stats: dict, limit: int = 8) -> list[dict]:
+def common_wrong_answers(wrong: dict, named: dict, limit: int = 8) -> list[dict]:
     rows = []
-    for (a, b), s in stats.items():
-        for row in charts.wrong_answer_rows(a, b, s.get("wrong_answers") or {}, limit=100):
+    for (a, b), answers in wrong.items():
+        for row in charts.wrong_answer_rows(a, b, answers, named.get((a, b)), limit=100):
             rows.append({"a": a, "b": b, **row})
     rows.sort(key=lambda r: (-r["count"], r["a"], r["b"], r["answer"]))
     return rows[:limit]
@@ -427,34 +445,39 @@ def job_context(job) -> dict:
 
 
 def class_context(request, classroom, selected=None) -> dict:
-    stats = {key: as_numbers(s) for key, s in class_stats(classroom).items()}
     school = classroom.school
-    students = list(
+    students = (
         Student.reports.filter(classroom=classroom)
         .active()
-        .with_help_flags()
         .order_by("sort_name", "name", "pk")
+        .with_help_flags()
     )
     lists = help_lists(students)
+    counts = charts.count_squares([s.summary for s in students])
+    wrong, named = class_wrong_answers(students)
     job_pk = int_param(request.GET.get("job", ""))
     job = latest_job(classroom, job_pk)
     if job is not None and job_pk is None and job.status == RecomputeJob.Status.DONE:
         job = None  # an old rebuild's "Rebuilt." is news only on the page that asked for it
-    updated = ClassFactStat.objects.filter(classroom=classroom).aggregate(t=Max("updated_at"))["t"]
+    updated = FactStat.objects.filter(student__in=[s.pk for s in students]).aggregate(
+        t=Max("updated_at")
+    )["t"]
     return {
         "classroom": classroom,
         "school": school,
         "rows": group_heatmap(
-            stats,
+            counts,
             href=lambda a, b: reverse("classroom:class_fact", args=[classroom.pk, a, b]),
             selected=selected,
         ),
-        "table_rows": group_table(stats),
-        "wrong": common_wrong_answers(stats),
+        "table_rows": group_table(counts),
+        "wrong": common_wrong_answers(wrong, named),
         "students": students,
         "needing_help": lists["flagged"],
         "stuck": lists["stuck"],
-        "detail": class_fact_detail(classroom, stats, *selected) if selected else None,
+        "detail": class_fact_detail(classroom, students, wrong, named, *selected)
+        if selected
+        else None,
         "progress": job_context(job) if job else None,
         "updated": updated,
         "trend": trend_for(DailyTrend.Scope.CLASSROOM, classroom.pk, school.local_today()),
@@ -462,56 +485,32 @@ def class_context(request, classroom, selected=None) -> dict:
     }
 
 
-def class_fact_detail(classroom, stats, a: int, b: int) -> dict:
-    """Which children struggle with a × b (either order), weakest first. Archived children
-    count in the class's square (ClassFactStat), so they are listed too, marked archived; only
-    active children are listed as "not met yet"."""
-    students = {s.pk: s for s in classroom.students.all()}
-    by_child = {}
-    for stat in FactStat.objects.filter(student__in=list(students), a__in=(a, b), b__in=(a, b)):
-        if {stat.a, stat.b} != {a, b}:
-            continue
-        by_child.setdefault(stat.student_id, {})[(stat.a, stat.b)] = stat
+def class_fact_detail(classroom, students, wrong, named, a: int, b: int) -> dict:
+    """The class's children on a × b as asked, by what their own square says (not yet
+    first, the least known first), each with the twin's state."""
     rows = []
-    for sid, mine in by_child.items():
-        asked = numbers_of(mine.get((a, b)))
-        twin = numbers_of(mine.get((b, a))) if a != b else charts.FactNumbers()
-        both = charts.together(asked, twin) if a != b else asked
+    for student in students:
+        square = student.summary.squares[(a, b)]
+        twin = student.summary.squares[(b, a)]
         rows.append(
             {
-                "student": students[sid],
-                "numbers": both,
-                "state_label": charts.state_label(both.shown),
-                "asked": charts.state_label(asked.shown),
-                "twin": charts.state_label(twin.shown),
-                "struggling": bool({asked.state, twin.state} & set(STRUGGLING)),
-                "href": reverse("classroom:child_fact", args=[sid, a, b]),
+                "student": student,
+                "square": square,
+                "state_label": charts.state_label(square.state),
+                "twin_label": charts.state_label(twin.state),
+                "href": reverse("classroom:child_fact", args=[student.pk, a, b]),
             }
         )
-    rows.sort(
-        key=lambda r: (
-            not r["struggling"],
-            r["numbers"].accuracy if r["numbers"].accuracy is not None else 1,
-            r["student"].sort_name,
-            r["student"].name,
-        )
-    )
-    stat = stats.get((min(a, b), max(a, b)))
-    not_tried = sorted(
-        (s for pk, s in students.items() if pk not in by_child and not s.is_archived),
-        key=lambda s: (s.sort_name, s.name),
-    )
+    rows.sort(key=lambda r: (r["square"].p, r["student"].sort_name, r["student"].name))
+    known = (knowledge.KNOWN, knowledge.SLOW)
     return {
         "a": a,
         "b": b,
         "product": a * b,
-        "struggling": [r for r in rows if r["struggling"]],
-        "fine": [r for r in rows if not r["struggling"]],
-        "not_tried": not_tried,
-        "stat": stat,
-        "wrong_answers": charts.wrong_answer_rows(
-            min(a, b), max(a, b), (stat or {}).get("wrong_answers") or {}
-        ),
+        "not_yet": [r for r in rows if r["square"].state == knowledge.NOT_YET],
+        "unsure": [r for r in rows if r["square"].state == knowledge.UNSURE],
+        "known": [r for r in rows if r["square"].state in known],
+        "wrong_answers": charts.wrong_answer_rows(a, b, wrong.get((a, b), {}), named.get((a, b))),
     }
 
 
@@ -519,8 +518,9 @@ def class_fact_detail(classroom, stats, a: int, b: int) -> dict:
 
 
 def range_choice(request) -> tuple[str, bool]:
-    """The date range asked for (``?range=week|4w|all``) and whether it is one: none is this
-    week; an unknown one shows this week too, with a message, and the page answers 422."""
+    """The date range asked for (``?range=7d|4w|all``) and whether it is one: none is the
+    last 7 days; an unknown one shows the last 7 days too, with a message, and the page
+    answers 422."""
     value = request.GET.get("range", "")
     if value in hardest.RANGES:
         return value, True
@@ -529,8 +529,8 @@ def range_choice(request) -> tuple[str, bool]:
 
 def range_label(key: str) -> str:
     return {
-        hardest.WEEK: _("This week"),
-        hardest.FOUR_WEEKS: _("Last 4 weeks"),
+        hardest.WEEK: _("Last 7 days"),
+        hardest.FOUR_WEEKS: _("Last 28 days"),
         hardest.ALL_TIME: _("All time"),
     }[key]
 

@@ -2,10 +2,11 @@
 the hardest facts and the "rebuild the statistics" button (docs/analytics.md, "What teachers
 see"). Their context is shaped in report_context.py; the exports are exports.py.
 
-Statistics are read from FactStat, ClassFactStat and DailyTrend (filled by the pipeline in
-classroom/tasks.py); nothing here computes them from the attempts except a fact's median
-time (see ``timed_median``), the hardest facts of a range, the class's median times and a
-fact's weeks (``classroom.models.hardest``), and the exports, which are the raw attempts.
+What a child knows is read from the knowledge model's state in FactStat (filled by the
+pipeline in classroom/tasks.py) through ``knowledge.summarise``, the attempts per day from
+DailyTrend; nothing here computes them from the attempts except a fact's median time (see
+``timed_median``), the hardest facts of a range, the class's median times and a fact's
+weeks (``classroom.models.hardest``), and the exports, which are the raw attempts.
 
 Permissions: a child's and a class's pages only for the class's teacher (anyone else 404;
 not logged in as a grown-up, children included: the log-in page); the school report only for
@@ -16,7 +17,6 @@ import logging
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Sum
 from django.shortcuts import get_object_or_404
 from django.shortcuts import redirect
 from django.shortcuts import render
@@ -28,10 +28,11 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from classroom.models import ClassFactStat
+from classroom import charts
 from classroom.models import Classroom
 from classroom.models import DailyTrend
 from classroom.models import RecomputeJob
+from classroom.models import Student
 from classroom.views.access import teacher_page
 from classroom.views.report_context import admin_school
 from classroom.views.report_context import check_fact
@@ -191,19 +192,8 @@ def recompute_progress(request, pk):
 def school_report(request):
     school = admin_school(request)
     classes = school.classrooms.active()
-    stats = {
-        (r["a"], r["b"]): r
-        for r in ClassFactStat.objects.filter(classroom__in=classes)
-        .values("a", "b")
-        .annotate(
-            children=Sum("children"),
-            struggling=Sum("struggling"),
-            attempts=Sum("attempts"),
-            correct=Sum("correct"),
-            omissions=Sum("omissions"),
-        )
-        .order_by()
-    }
+    children = Student.reports.filter(classroom__in=classes).active().with_help_flags()
+    counts = charts.count_squares([s.summary for s in children])
     ranked = school_hardest_context(request, school, classes)
     return render(
         request,
@@ -211,8 +201,8 @@ def school_report(request):
         {
             "hardest": ranked,
             "school": school,
-            "rows": group_heatmap(stats),
-            "table_rows": group_table(stats),
+            "rows": group_heatmap(counts),
+            "table_rows": group_table(counts),
             "class_count": classes.count(),
             "trend": trend_for(DailyTrend.Scope.SCHOOL, school.pk, school.local_today()),
         },

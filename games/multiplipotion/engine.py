@@ -271,8 +271,20 @@ def _claim_ids(action: Action, how_many_msg: str = MSG_TWO_POTIONS) -> tuple[str
     return a, b, monster
 
 
-def _fact(seat: int, a: int, b: int, answer: int | None, correct: bool, context: str) -> Event:
-    return {
+def _fact(
+    seat: int,
+    a: int,
+    b: int,
+    answer: int | None,
+    correct: bool,
+    context: str,
+    options: list[str] | None = None,
+) -> Event:
+    """A multiplication the seat asserted or missed. ``context``: "capture", "challenge",
+    "missed", or "forced" (a capture tapped after being caught: the child must capture, so
+    it is stored apart and is no evidence of the pair). A claim carries ``options``, the
+    values of the monsters the seat could tap (public), which its kind is weighed against."""
+    fact: Event = {
         "kind": "fact",
         "seat": seat,
         "a": a,
@@ -281,6 +293,9 @@ def _fact(seat: int, a: int, b: int, answer: int | None, correct: bool, context:
         "correct": correct,
         "context": context,
     }
+    if options is not None:
+        fact["options"] = sorted(MONSTER[m] for m in options)
+    return fact
 
 
 def _wrong(state: State, seat: int, fact: Event, extra: list[Event]) -> tuple[State, list[Event]]:
@@ -320,7 +335,7 @@ def _over(s: State, winners: list[int], reason: str) -> Event:
 
 
 def _do_capture(
-    state: State, seat: int, a: str, b: str, m: str, context: str
+    state: State, seat: int, a: str, b: str, m: str, context: str, board: list[str]
 ) -> tuple[State, list[Event]]:
     """Move the cards of a correct capture; returns a fresh state (phase not yet updated)."""
     opp = 1 - seat
@@ -334,7 +349,7 @@ def _do_capture(
     trophies[seat] = [*trophies[seat], m]
     s["trophies"] = trophies
     s["pile"] = [*state["pile"], a, b]
-    fact = _fact(seat, POTION[a], POTION[b], MONSTER[m], True, context)
+    fact = _fact(seat, POTION[a], POTION[b], MONSTER[m], True, context, board)
     s["last"] = _last(fact, state["ply"])
     events: list[Event] = [
         fact,
@@ -387,9 +402,11 @@ def _capture(state: State, seat: int, action: Action) -> tuple[State, list[Event
     if m not in state["areas"][1 - seat]:
         raise IllegalAction(MSG_OPP_MONSTER)
     pa, pb, mv = POTION[a], POTION[b], MONSTER[m]
+    context = "forced" if phase == "forced_capture" else "capture"
+    board = state["areas"][1 - seat]
     if pa * pb != mv:
-        return _wrong(state, seat, _fact(seat, pa, pb, mv, False, "capture"), [])
-    s, events = _do_capture(state, seat, a, b, m, "capture")
+        return _wrong(state, seat, _fact(seat, pa, pb, mv, False, context, board), [])
+    s, events = _do_capture(state, seat, a, b, m, context, board)
     if phase == "forced_capture":
         # The vigilant player (whose turn it is) takes the top card of the pile as a trophy.
         # Ruling: the pile as it was before the two used potions went under it; if it was
@@ -440,7 +457,7 @@ def _challenge(state: State, seat: int, action: Action) -> tuple[State, list[Eve
         raise IllegalAction(MSG_CH_MONSTER)
     pa, pb, mv = POTION[a], POTION[b], MONSTER[m]
     correct = pa * pb == mv
-    fact = _fact(seat, pa, pb, mv, correct, "challenge")
+    fact = _fact(seat, pa, pb, mv, correct, "challenge", state["areas"][seat])
     ev = {"kind": "challenge", "seat": seat, "against": prev, "correct": correct}
     if not correct:
         return _wrong(state, seat, fact, [ev])

@@ -1,5 +1,7 @@
 """What the classroom's browser tests share: a browser page of a signed-in child or grown-up,
-and what a child does there (the warm-up, a game against the computer)."""
+and what a child does there (the warm-up, a game against the computer); a child's answers
+stored as the warm-up stores them and counted by the live update; the teacher's language;
+screenshots under var/screenshots/."""
 
 import re
 import time
@@ -11,11 +13,21 @@ from browser_kit import capture_seen
 from browser_kit import record_errors
 from browser_kit import session_cookie
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation import pgettext
 
+from classroom.models import Attempt
+from classroom.models import FactStat
 from classroom.models import WarmUp
 
+from .conftest import attempt_fields
+
 VIEWPORT = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 # The warm-up, as typed: True a right answer, False a wrong one (the product plus one).
 WARM_UP_ANSWERS = (True, False, True, True, False, True)
@@ -56,6 +68,86 @@ def wait_until(condition, what: str, timeout: float = 30, log: Path | None = Non
         time.sleep(0.05)
 
 
+def screenshot(page, name: str, *, full_page=False) -> Path:
+    """The page as it is now, saved as var/screenshots/<name>.png (to be looked at)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def no_sideways_scroll(page) -> bool:
+    """The page is no wider than the browser's window (nothing to scroll sideways)."""
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+# --- languages --------------------------------------------------------------------------------
+
+
+def translated(lang: str, msgid: str, context: str = "") -> str:
+    """``msgid`` as the catalogue of ``lang`` has it."""
+    with translation.override(lang):
+        return pgettext(context, msgid) if context else gettext(msgid)
+
+
+def choose_language(page, live_server, user, lang: str) -> None:
+    """The teacher's own page in the browser's English, then the language switcher (as
+    tests/classroom/test_languages_browser.py does): ``lang`` from then on. English: the
+    page stays as it is."""
+    from classroom.models import Preferences
+
+    page.goto(live_server.url + reverse("classroom:teacher_home"))
+    assert page.evaluate("document.documentElement.lang") == "en"
+    if lang == "en":
+        return
+    page.locator("#language-choice").select_option(lang)
+    page.locator(".language-switch button[type=submit]").click()
+    page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+    assert Preferences.objects.get(user=user).language == lang
+
+
+# --- a child's answers, through the real pipeline ---------------------------------------------
+
+
+def type_answers(student, facts, *, when, ms=2500) -> WarmUp:
+    """Warm-up answers: ``facts`` as (a, b, answer) typed in one round starting ``when``, 5 s
+    apart, stored as the warm-up stores them and counted by the live update
+    (``FactStat.objects.apply_pending``). The round."""
+    round_ = WarmUp.objects.create(
+        student=student,
+        started_at=when,
+        timed=True,
+        finished_at=when + timedelta(minutes=1),
+        stats_at=when + timedelta(minutes=1),
+    )
+    Attempt.objects.bulk_create(
+        Attempt(
+            **attempt_fields(
+                student, a, b, answer, ms=ms, context="warm-up", warm_up=round_, question=i
+            ),
+            created_at=when + timedelta(seconds=5 * i),
+        )
+        for i, (a, b, answer) in enumerate(facts)
+    )
+    FactStat.objects.apply_pending([student.pk])
+    return round_
+
+
+def claim_answers(student, facts, *, when, ms=4000, context="capture") -> None:
+    """Game answers: ``facts`` as (a, b, answer) claimed (``context``: capture, challenge)
+    5 s apart from ``when`` (None: a capture left on the board), counted by the live update."""
+    Attempt.objects.bulk_create(
+        Attempt(
+            **attempt_fields(
+                student, a, b, answer, ms=ms, context="missed" if answer is None else context
+            ),
+            created_at=when + timedelta(seconds=5 * i),
+        )
+        for i, (a, b, answer) in enumerate(facts)
+    )
+    FactStat.objects.apply_pending([student.pk])
+
+
 # --- the warm-up ------------------------------------------------------------------------------
 
 
@@ -65,20 +157,23 @@ def current_sum(page) -> tuple[int, int]:
     return a, b
 
 
-def do_the_warm_up(page, warm_up, *, screenshot=None, each_answer=None):
-    """Type WARM_UP_ANSWERS on the keyboard; before the last one only a second is left, so
-    the round ends by itself. ``screenshot``: a path for the page with the third answer typed;
-    ``each_answer(page)`` is called once each answer is in. Returns (a, b, typed) in order."""
+def do_the_warm_up(page, warm_up, *, screenshot=None, each_answer=None, answers=WARM_UP_ANSWERS):
+    """Type ``answers`` on the keyboard, one per question: True the product, False the product
+    plus one, or a function of (a, b) giving the number to type. Before the last one only a
+    second is left, so the round ends by itself. ``screenshot``: a path for the page with the
+    third answer typed; ``each_answer(page)`` is called once each answer is in. Returns
+    (a, b, typed) in order."""
     answered = []
-    for i, right in enumerate(WARM_UP_ANSWERS):
+    for i, answer in enumerate(answers):
         page.wait_for_function("document.activeElement.id === 'warmup-answer'")
         a, b = current_sum(page)
-        typed = a * b if right else a * b + 1
+        typed = answer(a, b) if callable(answer) else a * b + (0 if answer else 1)
+        right = typed == a * b
         token = page.locator("input[name=token]").input_value()
         page.keyboard.type(str(typed))
         if i == 2 and screenshot:
             page.screenshot(path=screenshot)
-        if i == len(WARM_UP_ANSWERS) - 1:
+        if i == len(answers) - 1:
             WarmUp.objects.filter(pk=warm_up.pk).update(
                 started_at=timezone.now() - timedelta(seconds=warm_up.seconds - 1)
             )

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from classroom import diagnosis
+from classroom import error_kinds
 
 
 def attempt_fields(student, a, b, answer, *, ms=2000, **fields) -> dict:
@@ -16,7 +16,9 @@ def attempt_fields(student, a, b, answer, *, ms=2000, **fields) -> dict:
         "b": b,
         "answer": answer,
         "correct": answer == a * b,
-        "kind": diagnosis.classify(a, b, answer),
+        "kind": error_kinds.classify(
+            a, b, answer, context=fields.get("context", error_kinds.WARM_UP)
+        ),
         "response_ms": None if answer is None else ms,
         **fields,
     }

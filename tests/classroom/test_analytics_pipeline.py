@@ -1,6 +1,8 @@
-"""The analytics pipeline: attempts written with the move, statistics rebuilt from them,
-class roll-ups and daily trends, the tasks run in-process, the recompute command and the
-Coach. (A real worker process: test_analytics_pipeline_worker.py.)"""
+"""The analytics pipeline: attempts written with the move, the knowledge model's rows
+(``FactStat``) folded from them, daily trends, the tasks run in-process, the repairs after a
+child moves or is deleted, the recompute command and the Coach. (A real worker process:
+test_analytics_pipeline_worker.py; the live update against a replay:
+test_knowledge_store.py.)"""
 
 import io
 from datetime import UTC
@@ -15,16 +17,17 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from classroom import diagnosis
+from classroom import error_kinds
+from classroom import knowledge
 from classroom.models import Assignment
 from classroom.models import Attempt
-from classroom.models import ClassFactStat
 from classroom.models import Classroom
 from classroom.models import DailyTrend
 from classroom.models import FactStat
 from classroom.models import RecomputeJob
 from classroom.models import School
 from classroom.models import Student
+from classroom.models import WarmUp
 from classroom.tasks import nightly_rollups
 from classroom.tasks import recompute_job
 from classroom.tasks import sweep_missed_stats
@@ -41,6 +44,7 @@ pytestmark = pytest.mark.django_db
 
 # Purple cards (potion, monster): p01 (6, 12), p02 (7, 14), p03 (8, 16), p04 (9, 18),
 # p12 (5, 30), p27 (8, 56), p28 (9, 56).
+AT = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)  # the attempts' default time
 
 
 def board(*, current=0, phase="capture_or_end", areas=((), ()), hands=None, challenge=False):
@@ -83,6 +87,15 @@ def guest_seat(key):
 CAPTURE_BOARD = {"areas": (["mp-p02", "mp-p27"], ["mp-p28", "mp-p12"])}  # 7 and 8 vs 56, 30
 RIGHT = {"type": "capture", "potions": ["mp-p02", "mp-p27"], "monster": "mp-p28"}
 WRONG = {"type": "capture", "potions": ["mp-p02", "mp-p27"], "monster": "mp-p12"}
+# Ada (seat 0) calls out the 7 × 8 = 56 that Ben (seat 1) left on the board.
+CHALLENGE_BOARD = {
+    "current": 0,
+    "phase": "place",
+    "challenge": True,
+    "areas": (["mp-p28"], ["mp-p02", "mp-p27"]),
+    "hands": (["mp-p01"], []),
+}
+CHALLENGE = {"type": "challenge", "potions": ["mp-p02", "mp-p27"], "monster": "mp-p28"}
 
 
 class Evidence:
@@ -109,7 +122,7 @@ class Evidence:
         context = context or (Attempt.Context.MISSED if answer is None else "capture")
         return Attempt.objects.create(
             **attempt_fields(student, a, b, answer, ms=ms, match=match, move=move, context=context),
-            created_at=at or datetime(2026, 3, 10, 9, 0, tzinfo=UTC),
+            created_at=at or AT,
         )
 
 
@@ -129,12 +142,24 @@ def people(django_user_model):
     return p
 
 
+@pytest.fixture
+def tasks_run_at_commit(monkeypatch, django_capture_on_commit_callbacks):
+    """What a worker does with the tasks the models enqueue on commit, in this process."""
+    monkeypatch.setattr("games.queue.enqueue", lambda task, *args, **kw: task(*args))
+    return django_capture_on_commit_callbacks
+
+
 def stat_rows(model, **filters):
     fields = [f.name for f in model._meta.fields if f.name not in {"id", "updated_at"}]
     return sorted(
         model.objects.filter(**filters).values_list(*fields),
         key=lambda row: tuple(str(x) for x in row),
     )
+
+
+def squares_of(student, now):
+    """The child's 64 squares as the reports show them at ``now``."""
+    return knowledge.squares(FactStat.objects.filter(student=student).orders(), now)
 
 
 # --- recording ----------------------------------------------------------------------------
@@ -145,10 +170,15 @@ def test_a_claim_becomes_an_attempt_with_the_move(people):
     wrong = match.play(0, WRONG, version=match.version).move
     right = match.play(0, RIGHT, version=match.version).move
     rows = list(Attempt.objects.order_by("pk"))
-    assert [(r.a, r.b, r.answer, r.correct, r.kind, r.context) for r in rows] == [
-        (7, 8, 30, False, diagnosis.TABLE_ERROR, "capture"),
-        (7, 8, 56, True, diagnosis.CORRECT, "capture"),
+    assert [(r.a, r.b, r.answer, r.correct, r.context) for r in rows] == [
+        (7, 8, 30, False, "capture"),
+        (7, 8, 56, True, "capture"),
     ]
+    # A claim carries the monsters the child could tap (the board), which its kind is
+    # weighed against.
+    assert [r.options for r in rows] == [[30, 56], [30, 56]]
+    assert rows[0].kind == error_kinds.classify(7, 8, 30, context="capture", options=[30, 56])
+    assert rows[1].kind == error_kinds.CORRECT
     assert [r.move_id for r in rows] == [wrong.pk, right.pk]
     assert all(r.student_id == people.ada.pk and r.match_id == match.pk for r in rows)
     assert [r.response_ms for r in rows] == [wrong.think_ms, right.think_ms]
@@ -161,24 +191,46 @@ def test_a_missed_capture_is_recorded_without_an_answer_or_a_time(people):
     match.play(0, {"type": "end_turn"}, version=match.version, follow_ups=False)
     (row,) = Attempt.objects.all()
     assert (row.a, row.b, row.answer, row.correct) == (7, 8, None, False)
-    assert (row.kind, row.context, row.response_ms) == (diagnosis.OMISSION, "missed", None)
+    assert (row.kind, row.context, row.response_ms) == (error_kinds.OMISSION, "missed", None)
+    assert row.options is None
 
 
 def test_a_successful_challenge_is_evidence_for_the_challenger(people):
     # Ben (seat 1) left 7 × 8 = 56 on the board; Ada (seat 0) calls it out.
-    state = board(
-        current=0,
-        phase="place",
-        challenge=True,
-        areas=(["mp-p28"], ["mp-p02", "mp-p27"]),
-        hands=(["mp-p01"], []),
+    match = match_on_board(
+        [child_seat(people.ada), child_seat(people.ben)], board(**CHALLENGE_BOARD)
     )
-    match = match_on_board([child_seat(people.ada), child_seat(people.ben)], state)
-    action = {"type": "challenge", "potions": ["mp-p02", "mp-p27"], "monster": "mp-p28"}
-    match.play(0, action, version=match.version)
+    match.play(0, CHALLENGE, version=match.version)
     (row,) = Attempt.objects.all()
     assert row.student_id == people.ada.pk
     assert (row.a, row.b, row.answer, row.correct, row.context) == (7, 8, 56, True, "challenge")
+    assert row.options == [56]  # the challenger's own monsters
+
+
+def test_a_tap_after_being_caught_is_stored_as_forced_and_is_no_evidence(people):
+    """Caught by Ada's challenge, Ben must capture: his tap is stored (context "forced") and
+    counted apart, never as evidence of the pair tapped, nor in the day's trend."""
+    match = match_on_board(
+        [child_seat(people.ada), child_seat(people.ben)], board(**CHALLENGE_BOARD)
+    )
+    match.play(0, CHALLENGE, version=match.version)
+    match.play(1, RIGHT, version=match.version)  # the same pair, now Ben's to tap
+    rows = list(Attempt.objects.order_by("pk").values_list("student_id", "context", "correct"))
+    assert rows == [(people.ada.pk, "challenge", True), (people.ben.pk, "forced", True)]
+    assert FactStat.objects.apply_pending([people.ada.pk, people.ben.pk]) == 2
+    ben = FactStat.objects.get(student=people.ben, a=7, b=8)
+    assert (ben.attempts, ben.correct, ben.forced) == (0, 0, 1)
+    assert ben.order.evidence == 0
+    assert not squares_of(people.ben, timezone.now())[(7, 8)].answered
+    ada = FactStat.objects.get(student=people.ada, a=7, b=8)
+    assert (ada.attempts, ada.correct, ada.forced) == (1, 1, 0) and ada.order.evidence == 1
+    trend = DailyTrend.objects.filter(scope="student")
+    assert list(trend.values_list("scope_id", "attempts")) == [(people.ada.pk, 1)]
+    assert sum(DailyTrend.objects.filter(scope="school").values_list("attempts", flat=True)) == 1
+    # The same in a rebuild.
+    first = stat_rows(FactStat)
+    FactStat.objects.rebuild_for([people.ada.pk, people.ben.pk])
+    assert stat_rows(FactStat) == first
 
 
 def test_a_failed_move_records_nothing(people, monkeypatch):
@@ -273,56 +325,82 @@ def test_fact_stats_are_rebuilt_from_the_attempts(people):
     ev.add(ada, 7, 8, 56, ms=3000)
     ev.add(ada, 7, 8, 56, ms=5000)
     for _ in range(6):
-        ev.add(ada, 8, 7, 56, ms=1500)  # the twin, asked the other way round: mastered
+        ev.add(ada, 8, 7, 56, ms=1500)  # the twin, asked the other way round: always right
     assert FactStat.objects.rebuild_for([ada.pk]) == 2
 
     seven_eight = FactStat.objects.get(student=ada, a=7, b=8)
-    assert (seven_eight.attempts, seven_eight.correct, seven_eight.omissions) == (6, 2, 1)
-    assert seven_eight.median_ms == 4000  # its own order's latest ten
-    assert seven_eight.errors == {
-        **dict.fromkeys(diagnosis.ERROR_KINDS, 0),
-        "operand": 2,
-        "operation": 1,
-        "omission": 1,
-    }
+    counts = (seven_eight.attempts, seven_eight.correct, seven_eight.omissions)
+    assert counts == (6, 2, 1) and seven_eight.forced == 0
     assert seven_eight.wrong_answers == {"48": 2, "15": 1}
-    assert seven_eight.last_attempt_at == datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
+    assert seven_eight.median_ms == 4000  # its own right answers' times: 3 s and 5 s
+    assert seven_eight.last_attempt_at == AT
     eight_seven = FactStat.objects.get(student=ada, a=8, b=7)
     assert (eight_seven.median_ms, eight_seven.wrong_answers) == (1500, {})
-    # The state pools both orders: the latest ten of the twelve (the same instant: the order
-    # written) are the last four of 7 × 8 and the six of 8 × 7, 8 right, one day: fluent.
-    for stat in (seven_eight, eight_seven):
-        pooled = (stat.recent_attempts, stat.recent_correct, stat.recent_days)
-        assert (stat.state, *pooled) == (diagnosis.FLUENT, 10, 8, 1)
-        assert (stat.speed_ms, stat.speed_from_game) == (1500, True)  # capture times only
+    # Each order is a fact of its own: 8 × 7 is known, 7 × 8 (four of six wrong or missed)
+    # is not, and its square counts its own latest five answers.
+    assert eight_seven.p_known > seven_eight.p_known
+    squares = squares_of(ada, AT + timedelta(hours=1))
+    assert squares[(8, 7)].state == knowledge.KNOWN
+    assert squares[(8, 7)].speed_from_game  # capture times only: never "slowly"
+    assert squares[(7, 8)].state in (knowledge.NOT_YET, knowledge.UNSURE)
+    assert (squares[(7, 8)].right, squares[(7, 8)].latest) == (2, 5)
+
+    # The live update writes the same rows as the rebuild.
+    rebuilt = stat_rows(FactStat)
+    FactStat.objects.all().delete()
+    Attempt.objects.update(stats_applied=False)
+    assert FactStat.objects.apply_pending([ada.pk]) == 12
+    assert stat_rows(FactStat) == rebuilt
 
 
-def test_the_state_counts_the_latest_ten_attempts_in_time_order(people):
-    ev = Evidence()
+def test_the_model_reads_the_attempts_in_time_order_not_the_rows_order(people):
     start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-    # Written newest first: the order of the rows must not matter, only created_at.
-    for i in reversed(range(12)):
-        at = start + timedelta(hours=3 * i)  # over two days: mastery needs two
-        ev.add(people.ada, 6, 7, 42 if i >= 2 else 41, ms=1000, at=at)
-    FactStat.objects.rebuild_for([people.ada.pk])
-    stat = FactStat.objects.get(student=people.ada, a=6, b=7)
-    assert (stat.attempts, stat.correct) == (12, 10)  # all-time counts
-    assert stat.state == diagnosis.MASTERED  # the two old slips fell out of the latest ten
-    assert stat.last_attempt_at == start + timedelta(hours=33)
+    when = [start + timedelta(hours=3 * i) for i in range(12)]  # over two days
+    answers = [41, 41] + [42] * 10  # two old slips, then right ten times
+    # Ada's written newest first, Ben's oldest first: only created_at counts.
+    ev = Evidence()
+    for at, answer in reversed(list(zip(when, answers, strict=True))):
+        ev.add(people.ada, 6, 7, answer, ms=1000, at=at)
+    for at, answer in zip(when, answers, strict=True):
+        ev.add(people.ben, 6, 7, answer, ms=1000, at=at)
+    FactStat.objects.rebuild_for([people.ada.pk, people.ben.pk])
+    ada, ben = (FactStat.objects.get(student=s, a=6, b=7) for s in (people.ada, people.ben))
+    assert (ada.attempts, ada.correct) == (12, 10)  # all-time counts
+    assert ada.model == ben.model and ada.p_known == ben.p_known
+    assert ada.last_attempt_at == when[-1]
+    square = squares_of(people.ada, when[-1] + timedelta(hours=1))[(6, 7)]
+    assert square.state == knowledge.KNOWN
+    assert (square.right, square.latest) == (5, 5)  # the two old slips fell out of the latest
 
 
-def test_accuracy_first_sessions_never_score_speed(people):
+def test_accuracy_first_answers_never_make_a_fact_slow(people):
+    """Nine seconds an answer, every day of a week: "knows it, slowly" when the speed is
+    scored (challenges in a plain game); plain "knows it" in an accuracy-first session and
+    in an untimed warm-up round, whose times are recorded but never scored."""
     slow_session = Assignment.objects.create(
         classroom=people.classroom, title="Calm", opens_at=timezone.now(), accuracy_first=True
     )
+    days = [datetime(2026, 3, 2 + day, 9, tzinfo=UTC) for day in range(6)]
     for student, ev in ((people.ada, Evidence(slow_session)), (people.ben, Evidence())):
-        for day in range(6):
-            ev.add(student, 9, 6, 54, ms=9000, at=datetime(2026, 3, 2 + day, 9, tzinfo=UTC))
-    FactStat.objects.rebuild_for([people.ada.pk, people.ben.pk])
-    ada, ben = (FactStat.objects.get(student=s, a=9, b=6) for s in (people.ada, people.ben))
-    assert ada.state == diagnosis.MASTERED and ada.median_ms == 9000  # recorded, not scored
-    assert ada.speed_ms is None  # no time decided the state
-    assert ben.state == diagnosis.LEARNING  # too slow for fluent when speed counts
+        for at in days:
+            ev.add(student, 9, 6, 54, ms=9000, at=at, context="challenge")
+    untimed = WarmUp.objects.create(student=people.cat, started_at=days[0], timed=False)
+    Attempt.objects.bulk_create(
+        Attempt(
+            **attempt_fields(
+                people.cat, 9, 6, 54, ms=9000, context="warm-up", warm_up=untimed, question=i
+            ),
+            created_at=at,
+        )
+        for i, at in enumerate(days)
+    )
+    FactStat.objects.rebuild_for([people.ada.pk, people.ben.pk, people.cat.pk])
+    later = days[-1] + timedelta(hours=1)
+    shown = {
+        s.name: squares_of(s, later)[(9, 6)].state for s in (people.ada, people.ben, people.cat)
+    }
+    assert shown == {"Ada": knowledge.KNOWN, "Ben": knowledge.SLOW, "Cat": knowledge.KNOWN}
+    assert FactStat.objects.get(student=people.ada, a=9, b=6).median_ms == 9000  # recorded
 
 
 def test_rebuilding_is_idempotent_and_forgets_deleted_evidence(people):
@@ -348,32 +426,7 @@ def test_a_rebuild_touches_only_the_children_asked_for(people):
     assert FactStat.objects.filter(student=people.ben).count() == 1
 
 
-# --- class roll-ups and trends -------------------------------------------------------------
-
-
-def test_class_rollup_puts_a_fact_and_its_twin_together(people):
-    ev = Evidence()
-    for answer in (48, 56, None, 48):
-        ev.add(people.ada, 7, 8, answer, ms=3000)  # learning
-    for _ in range(6):
-        ev.add(people.ben, 8, 7, 56, ms=2000)  # mastered
-    ev.add(people.ben, 8, 7, 63, ms=2000)
-    ev.add(people.cat, 7, 8, 54)  # another class
-    FactStat.objects.rebuild_for([people.ada.pk, people.ben.pk, people.cat.pk])  # first
-    assert ClassFactStat.objects.rebuild_for([people.classroom.pk, people.other_class.pk]) == 2
-    row = ClassFactStat.objects.get(classroom=people.classroom)
-    assert (row.a, row.b) == (7, 8)
-    assert (row.attempts, row.correct, row.omissions) == (11, 7, 1)
-    assert (row.children, row.struggling) == (2, 1)
-    assert row.wrong_answers == {"48": 2, "63": 1}
-    # The median of the children's median times: Ada's 7 × 8 (3 s) and Ben's 8 × 7 (2 s).
-    assert row.median_ms == 2500
-    other = ClassFactStat.objects.get(classroom=people.other_class)
-    assert (other.attempts, other.children, other.struggling) == (1, 1, 1)
-    first = stat_rows(ClassFactStat)
-    ClassFactStat.objects.rebuild_for([people.classroom.pk, people.other_class.pk])
-    assert stat_rows(ClassFactStat) == first
-
+# --- trends, the sweep and the nightly run ---------------------------------------------------
 
 TREND = ("scope", "scope_id", "day", "attempts", "correct")
 
@@ -411,8 +464,8 @@ def test_nightly_rollups_count_pending_attempts_and_rebuild_yesterday_and_today_
     ev = Evidence()
     now = timezone.now()
     today = people.school.local_today(now)
-    ev.add(people.ada, 5, 5, 25, at=now - timedelta(minutes=5))
     ev.add(people.ada, 5, 5, 20, at=now - timedelta(days=9))
+    ev.add(people.ada, 5, 5, 25, at=now - timedelta(minutes=5))
     old = DailyTrend.objects.create(
         scope="student", scope_id=people.ada.pk, day=today - timedelta(days=9), attempts=99
     )
@@ -421,36 +474,100 @@ def test_nightly_rollups_count_pending_attempts_and_rebuild_yesterday_and_today_
     # row; older days are not rebuilt (the 99 stays, plus the one attempt).
     assert DailyTrend.objects.get(pk=old.pk).attempts == 100
     assert DailyTrend.objects.get(scope="student", scope_id=people.ada.pk, day=today).attempts == 1
-    assert ClassFactStat.objects.get(classroom=people.classroom, a=5, b=5).attempts == 2
+    assert DailyTrend.objects.get(scope="classroom", day=today).attempts == 1
     assert FactStat.objects.get(student=people.ada, a=5, b=5).attempts == 2
     nightly_rollups.apply()  # twice: nothing more
     assert DailyTrend.objects.get(pk=old.pk).attempts == 100
     assert FactStat.objects.get(student=people.ada, a=5, b=5).attempts == 2
 
 
-def test_a_sweep_rebuilds_the_statistics_of_games_whose_task_was_lost(people):
-    """The broker was down when Ada's and Ben's games ended: no update_match_stats ran. The
-    minute sweep finds those games (and not one whose statistics are fresh, nor one still
-    being played) and rebuilds them once."""
+def test_the_sweep_counts_games_still_going_and_games_whose_task_was_lost(people):
+    """The broker was down when Ada's game ended: no update_match_stats ran. Cat's game is
+    still going. The minute's sweep counts the attempts made more than a few seconds ago
+    (Ada's, and Cat's so far: a game reaches the reports within a minute, not at its end),
+    and leaves Ben's, made this instant in another game (its move may still be committing),
+    to the next sweep."""
     now = timezone.now()
-    lost, fresh = Evidence(), Evidence()
+    lost, fresh, playing = Evidence(), Evidence(), Evidence()
     lost.add(people.ada, 6, 7, 42, at=now - timedelta(minutes=20))
     fresh.add(people.ben, 6, 7, 41, at=now - timedelta(minutes=20))
-    playing = Evidence()
-    playing.add(people.cat, 3, 3, 9, at=now - timedelta(minutes=20))
+    playing.add(people.cat, 3, 3, 9, at=now - timedelta(minutes=2))
+    playing.add(people.cat, 3, 3, 9, at=now - timedelta(minutes=1))
     for ev in (lost, fresh):
         match = next(iter(ev.matches.values()))[0]
         Match.objects.filter(pk=match.pk).update(
             status=Match.Status.FINISHED, finished_at=now - timedelta(minutes=10)
         )
     FactStat.objects.update_for_match(next(iter(fresh.matches.values()))[0].pk)  # Ben's ran
+    just_now = Evidence().add(people.ben, 4, 4, 16, at=now)
     ada_match = next(iter(lost.matches.values()))[0]
     assert FactStat.objects.matches_missing_stats(now) == [ada_match.pk]
     sweep_missed_stats.apply()
     assert FactStat.objects.get(student=people.ada, a=6, b=7).attempts == 1
-    assert ClassFactStat.objects.get(classroom=people.classroom, a=6, b=7).attempts == 2
+    assert FactStat.objects.get(student=people.cat, a=3, b=3).attempts == 2
+    assert list(Attempt.objects.filter(stats_applied=False)) == [just_now]
     assert FactStat.objects.matches_missing_stats() == []  # nothing left: idempotent
-    assert not FactStat.objects.filter(student=people.cat).exists()
+    assert sum(DailyTrend.objects.filter(scope="school").values_list("attempts", flat=True)) == 4
+    counted = stat_rows(FactStat), stat_rows(DailyTrend)
+    sweep_missed_stats.apply()  # again at once: nothing new
+    assert (stat_rows(FactStat), stat_rows(DailyTrend)) == counted
+    # By the next minute's sweep its move has long committed: counted then, once.
+    Attempt.objects.filter(pk=just_now.pk).update(created_at=now - timedelta(seconds=6))
+    sweep_missed_stats.apply()
+    sweep_missed_stats.apply()
+    assert FactStat.objects.get(student=people.ben, a=4, b=4).attempts == 1
+    assert not Attempt.objects.filter(stats_applied=False).exists()
+
+
+# --- repairs: a child moved or deleted -------------------------------------------------------
+
+
+def test_a_hard_delete_replays_the_classmates_who_played_the_child(people, tasks_run_at_commit):
+    """Ada and Ben played each other: the game goes with Ben, so Ada's answer in it leaves
+    her statistics and her class's and school's trends (the task replays her)."""
+    match = match_on_board(
+        [child_seat(people.ada), child_seat(people.ben)], board(**CHALLENGE_BOARD)
+    )
+    match.play(0, CHALLENGE, version=match.version, follow_ups=False)
+    Evidence().add(people.ada, 3, 4, 12, at=timezone.now() - timedelta(minutes=1))
+    FactStat.objects.apply_pending([people.ada.pk, people.ben.pk])
+    assert FactStat.objects.filter(student=people.ada).count() == 2
+    with tasks_run_at_commit(execute=True):
+        people.ben.delete_everything()
+    assert not Match.objects.filter(pk=match.pk).exists()
+    ada_rows = FactStat.objects.filter(student=people.ada).values_list("a", "b", "attempts")
+    assert list(ada_rows) == [(3, 4, 1)]
+    for scope in ("student", "classroom", "school"):
+        rows = DailyTrend.objects.filter(scope=scope)
+        assert sum(rows.values_list("attempts", flat=True)) == 1, scope
+    live = stat_rows(FactStat), stat_rows(DailyTrend)
+    FactStat.objects.all().delete()
+    DailyTrend.objects.all().delete()
+    RecomputeJob.objects.create().run()
+    assert (stat_rows(FactStat), stat_rows(DailyTrend)) == live
+
+
+def test_a_move_to_a_school_in_another_time_zone_replays_the_child(people, tasks_run_at_commit):
+    """11:30 UTC on 10 March is past midnight in Auckland (the 11th) and the morning of the
+    10th in Los Angeles: moved there, the child's days, and both schools' rows, follow."""
+    far = School.objects.create(name="Oak", timezone="America/Los_Angeles")
+    room = Classroom.objects.create(school=far, teacher=people.teacher, name="5O")
+    Evidence().add(people.ada, 3, 3, 9, at=datetime(2026, 3, 10, 11, 30, tzinfo=UTC))
+    FactStat.objects.apply_pending([people.ada.pk])
+    d10, d11 = date(2026, 3, 10), date(2026, 3, 11)
+    assert set(DailyTrend.objects.values_list(*TREND)) == {
+        ("student", people.ada.pk, d11, 1, 1),
+        ("classroom", people.classroom.pk, d11, 1, 1),
+        ("school", people.school.pk, d11, 1, 1),
+    }
+    with tasks_run_at_commit(execute=True):
+        people.ada.move_to(room)
+    assert set(DailyTrend.objects.values_list(*TREND)) == {
+        ("student", people.ada.pk, d10, 1, 1),
+        ("classroom", room.pk, d10, 1, 1),
+        ("school", far.pk, d10, 1, 1),
+    }
+    assert FactStat.objects.get(student=people.ada).attempts == 1
 
 
 # --- tasks, jobs and the command -------------------------------------------------------------
@@ -470,19 +587,19 @@ def test_a_finished_match_with_a_child_enqueues_its_update(
     assert match.status == Match.Status.FINISHED
     assert sent == [(update_match_stats, (match.pk,))]
     update_match_stats.apply(args=[match.pk])
+    once = stat_rows(FactStat), stat_rows(DailyTrend)
     update_match_stats.apply(args=[match.pk])  # redelivered: the same numbers
     # The trends are counted by the same task; the old trends task (a message enqueued
     # before the incremental statistics) finds nothing left to count.
     assert sent[1:] == []
     update_match_trends.apply(args=[match.pk])
+    assert (stat_rows(FactStat), stat_rows(DailyTrend)) == once
     assert not Attempt.objects.filter(match=match, stats_applied=False).exists()
     stat = FactStat.objects.get(student=people.ada)
     assert (stat.a, stat.b, stat.attempts, stat.correct) == (7, 8, 1, 1)
-    assert ClassFactStat.objects.get(classroom=people.classroom).attempts == 1
     today = people.school.local_today()
-    assert (
-        DailyTrend.objects.get(scope="school", scope_id=people.school.pk, day=today).attempts == 1
-    )
+    for scope, scope_id in (("classroom", people.classroom.pk), ("school", people.school.pk)):
+        assert DailyTrend.objects.get(scope=scope, scope_id=scope_id, day=today).attempts == 1
 
 
 def test_a_finished_match_without_children_enqueues_no_update(
@@ -511,11 +628,23 @@ def test_recompute_job_rebuilds_its_class_with_progress(people):
     assert job.finished_at is not None
     assert FactStat.objects.filter(student=people.ada).count() == 1
     assert not FactStat.objects.filter(student=people.cat).exists()  # another class
-    assert ClassFactStat.objects.filter(classroom=people.classroom).count() == 1
+    assert DailyTrend.objects.filter(scope="classroom", scope_id=people.classroom.pk).exists()
     # Redelivered after it finished: nothing happens.
     Attempt.objects.all().delete()
     recompute_job.apply(args=[job.pk])
     assert FactStat.objects.filter(student=people.ada).count() == 1
+
+
+def test_a_jobs_progress_never_goes_backwards_and_ends_at_its_total(people):
+    for student in (people.ada, people.ben, people.cat):
+        Evidence().add(student, 4, 6, 24)
+    seen = []
+    job = RecomputeJob.objects.create()
+    job.run(progress=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, 3) and seen[-1] == (3, 3)
+    assert [done for done, _total in seen] == sorted(done for done, _total in seen)
+    job.refresh_from_db()
+    assert (job.status, job.done, job.total) == ("done", 3, 3)
 
 
 def test_a_running_job_continues_after_the_children_it_counted(people):
@@ -553,7 +682,7 @@ def test_recompute_command_rebuilds_everything_with_progress(people):
     call_command("recompute", stdout=out)
     assert "Recomputing: 3/3 children" in out.getvalue()
     assert FactStat.objects.count() == 2
-    assert ClassFactStat.objects.count() == 2
+    assert DailyTrend.objects.filter(scope="classroom").count() == 2  # each class's day
     assert DailyTrend.objects.filter(scope="school").count() == 1
     out = io.StringIO()
     call_command("recompute", "--classroom", str(people.other_class.pk), stdout=out)
@@ -575,16 +704,18 @@ COACH_BOARD = {
 }
 
 
-def learning(student, a, b):
-    return FactStat.objects.create(
-        student=student, a=a, b=b, attempts=5, correct=1, state=diagnosis.LEARNING
-    )
+def answered(student, a, b, answer, times):
+    """``times`` claims of a × b = ``answer`` in the last hour, counted."""
+    ev = Evidence()
+    for i in range(times):
+        ev.add(student, a, b, answer, at=timezone.now() - timedelta(minutes=50 - i))
+    FactStat.objects.apply_pending([student.pk])
 
 
 def test_bot_focus_is_the_focus_facts_of_the_child_opposite(people):
-    learning(people.ada, 7, 8)
-    FactStat.objects.create(student=people.ada, a=2, b=2, attempts=9, correct=9, state="mastered")
-    learning(people.ben, 3, 3)
+    answered(people.ada, 7, 8, 54, 3)  # wrong three times: not yet
+    answered(people.ada, 2, 2, 4, 9)  # known
+    answered(people.ben, 3, 3, 6, 3)
     match = Match.create(
         "multiplipotion", [child_seat(people.ada), bot_seat("coach")], options={"tier": "full"}
     )
@@ -616,7 +747,7 @@ def test_the_coach_engine_level_uses_focus():
 
 
 def test_a_coach_puts_the_childs_focus_fact_in_front_of_them(people):
-    learning(people.ada, 7, 8)
+    answered(people.ada, 7, 8, 54, 3)
     match = match_on_board([child_seat(people.ada), bot_seat("coach")], board(**COACH_BOARD))
     Match.objects.get(pk=match.pk).play_bot_turns()
     placed = Move.objects.get(match=match, ply=1)

@@ -20,7 +20,6 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from classroom.models import Attempt
-from classroom.models import ClassFactStat
 from classroom.models import Classroom
 from classroom.models import DailyTrend
 from classroom.models import FactStat
@@ -56,7 +55,13 @@ def stat_rows(model):
 
 
 def everything():
-    return stat_rows(FactStat), stat_rows(ClassFactStat), stat_rows(DailyTrend)
+    return stat_rows(FactStat), stat_rows(DailyTrend)
+
+
+def counted():
+    """Attempts in the children's FactStat rows: answers and misses, and the taps after
+    being caught (counted apart)."""
+    return sum(a + f for a, f in FactStat.objects.values_list("attempts", "forced"))
 
 
 def school_with_children(n):
@@ -102,16 +107,15 @@ def test_a_finished_game_updates_the_statistics_in_the_worker(celery_routes_to_w
     expected_attempts = Attempt.objects.filter(match=match).count()
     assert wait_for(
         lambda: (
-            sum(FactStat.objects.values_list("attempts", flat=True)) == expected_attempts
-            and ClassFactStat.objects.filter(classroom=classroom).exists()
+            counted() == expected_attempts
+            and not Attempt.objects.filter(match=match, stats_applied=False).exists()
             and DailyTrend.objects.filter(scope="school").exists()
         ),
         timeout=30,
         every=0.2,
     ), "the worker never updated the statistics"
     from_worker = everything()
-    FactStat.objects.rebuild_for([ada.pk, ben.pk])
-    ClassFactStat.objects.rebuild_for([classroom.pk])
+    FactStat.objects.rebuild_for([ada.pk, ben.pk])  # a replay of every attempt
     DailyTrend.objects.rebuild_for_school(classroom.school)
     assert everything() == from_worker
 
@@ -241,13 +245,11 @@ def test_a_recompute_survives_a_worker_killed_mid_task(redis_url, transactional_
     assert job.total == len(children) and job.done == job.total
     # Counted once: every attempt in exactly one child's fact row, and the same rows as a
     # clean rebuild from scratch.
-    assert sum(FactStat.objects.values_list("attempts", flat=True)) == attempts
+    assert counted() == attempts
     after_kill = everything()
     FactStat.objects.all().delete()
-    ClassFactStat.objects.all().delete()
     DailyTrend.objects.all().delete()
     FactStat.objects.rebuild_for([c.pk for c in children])
-    ClassFactStat.objects.rebuild_for([classroom.pk])
     DailyTrend.objects.rebuild_for_school(classroom.school)
     assert everything() == after_kill
 
@@ -257,12 +259,14 @@ def test_a_recompute_survives_a_worker_killed_mid_task(redis_url, transactional_
 def test_a_game_end_update_survives_a_worker_killed_mid_task(
     postgres, redis_url, transactional_db, tmp_path
 ):
-    """The incremental path (docs/analytics.md, "Pipeline"): the worker is killed inside the
-    game-end task's transaction, after it wrote the children's FactStat rows and their class's
-    rows, while it waits for its share lock on the school's row (held here, exclusively, on a
-    connection of this test). Its transaction
-    is rolled back, no attempt is marked applied, and the redelivered task counts every
-    attempt once: the same rows as a rebuild from scratch."""
+    """The incremental path (docs/analytics.md, "Pipeline"): ``knowledge_store.apply_child``
+    locks the child's row, claims their pending attempts, folds them and upserts the
+    FactStat rows, then takes a share lock on the school's row to add the day's trend rows
+    (``_increment_trends``). That lock is held here, exclusively, on a connection of this
+    test: the worker waits for it with the first child's FactStat rows written (its
+    transaction holds the table's write lock), and is killed there. Its transaction is rolled
+    back, no attempt is marked applied, and the redelivered task counts every attempt once:
+    the same rows as a rebuild from scratch."""
     import psycopg
 
     classroom, (ada, ben) = school_with_children(2)
@@ -314,6 +318,12 @@ def test_a_game_end_update_survives_a_worker_killed_mid_task(
             ).fetchone()[0]
 
         assert wait_for(waiting_for_the_school, timeout=30, every=0.05), log.read_text()[-3000:]
+        # Blocked after the fold: the waiting transaction has written FactStat rows.
+        assert watcher.execute(
+            "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+            "WHERE l.relation = 'classroom_factstat'::regclass AND l.mode = 'RowExclusiveLock' "
+            "AND a.wait_event_type = 'Lock'"
+        ).fetchone()[0]
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=10)
         killed_at = time.monotonic()
@@ -343,9 +353,9 @@ def test_a_game_end_update_survives_a_worker_killed_mid_task(
         stop_process(first)
         if second is not None:
             stop_process(second)
-    assert sum(FactStat.objects.values_list("attempts", flat=True)) == len(rows)
+    assert counted() == len(rows)
     after_kill = everything()
-    for model in (FactStat, ClassFactStat, DailyTrend):
+    for model in (FactStat, DailyTrend):
         model.objects.all().delete()
     Attempt.objects.update(stats_applied=False)
     RecomputeJob.objects.create(classroom=classroom).run()

@@ -1,12 +1,15 @@
-"""End to end in headless Debian chromium at 1366×768 (issue 19, "Done when"): a child does
-the potion warm-up of a session (some answers right, two wrong), goes on to the game against
-the computer and makes a capture there; the game is finished through ``Match.play``; the
-statistics are rebuilt by a real Celery worker, as in production; then the teacher's heatmap
-of the child shows the facts answered right and the facts answered wrong apart (a different
-colour class, a different mark, different words, "right/answers") and the facts never
-answered as no evidence. What each square should show is read from the stored attempts.
-Screenshots: /tmp/e2e_warmup.png, /tmp/e2e_warmup_end.png, /tmp/e2e_game.png,
-/tmp/e2e_heatmap.png (the viewport) and /tmp/e2e_heatmap_full.png (the whole report)."""
+"""End to end in headless Debian chromium at 1366×768 (issue 19, "Done when"): a child who
+answered 2 × 5 and 5 × 2 right three times and 6 × 7 and 7 × 6 wrong twice an hour before
+does the potion warm-up of a session (asked 6 × 7 and 7 × 6 first, the focus facts, and
+wrong again; one answer a key away on the number pad; the rest right), goes on to the game
+against the computer and makes a capture there; the game is finished through
+``Match.play``; the statistics are counted by a real Celery worker, as in production; then
+the teacher's heatmap of the child shows the facts known and the facts not yet apart (a
+different colour class, a different mark, different words, "right/latest"), the slip of the
+finger not as "not yet", and the facts never asked as such; the repair's replay of every
+answer shows the same squares. What each square should show is read from the stored
+attempts. Screenshots in var/screenshots/: e2e_warmup, e2e_warmup_end, e2e_game,
+e2e_heatmap (the viewport) and e2e_heatmap_full (the whole report)."""
 
 import random
 import re
@@ -26,9 +29,8 @@ from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from classroom.diagnosis import EARLY
-from classroom.diagnosis import RECENT
-from classroom.diagnosis import TABLE
+from classroom import error_kinds
+from classroom import knowledge
 from classroom.models import Assignment
 from classroom.models import Attempt
 from classroom.models import Classroom
@@ -36,14 +38,17 @@ from classroom.models import FactStat
 from classroom.models import School
 from classroom.models import Student
 from classroom.models import WarmUp
+from classroom.models.report_queries import summaries
 from games.models import Match
 from games.models import MoveRejected
 from games.multiplipotion import engine as mp
 
-from .browser_pages import WARM_UP_ANSWERS
+from .browser_pages import SCREENSHOTS
 from .browser_pages import do_the_warm_up
 from .browser_pages import new_page
+from .browser_pages import screenshot
 from .browser_pages import teacher_session
+from .browser_pages import type_answers
 from .browser_pages import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -57,6 +62,7 @@ READ_HEATMAP = """() => [...document.querySelectorAll('table.heatmap .heat-cell'
   classes: [...c.classList],
   ratio: (c.querySelector('.heat-ratio') || {}).textContent || '',
   mark: (c.querySelector('.heat-mark') || {}).textContent || '',
+  twin: (c.querySelector('.heat-twin') || {}).textContent || '',
   title: c.title,
   words: c.querySelector('.visually-hidden').textContent,
   background: getComputedStyle(c).backgroundColor,
@@ -152,35 +158,78 @@ def finish_through_the_models(match, log: Path) -> None:
 
 # --- what the heatmap should show -------------------------------------------------------------
 
+# What a square says, in its class, its mark and its words.
+SHOWN = {
+    "heat-known": ("✓", "knows it"),
+    "heat-slow": ("S", "knows it, slowly"),
+    "heat-not_yet": ("✗", "not yet"),
+    "heat-unsure": ("?", "not sure yet"),
+}
+
+
+def key_away(a: int, b: int) -> int:
+    """The product with one digit a neighbouring key of the number pad: a slip of the finger."""
+    return error_kinds.keypad_variants(a * b)[0][0]
+
+
+def wrong(a: int, b: int) -> int:
+    """A wrong answer that is no slip of the finger (no key of the pad is 2 from its own)."""
+    answer = a * b + 20
+    assert not error_kinds.is_keypad_slip(a, b, answer)
+    return answer
+
+
+EARLIER = [(2, 5, 10), (5, 2, 10)] * 3 + [(6, 7, 62), (7, 6, 62)] * 2  # an hour before
+
+
+def typed_answer(i: int):
+    """What the child types for the i-th question: 6 × 7 and 7 × 6 wrong (their third wrong
+    answer: both are focus facts), the third question a key away, the others right."""
+
+    def answer(a: int, b: int) -> int:
+        if {a, b} == {6, 7}:
+            return wrong(a, b)
+        return key_away(a, b) if i == 2 else a * b
+
+    return answer
+
+
+TYPED = tuple(typed_answer(i) for i in range(6))
+
 
 def expected_squares(student) -> dict[tuple[int, int], dict]:
-    """From the stored attempts: each square as asked (a, b). A square whose fact has no
-    attempt in either order is not seen; otherwise its state comes from the latest RECENT of
-    the fact and its twin together (up to EARLY of them it is right or wrong so far), and its
-    ratio is right/answers of the latest RECENT of the order as asked ("own"; none when it was
-    asked only the other way round)."""
+    """From the stored attempts (the taps after being caught left out: no evidence), each fact
+    as asked: whether it was answered, its own latest answers (``knowledge.WINDOW``; a missed
+    capture is not right) and, where the answers leave no doubt whatever the model's numbers,
+    what the square must say (``expect``): three answers or more, all right, and none wrong
+    the other way round: "known"; three or more, all typed wrong and none a slip of the
+    finger: "not_yet"; right answers and slips of the finger only, either order: "not
+    not_yet"; else None."""
     rows = list(
         Attempt.objects.filter(student=student)
+        .exclude(context=Attempt.Context.FORCED)
         .order_by("created_at", "pk")
-        .values_list("a", "b", "correct")
+        .values_list("a", "b", "answer", "correct", "context")
     )
-    pooled, own = defaultdict(list), defaultdict(list)
-    for a, b, ok in rows:
-        pooled[(min(a, b), max(a, b))].append(ok)
-        own[(a, b)].append(ok)
+    own, kinds = defaultdict(list), defaultdict(list)
+    for a, b, answer, correct, context in rows:
+        slip = context == "warm-up" and error_kinds.is_keypad_slip(a, b, answer)
+        kind = "right" if correct else "slip" if slip else "typed" if context == "warm-up" else "?"
+        own[(a, b)].append(correct)
+        kinds[(a, b)].append(kind)
     out = {}
-    for a in TABLE:
-        for b in TABLE:
-            recent = pooled[(min(a, b), max(a, b))][-RECENT:]
-            if not recent:
-                out[(a, b)] = {"state": "not_seen"}
-                continue
-            right, n = sum(recent), len(recent)
-            state = None  # four answers or more: a state of the speed rules too, not checked
-            if n <= EARLY:
-                state = "right_so_far" if right == n else "wrong_so_far"
-            mine = own[(a, b)][-RECENT:]
-            out[(a, b)] = {"state": state, "right": right, "n": n, "own": mine}
+    for a, b in knowledge.ORDERS:
+        latest = own[(a, b)][-knowledge.WINDOW :]
+        mine, both = set(kinds[(a, b)]), set(kinds[(a, b)]) | set(kinds[(b, a)])
+        expect = None
+        if len(kinds[(a, b)]) >= 3 and mine == {"typed"}:
+            expect = "not_yet"
+        elif len(kinds[(a, b)]) >= 3 and both == {"right"}:
+            expect = "known"
+        elif latest and both <= {"right", "slip"}:
+            expect = "not not_yet"
+        out[(a, b)] = {"answered": bool(latest), "right": sum(latest), "n": len(latest),
+                       "expect": expect}  # fmt: skip
     return out
 
 
@@ -195,10 +244,16 @@ def warm_up_and_play(browser, live_server, ada, assignment, contexts, worker):
     child.get_by_text("Time left").wait_for()
     warm_up = WarmUp.objects.get(student=ada, assignment=assignment)
     assert warm_up.seconds == 60
-    typed = do_the_warm_up(child, warm_up, screenshot="/tmp/e2e_warmup.png")
-    right = sum(WARM_UP_ANSWERS)
+    # The focus facts first: the weaker of 6 × 7 and 7 × 6, the other way round 4 later.
+    assert {tuple(warm_up.facts[0]), tuple(warm_up.facts[4])} == {(6, 7), (7, 6)}
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    typed = do_the_warm_up(
+        child, warm_up, screenshot=str(SCREENSHOTS / "e2e_warmup.png"), answers=TYPED
+    )
+    right = sum(1 for a, b, t in typed if t == a * b)
     child.get_by_text(f"You got {right} facts right!").wait_for(timeout=15_000)
-    child.screenshot(path="/tmp/e2e_warmup_end.png")
+    screenshot(child, "e2e_warmup_end")
+    assert [(a, b) for a, b, _t in typed] == [tuple(f) for f in warm_up.facts[: len(typed)]]
     stored = list(
         Attempt.objects.filter(student=ada, warm_up=warm_up)
         .order_by("question")
@@ -213,7 +268,7 @@ def warm_up_and_play(browser, live_server, ada, assignment, contexts, worker):
 
     # --- the game: a capture in the browser, the rest through the models -------------
     fact = capture_in_the_browser(child, match)
-    child.screenshot(path="/tmp/e2e_game.png")
+    screenshot(child, "e2e_game")
     captured = Attempt.objects.filter(student=ada, match=match, context="capture")
     assert captured.filter(correct=True).exists()
     assert {(x.a, x.b) for x in captured} >= {fact}
@@ -222,47 +277,62 @@ def warm_up_and_play(browser, live_server, ada, assignment, contexts, worker):
     return child, typed, match
 
 
-def assert_apart(report, squares, expected, typed):
-    """Every square says what the statistics say; right, wrong and unseen squares differ in
-    colour and mark, and a wrong answer typed in the warm-up shows as a wrong square."""
-    right_only, wrong, unseen = [], [], []
+def assert_apart(report, squares, expected, typed, model):
+    """Every square says what its answers say, in colour, mark and words, and what the
+    model's summary of the counted rows says (``model``: the squares of
+    ``report_queries.summaries``); known, not yet and never asked squares differ in colour
+    and mark; a wrong answer typed in the warm-up shows as "not yet", a slip of the finger
+    does not."""
+    known, not_yet, unasked = [], [], []
     for (a, b), want in expected.items():
         cell = squares[f"cell-{a}-{b}"]
         where = (a, b, want, cell)
-        if want["state"] == "not_seen":
-            assert "heat-not_seen" in cell["classes"], where
-            assert cell["mark"] == "·" and cell["ratio"] == "", where
-            assert cell["title"] == cell["words"] == f"{a} × {b}: not seen yet", where
-            unseen.append(cell)
-            continue
-        mine = want["own"]
-        assert cell["ratio"] == (f"{sum(mine)}/{len(mine)}" if mine else ""), where
-        if mine:
-            assert f"as asked: {sum(mine)} right of its latest {len(mine)}" in cell["title"]
-        else:
-            assert "not asked this way yet" in cell["title"], where
-        assert f"{want['right']} right of the latest {want['n']}" in cell["title"], where
+        (state,) = [c for c in cell["classes"] if c in SHOWN]
+        assert state == f"heat-{model[(a, b)].state}", where
+        mark, words = SHOWN[state]
+        assert cell["mark"] == mark, where
         assert cell["words"] == cell["title"], where
-        if want["state"] == "right_so_far":
-            assert "heat-right_so_far" in cell["classes"], where
-            assert cell["mark"] == "✓" and "right so far" in cell["title"], where
-            right_only.append(cell)
-        elif want["state"] == "wrong_so_far":
-            assert "heat-wrong_so_far" in cell["classes"], where
-            assert cell["mark"] == "✗" and "wrong so far" in cell["title"], where
-            wrong.append(cell)
-    # The warm-up alone gives squares of both kinds (and 64 facts leave many unseen).
-    assert right_only and wrong and unseen
-    for a, b, t in typed:
-        if t != a * b and expected[(a, b)]["state"] is not None:
-            assert squares[f"cell-{a}-{b}"] in wrong
+        if not want["answered"]:
+            assert "heat-estimate" in cell["classes"] and cell["ratio"] == "", where
+            assert cell["title"].startswith(f"{a} × {b}: not asked yet"), where
+            if state == "heat-unsure":
+                unasked.append(cell)
+            continue
+        assert "heat-estimate" not in cell["classes"], where
+        assert cell["ratio"] == f"{want['right']}/{want['n']}", where
+        assert cell["title"].startswith(
+            f"{a} × {b}: {words}, {want['right']} right of the latest {want['n']}"
+        ), where
+        if want["expect"] == "known":
+            assert state == "heat-known", where
+        elif want["expect"] == "not_yet":
+            assert state == "heat-not_yet", where
+        elif want["expect"] == "not not_yet":
+            assert state != "heat-not_yet", where
+        if state == "heat-known":
+            known.append(cell)
+        elif state == "heat-not_yet":
+            not_yet.append(cell)
+        # The other order's mark beside ⇄ exactly when one is known and the other not yet.
+        twin = squares[f"cell-{b}-{a}"]
+        twin_state = next(c for c in twin["classes"] if c in SHOWN)
+        differ = expected[(b, a)]["answered"] and {state, twin_state} in (
+            {"heat-known", "heat-not_yet"},
+            {"heat-slow", "heat-not_yet"},
+        )
+        assert cell["twin"] == (f"⇄{SHOWN[twin_state][0]}" if differ else ""), where
+    # The warm-up alone gives squares of both kinds (and 64 facts leave many never asked).
+    assert known and not_yet and unasked
+    for a, b, _answer in typed:
+        if expected[(a, b)]["expect"] == "not_yet":
+            assert squares[f"cell-{a}-{b}"] in not_yet
     # Apart at a glance: three different colours, three different marks.
-    assert len({right_only[0]["background"], wrong[0]["background"], unseen[0]["background"]}) == 3
-    one_right, one_wrong = (
-        report.locator(f"#{next(c for c in cells if c['ratio'])['id']} .heat-ratio")
-        for cells in (right_only, wrong)
+    assert len({known[0]["background"], not_yet[0]["background"], unasked[0]["background"]}) == 3
+    assert len({known[0]["mark"], not_yet[0]["mark"], unasked[0]["mark"]}) == 3
+    one_known, one_not_yet = (
+        report.locator(f"#{cells[0]['id']} .heat-ratio") for cells in (known, not_yet)
     )
-    assert one_right.is_visible() and one_wrong.is_visible()
+    assert one_known.is_visible() and one_not_yet.is_visible()
 
 
 def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
@@ -281,6 +351,9 @@ def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
         opponents="bot",
         warm_up_minutes=1,
     )
+    # An hour before, in another round: 2 × 5 and 5 × 2 right three times, 6 × 7 and 7 × 6
+    # wrong twice (so the session's warm-up asks them first).
+    type_answers(ada, EARLIER, when=timezone.now() - timedelta(hours=1))
     contexts = []
     try:
         # --- the child: the warm-up, then the game --------------------------------------
@@ -288,18 +361,23 @@ def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
             browser, live_server, ada, assignment, contexts, worker
         )
 
-        # --- the worker rebuilds the statistics (nothing here writes a FactStat) ----------
+        # --- the worker counts the answers (nothing here writes a FactStat) ----------------
         match.refresh_from_db()
-        total = Attempt.objects.filter(student=ada).count()
-        assert total > len(WARM_UP_ANSWERS)  # the game's attempts too
+        attempts = Attempt.objects.filter(student=ada)
+        total = attempts.count()
+        assert total > len(EARLIER) + len(TYPED)  # the game's attempts too
 
-        def rebuilt():
+        def counted():
             stats = FactStat.objects.filter(student=ada).aggregate(
-                n=Sum("attempts"), at=Max("updated_at")
+                n=Sum("attempts"), forced=Sum("forced"), at=Max("updated_at")
             )
-            return stats["n"] == total and stats["at"] >= match.finished_at
+            return (
+                (stats["n"] or 0) + (stats["forced"] or 0) == total
+                and not attempts.filter(stats_applied=False).exists()
+                and stats["at"] >= match.finished_at
+            )
 
-        wait_until(rebuilt, "the statistics of the match from the worker", log=worker)
+        wait_until(counted, "the statistics of the match from the worker", log=worker)
 
         # --- the teacher's heatmap ---------------------------------------------------------
         context, report = new_page(browser, live_server, teacher_session(teacher))
@@ -310,10 +388,16 @@ def test_the_heatmap_after_a_warm_up_and_a_game_shows_right_and_wrong_apart(
         squares = {cell["id"]: cell for cell in report.evaluate(READ_HEATMAP)}
         assert len(squares) == 64
         expected = expected_squares(ada)
-        assert_apart(report, squares, expected, typed)
+        model = summaries([ada.pk])[ada.pk].squares
+        assert_apart(report, squares, expected, typed, model)
         heatmap.scroll_into_view_if_needed()
-        report.screenshot(path="/tmp/e2e_heatmap.png")
-        report.screenshot(path="/tmp/e2e_heatmap_full.png", full_page=True)
+        screenshot(report, "e2e_heatmap")
+        screenshot(report, "e2e_heatmap_full", full_page=True)
+
+        # --- the repair's replay of every answer gives the same squares -----------------
+        FactStat.objects.rebuild_for([ada.pk])
+        report.reload()
+        assert {cell["id"]: cell for cell in report.evaluate(READ_HEATMAP)} == squares
         for page in (child, report):
             assert page.console_errors == []
     finally:

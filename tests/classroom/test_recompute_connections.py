@@ -7,12 +7,12 @@ import threading
 
 import pytest
 
-from classroom.models import ClassFactStat
 from classroom.models import DailyTrend
 from classroom.models import FactStat
 from classroom.models import RecomputeJob
 from classroom.models.analytics import FactStatQuerySet
 
+from .test_analytics_pipeline_worker import counted
 from .test_analytics_pipeline_worker import everything
 from .test_analytics_pipeline_worker import many_attempts
 from .test_analytics_pipeline_worker import school_with_children
@@ -23,7 +23,6 @@ pytestmark = [pytest.mark.services]
 
 def clear_statistics():
     FactStat.objects.all().delete()
-    ClassFactStat.objects.all().delete()
     DailyTrend.objects.all().delete()
 
 
@@ -51,7 +50,7 @@ def test_several_connections_write_the_same_rows_as_one(
     assert all(name.startswith("recompute") for name in threads) and len(threads) == 2
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)  # never backwards
     assert seen[-1] == (60, 60)
-    assert sum(FactStat.objects.values_list("attempts", flat=True)) == attempts
+    assert counted() == attempts
     parallel = everything()
     assert all(parallel), "every kind of statistic has rows"
 
@@ -89,14 +88,14 @@ def test_a_failing_batch_fails_the_job_and_counts_only_committed_batches(
     job.refresh_from_db()
     assert job.status == "failed" and job.finished_at is not None
     assert job.done <= 20  # the batches before the broken one, at most
-    counted = set(ids[: job.done])
-    assert counted <= set(FactStat.objects.values_list("student_id", flat=True))
+    done = set(ids[: job.done])
+    assert done <= set(FactStat.objects.values_list("student_id", flat=True))
 
 
 def test_trend_rows_written_with_the_facts_equal_those_of_their_own_rebuild(postgres, db):
-    """On PostgreSQL a batch's trend rows ride in the facts' statement (a data-modifying
-    CTE): the same rows as ``DailyTrend.objects.rebuild_children``, each school's days in its
-    own time zone (two schools half a world apart, attempts at every hour of a fortnight)."""
+    """A batch's trend rows are rebuilt in the facts' transaction (``rebuild_for``): the same
+    rows as ``DailyTrend.objects.rebuild_children`` on its own, each school's days in its own
+    time zone (two schools half a world apart, attempts at every hour of a fortnight)."""
     _room, east = school_with_children(6)
     _other, west = school_with_children(5)
     for room, zone in ((_room, "Pacific/Auckland"), (_other, "America/Los_Angeles")):

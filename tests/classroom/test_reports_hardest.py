@@ -1,7 +1,9 @@
 """The views a teacher acts on (docs/analytics.md, "What teachers see"): the class's and the
-school's hardest facts over a date range, the struggle rule, the class's median times, and a
-child's fact week by week with when it was last practised. Attempts are written directly
-(the game that writes them is tested elsewhere); everything else is the real code."""
+school's hardest facts over a rolling date range (the last 7 days, the last 28 days, all
+time), the struggle rule, the class's median times, and a child's fact week by week with
+when it was last practised. Attempts are written directly, as the game writes them (the
+game itself is tested elsewhere); the taps after being caught for a missed capture
+("forced") are stored but never count. Everything else is the real code."""
 
 import re
 from datetime import UTC
@@ -13,6 +15,7 @@ from django.db import connection
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from classroom import charts
 from classroom.models import Attempt
@@ -65,19 +68,51 @@ def ranked(html: str) -> list[tuple[str, str, str]]:
     )
 
 
+def facts_of(class_ids, since=None) -> dict[tuple[int, int], hardest.HardFact]:
+    return {(f.a, f.b): f for f in hardest.hardest_facts(hardest.attempts_of(class_ids, since))}
+
+
 # --- the date ranges ------------------------------------------------------------------------
 
 
-def test_the_ranges_start_on_monday_midnight_in_the_schools_time_zone():
-    school = School(name="Kauri", timezone="Pacific/Auckland")
-    # Wednesday 2 December 2026, 20:00 UTC is Thursday 3 December, 09:00 in Auckland (UTC+13).
+def test_the_ranges_roll_back_from_now_in_any_time_zone():
+    """The last 7 days are now minus 7 × 24 hours (not "since Monday"), the last 28 days
+    now minus 28 × 24 hours, wherever the school is."""
     now = datetime(2026, 12, 2, 20, 0, tzinfo=UTC)
-    week = hardest.range_start(school, "week", now)
-    assert week == datetime(2026, 11, 29, 11, 0, tzinfo=UTC)  # Monday 30 Nov, 00:00 local
-    assert week.astimezone(school.zone).weekday() == 0
-    four = hardest.range_start(school, "4w", now)
-    assert four == datetime(2026, 11, 8, 11, 0, tzinfo=UTC)  # Monday 9 Nov, 00:00 local
-    assert hardest.range_start(school, "all", now) is None
+    for zone in ("Pacific/Auckland", "Europe/London", "America/Los_Angeles"):
+        school = School(name="Kauri", timezone=zone)
+        assert hardest.range_start(school, "7d", now) == now - timedelta(days=7)
+        assert hardest.range_start(school, "4w", now) == now - timedelta(days=28)
+        assert hardest.range_start(school, "all", now) is None
+    assert hardest.DEFAULT_RANGE == "7d"
+    assert hardest.RANGES == ("7d", "4w", "all")
+
+
+@pytest.mark.django_db
+def test_an_answer_6_days_ago_counts_in_the_last_7_days_and_8_days_ago_does_not(world):
+    school, now = school_of(world), timezone.now()
+    answer(world.child_a, 6, 7, 41, when=now - timedelta(days=6))
+    answer(world.child_a2, 8, 9, 71, when=now - timedelta(days=8))
+    week = facts_of([world.class_a.pk], hardest.range_start(school, "7d", now))
+    assert set(week) == {(6, 7)}
+    four = facts_of([world.class_a.pk], hardest.range_start(school, "4w", now))
+    assert set(four) == {(6, 7), (8, 9)}
+
+
+@pytest.mark.django_db
+def test_on_a_monday_morning_the_weekends_answers_still_count(world):
+    """Monday 2 March 2026, 08:00 in Auckland: Sunday's and last Wednesday's answers are in
+    the last 7 days (a range from Monday 00:00 would have shown an empty list)."""
+    School.objects.filter(pk=world.school_a.pk).update(timezone="Pacific/Auckland")
+    school = school_of(world)
+    monday = datetime(2026, 3, 2, 8, 0, tzinfo=school.zone)
+    assert monday.weekday() == 0
+    answer(world.child_a, 7, 8, 48, when=monday - timedelta(hours=20))  # Sunday, 12:00
+    answer(world.child_a2, 6, 9, 45, when=monday - timedelta(days=5))  # Wednesday
+    answer(world.child_a2, 4, 6, 25, when=monday - timedelta(days=7, minutes=1))  # too old
+    since = hardest.range_start(school, "7d", monday)
+    assert since < school.week_start(monday)
+    assert set(facts_of([world.class_a.pk], since)) == {(7, 8), (6, 9)}
 
 
 # --- the ranking rule -----------------------------------------------------------------------
@@ -85,12 +120,13 @@ def test_the_ranges_start_on_monday_midnight_in_the_schools_time_zone():
 
 @pytest.fixture
 def crafted(world):
-    """Class A this week (from Monday 00:00 in the school's zone): Ada, Ali, Cy, Di; Eve is
-    archived; Bea is in class B. Expected ranking: 6 × 9 (2 of 2), 4 × 8 (2 of 3), 3 × 5
-    (1 of 1), 7 × 8 (1 of 2, 4 right of 6), 2 × 2 (1 of 2, 3 right of 4); 5 × 5 nobody."""
+    """Class A in the last 7 days: Ada, Ali, Cy, Di; Eve is archived; Bea is in class B.
+    Expected ranking: 6 × 9 (2 of 2), 4 × 8 (2 of 3), 3 × 5 (1 of 1), 7 × 8 (1 of 2, 4 right
+    of 6), 2 × 2 (1 of 2, 3 right of 4); 5 × 5 nobody in the last 7 days. The taps after
+    being caught never count: they would change 3 × 5 and 2 × 2, and add 9 × 9."""
     school = school_of(world)
-    start = school.week_start()
-    t = start + timedelta(minutes=1)
+    now = timezone.now()
+    t = now - timedelta(hours=1)
     ada, ali = world.child_a, world.child_a2
     cy = Student.objects.create(classroom=world.class_a, name="Cy")
     di = Student.objects.create(classroom=world.class_a, name="Di")
@@ -105,25 +141,29 @@ def crafted(world):
     answer(ali, 8, 4, 32, when=t)
     answer(ali, 8, 4, 36, when=t)
     answers(cy, 4, 8, 2, 0, when=t)
-    # 3 × 5: Cy 0 of 1.
+    # 3 × 5: Cy 0 of 1 (and three right taps after being caught: not counted).
     answer(cy, 3, 5, 8, when=t)
+    answers(cy, 3, 5, 3, 0, when=t, context="forced")
     # 7 × 8 pooled: Ada right as 7 × 8, wrong (48) as 8 × 7: 1 of 2, struggles; Ali 3 of 4.
     answer(ada, 7, 8, 56, when=t)
     answer(ada, 8, 7, 48, when=t)
     answers(ali, 7, 8, 3, 1, when=t, wrong_answer=54)
-    # 2 × 2: Di 1 of 2; Ali 2 of 2.
+    # 2 × 2: Di 1 of 2; Ali 2 of 2 (and two wrong taps after being caught: not counted).
     answers(di, 2, 2, 1, 1, when=t, wrong_answer=5)
     answers(ali, 2, 2, 2, 0, when=t)
-    # 5 × 5: Ada 3 of 3 this week (nobody struggles)...
+    answers(ali, 2, 2, 0, 2, when=t, wrong_answer=6, context="forced")
+    # 9 × 9: taps after being caught only.
+    answers(di, 9, 9, 0, 3, when=t, wrong_answer=80, context="forced")
+    # 5 × 5: Ada 3 of 3 in the last 7 days (nobody struggles)...
     answers(ada, 5, 5, 3, 0, when=t)
-    # ...but 0 of 5 in the second before Monday 00:00: only in "4 weeks" and "all".
-    answers(ada, 5, 5, 0, 5, when=start - timedelta(seconds=200), wrong_answer=20)
+    # ...but 0 of 5 eight days ago: only in "last 28 days" and "all".
+    answers(ada, 5, 5, 0, 5, when=now - timedelta(days=8), wrong_answer=20)
     # Not counted: Bea (class B), Eve (archived).
     answers(world.child_b, 7, 8, 0, 9, when=t, wrong_answer=15)
     answers(world.child_b, 2, 9, 0, 4, when=t)
     answers(eve, 6, 9, 0, 5, when=t, wrong_answer=15)
     eve.archive()
-    return {"school": school, "start": start, "cy": cy, "di": di, "eve": eve}
+    return {"school": school, "start": now - timedelta(days=7), "cy": cy, "di": di, "eve": eve}
 
 
 @pytest.mark.django_db
@@ -143,6 +183,7 @@ def test_facts_are_ranked_by_children_struggling_then_share_then_accuracy(world,
     assert by_fact[(7, 8)].wrong_answers == [(48, 1), (54, 1)]  # Bea's 15 is class B's
     assert by_fact[(6, 9)].wrong_answers == [(45, 1)]  # Eve's 15 left out: archived
     assert by_fact[(4, 8)].wrong_answers == [(28, 2), (36, 1)]
+    assert by_fact[(2, 2)].wrong_answers == [(5, 1)]  # Ali's taps after being caught: no
     who = hardest.strugglers(attempts, facts)
     assert sorted((r["student_id"], r["lo"], r["hi"], r["n_right"], r["n"]) for r in who) == sorted(
         [
@@ -158,21 +199,32 @@ def test_facts_are_ranked_by_children_struggling_then_share_then_accuracy(world,
 
 
 @pytest.mark.django_db
+def test_the_taps_after_being_caught_never_count(world, crafted):
+    """In no range: not as an answer, not as a child who answered the fact."""
+    for key in hardest.RANGES:
+        since = hardest.range_start(crafted["school"], key)
+        attempts = hardest.attempts_of([world.class_a.pk], since)
+        assert not attempts.filter(context="forced").exists(), key
+        facts = {(f.a, f.b): f for f in hardest.hardest_facts(attempts)}
+        assert (9, 9) not in facts, key
+        assert (facts[(3, 5)].attempts, facts[(3, 5)].correct) == (1, 0), key
+
+
+@pytest.mark.django_db
 def test_the_range_decides_which_attempts_count(world, crafted):
     school, ids = crafted["school"], [world.class_a.pk]
-    week = hardest.hardest_facts(hardest.attempts_of(ids, hardest.range_start(school, "week")))
-    assert (5, 5) not in {(f.a, f.b) for f in week}
-    # The five wrong answers a second before Monday 00:00 (local) count in "4 weeks".
-    four = hardest.hardest_facts(hardest.attempts_of(ids, hardest.range_start(school, "4w")))
-    five = next(f for f in four if (f.a, f.b) == (5, 5))
+    week = facts_of(ids, hardest.range_start(school, "7d"))
+    assert (5, 5) not in week
+    # The five wrong answers eight days ago count in the last 28 days.
+    five = facts_of(ids, hardest.range_start(school, "4w"))[(5, 5)]
     assert (five.struggling, five.children, five.correct, five.attempts) == (1, 1, 3, 8)
     assert five.wrong_answers == [(20, 5)]
-    assert (5, 5) in {(f.a, f.b) for f in hardest.hardest_facts(hardest.attempts_of(ids))}
+    assert (5, 5) in facts_of(ids)
 
 
 @pytest.mark.django_db
 def test_only_facts_someone_struggles_with_and_at_most_ten(world):
-    t = school_of(world).week_start() + timedelta(minutes=1)
+    t = timezone.now() - timedelta(minutes=1)
     facts = [(a, b) for a in range(2, 10) for b in range(a, 10)][:12]
     for a, b in facts:
         answer(world.child_a, a, b, a * b + 1, when=t)  # 12 facts struggled with
@@ -204,9 +256,10 @@ def test_the_class_report_lists_the_hardest_facts_with_who_struggles(world, craf
     rows = re.findall(r'<li class="hardest-row">.*?</li>', part, flags=re.S)
     four_eight = rows[1]
     assert "3 right of 6 (50 %)" in four_eight
-    why = charts.explain_answer(4, 8, 28)
-    assert f"<b>28</b> (2 times, {why})" in four_eight
-    assert f"<b>36</b> (1 time, {charts.explain_answer(4, 8, 36)})" in four_eight
+    for given, times in ((28, "2 times"), (36, "1 time")):
+        why = charts.explain_answer(4, 8, given, "operand")
+        assert "answer to" in why
+        assert f"<b>{given}</b> ({times}, {why})" in four_eight
     # Who struggles: behind a <details>, isolated names, right of attempts, their fact page.
     who = re.search(r"<details.*?</details>", four_eight, flags=re.S).group(0)
     assert "<summary>Who struggles</summary>" in who
@@ -231,14 +284,15 @@ def test_the_range_links_are_real_links_and_htmx_swaps_the_list(world, crafted):
         reverse("classroom:class_hardest", args=[pk]),
     )
     assert links == [
-        (f"{page}?range={key}#hardest", f"{part}?range={key}") for key in ("week", "4w", "all")
+        (f"{page}?range={key}#hardest", f"{part}?range={key}") for key in ("7d", "4w", "all")
     ]
-    assert re.search(r'aria-current="true">This week<', html)
-    # htmx: the list alone, "last 4 weeks" marked.
+    assert re.search(r'aria-current="true">Last 7 days<', html)
+    assert ("5 × 5", "1", "1") not in ranked(html)
+    # htmx: the list alone, "last 28 days" marked.
     response = client.get(f"{part}?range=4w", headers=HX)
     assert response.status_code == 200
     assert "<html" not in response.text and response.text.strip().startswith("<section")
-    assert re.search(r'aria-current="true">Last 4 weeks<', response.text)
+    assert re.search(r'aria-current="true">Last 28 days<', response.text)
     assert ("5 × 5", "1", "1") in ranked(response.text)
     # A plain request: the whole report with that range.
     response = client.get(f"{page}?range=all")
@@ -251,18 +305,22 @@ def test_the_range_links_are_real_links_and_htmx_swaps_the_list(world, crafted):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("htmx", [False, True])
-def test_an_unknown_range_is_422_and_shows_this_week(world, crafted, htmx):
+@pytest.mark.parametrize("bad", ["week", "year", "%27"])
+def test_an_unknown_range_is_422_and_shows_the_last_7_days(world, crafted, htmx, bad):
+    """ "week" was a range (since Monday) before the ranges rolled: an old link gets the
+    message too."""
     client = world.client("teacher_a")
     pk = world.class_a.pk
     url = (
         reverse("classroom:class_hardest" if htmx else "classroom:class_report", args=[pk])
-        + "?range=year"
+        + f"?range={bad}"
     )
     response = client.get(url, headers=HX if htmx else {})
     assert response.status_code == 422
-    assert "That date range does not exist: showing this week." in response.text
-    assert re.search(r'aria-current="true">This week<', response.text)
+    assert "That date range does not exist: showing the last 7 days." in response.text
+    assert re.search(r'aria-current="true">Last 7 days<', response.text)
     assert ("5 × 5", "1", "1") not in ranked(response.text)
+    assert ("6 × 9", "2", "2") in ranked(response.text)
 
 
 @pytest.mark.django_db
@@ -279,7 +337,7 @@ def test_only_the_class_teacher_sees_the_class_list(world, crafted):
 
 @pytest.mark.django_db
 def test_the_class_list_costs_the_same_queries_for_more_children(world):
-    t = school_of(world).week_start() + timedelta(minutes=1)
+    t = timezone.now() - timedelta(minutes=1)
     url = reverse("classroom:class_hardest", args=[world.class_a.pk])
     client = world.client("teacher_a")
 
@@ -307,7 +365,7 @@ def test_the_class_list_costs_the_same_queries_for_more_children(world):
 
 @pytest.mark.django_db
 def test_median_times_separate_warm_up_game_and_challenge_and_skip_accuracy_first(world):
-    t = school_of(world).week_start() + timedelta(minutes=1)
+    t = timezone.now() - timedelta(hours=1)
     ada, ali = world.child_a, world.child_a2
     timed = WarmUp.objects.create(student=ada, started_at=t, timed=True)
     untimed = WarmUp.objects.create(student=ali, started_at=t, timed=False)
@@ -317,6 +375,7 @@ def test_median_times_separate_warm_up_game_and_challenge_and_skip_accuracy_firs
     answer(ali, 3, 4, 12, when=t, context="warm-up", ms=50, warm_up=untimed)  # accuracy first
     answer(ada, 6, 7, 42, when=t, ms=2000)  # a game outside any session is timed
     answer(ali, 6, 7, 42, when=t, ms=5000)
+    answer(ali, 6, 7, 42, when=t, ms=90000, context="forced")  # after being caught: no
     world.assignment_a.accuracy_first = True
     world.assignment_a.save()
     answer(ada, 6, 7, 42, when=t, ms=30000, match=world.match_a)  # accuracy first: left out
@@ -376,7 +435,8 @@ def test_the_school_list_is_the_admins_only_and_takes_a_range(world, crafted):
     response = client.get(url + "?range=4w", headers=HX)
     assert response.status_code == 200 and "<html" not in response.text
     assert ("5 × 5", "1", "1") in ranked(response.text)
-    assert re.search(r'aria-current="true">Last 4 weeks<', response.text)
+    assert re.search(r'aria-current="true">Last 28 days<', response.text)
+    assert ("5 × 5", "1", "1") not in ranked(client.get(url, headers=HX).text)  # 7 days
     assert client.get(url + "?range=4w").status_code == 200  # plain: the whole report
     bad = client.get(reverse("classroom:school_report") + "?range=%27", headers={})
     assert bad.status_code == 422 and "does not exist" in bad.text

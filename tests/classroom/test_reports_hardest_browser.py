@@ -1,30 +1,26 @@
 """In headless Debian chromium at 1366×768: the class report lists the hardest facts, a row
 opens to show who struggles, a range link swaps the list in place; a child's fact panel
-shows the fact week by week. Screenshots: /tmp/ranked_class.png, /tmp/ranked_fact.png."""
+shows the fact week by week. The answers are stored as a game stores them and counted by the
+live update. Screenshots: var/screenshots/ranked_class.png, ranked_class_4w.png,
+ranked_fact.png."""
 
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils import timezone
 
-from classroom import charts
-from classroom.models import Attempt
-from classroom.models import ClassFactStat
 from classroom.models import Classroom
-from classroom.models import FactStat
 from classroom.models import School
 from classroom.models import Student
 
+from .browser_pages import claim_answers
 from .browser_pages import log_in
+from .browser_pages import no_sideways_scroll
+from .browser_pages import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def answer(student, a, b, given, when):
-    Attempt.objects.create(student=student, a=a, b=b, answer=given, correct=given == a * b,
-                           kind=charts.classify(a, b, given), context="capture",
-                           response_ms=2500, created_at=when)  # fmt: skip
 
 
 def test_the_hardest_facts_open_to_show_who_struggles(page, live_server):
@@ -34,23 +30,21 @@ def test_the_hardest_facts_open_to_show_who_struggles(page, live_server):
     ada = Student.objects.create(classroom=classroom, name="Ada")
     ali = Student.objects.create(classroom=classroom, name="Ali")
     zoe = Student.objects.create(classroom=classroom, name="Zoë")
-    t = school.week_start() + timedelta(minutes=1)
+    # Within the last 7 days (a few minutes ago, so the three answers of a child to 7 × 8 are
+    # in this week on the fact's weekly chart) and, for 9 × 9, two weeks ago.
+    t = timezone.now() - timedelta(minutes=10)
+    claim_answers(ada, [(9, 9, 72)], when=t - timedelta(weeks=2))  # only in "Last 28 days"
     for child, wrong in ((ada, 48), (ali, 54)):
-        answer(child, 7, 8, wrong, t)
-        answer(child, 8, 7, wrong, t + timedelta(seconds=1))
-        answer(child, 7, 8, 56, t + timedelta(seconds=2))
-    answer(zoe, 7, 8, 56, t)
-    answer(zoe, 6, 9, 45, t)
-    answer(ada, 6, 9, 54, t)
-    answer(ali, 3, 4, 12, t)
-    answer(ada, 9, 9, 72, t - timedelta(weeks=2))  # only in "last 4 weeks"
-    FactStat.objects.rebuild_for([ada.pk, ali.pk, zoe.pk])  # the heatmap, as after a game
-    ClassFactStat.objects.rebuild_for([classroom.pk])
+        claim_answers(child, [(7, 8, wrong), (8, 7, wrong), (7, 8, 56)], when=t)
+    claim_answers(zoe, [(7, 8, 56), (6, 9, 45)], when=t)
+    claim_answers(ada, [(6, 9, 54)], when=t + timedelta(minutes=1))
+    claim_answers(ali, [(3, 4, 12)], when=t + timedelta(minutes=1))
     log_in(page, live_server, teacher)
     url = live_server.url + reverse("classroom:class_report", args=[classroom.pk])
     page.goto(url)
     hardest = page.locator("#hardest")
     hardest.scroll_into_view_if_needed()
+    assert hardest.locator('a[aria-current="true"]').inner_text() == "Last 7 days"
     rows = hardest.locator(".hardest-row")
     assert rows.count() == 2
     first = rows.nth(0)
@@ -68,19 +62,19 @@ def test_the_hardest_facts_open_to_show_who_struggles(page, live_server):
     assert who.locator("tbody a").first.get_attribute("href") == reverse(
         "classroom:child_fact", args=[ada.pk, 7, 8]
     )
-    assert page.evaluate("document.documentElement.scrollWidth") <= 1366
-    page.screenshot(path="/tmp/ranked_class.png")
+    assert no_sideways_scroll(page)
+    screenshot(page, "ranked_class")
 
-    # The keyboard reaches the range links: "Last 4 weeks" swaps the list in place.
-    link = hardest.get_by_role("link", name="Last 4 weeks")
+    # The keyboard reaches the range links: "Last 28 days" swaps the list in place.
+    link = hardest.get_by_role("link", name="Last 28 days")
     link.focus()
     page.keyboard.press("Enter")
-    page.locator('#hardest a[aria-current="true"]', has_text="Last 4 weeks").wait_for()
+    page.locator('#hardest a[aria-current="true"]', has_text="Last 28 days").wait_for()
     assert page.url == url  # htmx: no navigation
     assert page.locator("#hardest .hardest-row").count() == 3
     assert "9 × 9" in page.locator("#hardest").inner_text()
     page.locator("#hardest").scroll_into_view_if_needed()
-    page.screenshot(path="/tmp/ranked_class_4w.png")
+    screenshot(page, "ranked_class_4w")
 
     # The child's fact panel: the fact week by week and when it was last practised.
     page.goto(live_server.url + reverse("classroom:child_fact", args=[ada.pk, 7, 8]))
@@ -88,7 +82,7 @@ def test_the_hardest_facts_open_to_show_who_struggles(page, live_server):
     trend.scroll_into_view_if_needed()
     assert "Last practised:" in trend.inner_text()
     assert trend.locator(".value-label").all_text_contents() == ["1/3"]
-    assert page.evaluate("document.documentElement.scrollWidth") <= 1366
-    page.screenshot(path="/tmp/ranked_fact.png")
+    assert no_sideways_scroll(page)
+    screenshot(page, "ranked_fact")
     assert page.console_errors == []
     assert page.foreign_requests == []

@@ -1,10 +1,13 @@
 """Hard delete: the child and every row about them are gone."""
 
+from datetime import date
+
 import pytest
 from django.apps import apps
 from django.db import models
 from django.urls import reverse
 
+from classroom.models import DailyTrend
 from classroom.models import FactStat
 from classroom.models import Student
 from classroom.models import WaitingEntry
@@ -57,9 +60,10 @@ def test_hard_delete_leaves_no_row_that_refers_to_the_child(world):
     WaitingEntry.objects.create(assignment=world.assignment_a, student=child, tier="green")
     # The child's statistics too (rows_referring_to then covers FactStat).
     FactStat.objects.create(
-        student=child, a=7, b=8, attempts=1, correct=0, omissions=0, state="learning",
-        errors={}, wrong_answers={},
-    )  # fmt: skip
+        student=child, a=7, b=8, attempts=1, correct=0, omissions=0, wrong_answers={"48": 1}
+    )
+    # Their trend rows name them by id (no foreign key): they go too.
+    DailyTrend.objects.create(scope="student", scope_id=child.pk, day=date(2026, 3, 10), attempts=1)
     match_pk = world.match_a.pk
     assert (
         Move.objects.filter(match_id=match_pk).exists()
@@ -73,6 +77,7 @@ def test_hard_delete_leaves_no_row_that_refers_to_the_child(world):
     assert not Student.objects.filter(pk=child.pk).exists()
     assert rows_referring_to(child.pk) == []
     assert not FactStat.objects.filter(student_id=child.pk).exists()
+    assert not DailyTrend.objects.filter(scope="student", scope_id=child.pk).exists()
     # Their matches (their answers to facts) are gone with their seats and moves.
     assert not Match.objects.filter(pk=match_pk).exists()
     assert not Move.objects.filter(match_id=match_pk).exists()

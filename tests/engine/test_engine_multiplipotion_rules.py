@@ -228,6 +228,7 @@ def test_step2_capture_with_two_of_your_own_potions():
         "answer": 63,
         "correct": True,
         "context": "capture",
+        "options": [63],  # the monsters the player could tap: a claim's board (public)
     }
     assert ev[1]["kind"] == "captured"
 
@@ -492,6 +493,7 @@ def test_faq_no_penalty_for_a_mistake_in_a_multiplication():
             "answer": 54,
             "correct": False,
             "context": "capture",
+            "options": [54, 56],
         }
     ]
     for key in ("areas", "hands", "trophies", "pile", "phase", "current"):
@@ -981,3 +983,21 @@ def test_bots_check_the_last_turn_and_end_the_game():
         assert action["type"] in {"challenge", "end_turn"}
     wizard = mp.bot_action(mp.view(s, 1), mp.legal_actions(s, 1), "wizard", rng)
     assert wizard["type"] == "challenge"
+
+
+def test_the_taps_after_being_caught_are_stored_as_forced_not_as_captures():
+    """After a successful challenge the caught player must capture: their taps are "forced"
+    facts (stored, and no evidence of the pair tapped: docs/analytics.md, "Evidence"), wrong
+    or right; the claims of a turn of one's own stay "capture"."""
+    s = arrange(
+        areas=([C(7, 14), C(8, 16)], [C(6, 54), C(9, 56)]),
+        hands=([C(2, 4)], [C(5, 6)]),
+        phase="forced_capture",
+        current=1,
+    )
+    assert mp.to_act(s) == (0,)
+    s2, ev = act(s, 0, capture(C(7, 14), C(8, 16), C(6, 54)))
+    assert ev[0]["context"] == "forced" and ev[0]["correct"] is False
+    _, ev = act(s2, 0, capture(C(7, 14), C(8, 16), C(9, 56)))
+    assert ev[0]["context"] == "forced" and ev[0]["correct"] is True
+    assert ev[0]["options"] == [54, 56]

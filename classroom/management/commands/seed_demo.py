@@ -50,11 +50,12 @@ class Skill:
 
 # The first eight children play, each game after a potion warm-up. Most play steadily; a few
 # do not (docs/analytics.md, "Needs help."), so a new teacher sees what the marks look like:
-# Ben, Chloe and Grace guess, miss and slip a lot (right at the first try on under 60 % of
-# their facts: "needs help"), Dev and Finn always get one fact wrong ("stuck on a fact"). The
-# command prints both lists: usually 2 or 3 flagged, Dev or Finn or both stuck (the warm-ups'
-# questions are planned from the clock, so the lists vary a little from one run to the next;
-# tests/foundation/test_seed_demo.py holds their shape).
+# Ben, Chloe and Grace guess, miss and slip a lot (the knowledge model finds them likely right
+# on under 60 % of the facts: "needs help"), Dev and Finn always get one fact wrong ("stuck on
+# a fact", one way round or the other). The command prints both lists: usually 2 or 3 flagged,
+# Dev or Finn or both stuck (the warm-ups' questions are planned from the clock, so the lists
+# vary a little from one run to the next; tests/foundation/test_seed_demo.py holds their
+# shape). The statistics are rebuilt at the end: a replay of every answer through the model.
 DEMO_SKILLS = {
     "Ben": Skill(games=2, guess=0.35, misses=0.5, slips=0.6),
     "Chloe": Skill(games=2, guess=0.35, misses=0.4, slips=0.6),
@@ -97,7 +98,7 @@ class Command(BaseCommand):
         """How many demo children need help, and who is stuck on a fact (report_queries)."""
         classroom = Classroom.objects.get(name="4B")
         children = list(
-            Student.reports.filter(classroom=classroom).with_help_flags().order_by("name")
+            Student.reports.filter(classroom=classroom).order_by("name").with_help_flags()
         )
         flagged = [s for s in children if s.needs_help]
         stuck = [s for s in children if s.stuck and not s.needs_help]

@@ -1,9 +1,10 @@
-"""The incremental statistics against the full rebuild (docs/analytics.md, "Pipeline"): random
-sequences of matches (two children, or a child and a computer player), warm-ups, hard deletes,
-archives and moves of a child to another class (into a school in another time zone too),
-each applied through the tasks the app enqueues, then every statistics row compared with a
-rebuild from scratch. On SQLite and PostgreSQL (DATABASE_URL). And the incremental path's
-idempotency record under a task run twice and under concurrent tasks (threads on PostgreSQL)."""
+"""The live update of the knowledge model against the replay (docs/analytics.md, "Pipeline"):
+random sequences of matches (two children, or a child and a computer player), warm-ups, hard
+deletes, archives and moves of a child to another class (into a school in another time zone
+too), each applied through the tasks the app enqueues, then every row (the fold's state in
+FactStat, and the trend rows) compared with a rebuild from scratch. On SQLite and PostgreSQL
+(DATABASE_URL). And the idempotency record under a task run twice and under concurrent tasks
+(threads on PostgreSQL), and an attempt counted after a newer one (the child is replayed)."""
 
 import threading
 from datetime import UTC
@@ -21,7 +22,6 @@ from hypothesis import strategies as st
 from classroom import tasks
 from classroom.models import Assignment
 from classroom.models import Attempt
-from classroom.models import ClassFactStat
 from classroom.models import Classroom
 from classroom.models import DailyTrend
 from classroom.models import FactStat
@@ -48,7 +48,7 @@ def stat_rows(model):
 
 
 def everything():
-    return {m.__name__: stat_rows(m) for m in (FactStat, ClassFactStat, DailyTrend)}
+    return {m.__name__: stat_rows(m) for m in (FactStat, DailyTrend)}
 
 
 class Place:
@@ -190,7 +190,7 @@ def run_step(place, action):
 
 
 def rebuild_from_scratch():
-    for model in (FactStat, ClassFactStat, DailyTrend):
+    for model in (FactStat, DailyTrend):
         model.objects.all().delete()
     Attempt.objects.update(stats_applied=False)
     RecomputeJob.objects.create().run()
@@ -212,7 +212,7 @@ def tasks_run_at_commit(monkeypatch, django_capture_on_commit_callbacks):
 def test_incremental_statistics_equal_a_rebuild_from_scratch(
     django_user_model, tasks_run_at_commit, actions
 ):
-    for model in (FactStat, ClassFactStat, DailyTrend, Attempt, Match, WarmUp, Student):
+    for model in (FactStat, DailyTrend, Attempt, Match, WarmUp, Student):
         model.objects.all().delete()  # hypothesis' examples share the test's database
     Classroom.objects.all().delete()
     School.objects.all().delete()
@@ -266,7 +266,7 @@ def test_a_task_run_twice_changes_nothing(place, tasks_run_at_commit):
 def test_a_rolled_back_update_leaves_the_attempts_to_count(place, monkeypatch):
     """A failure inside the task's transaction (what a killed worker's rollback amounts to)
     leaves nothing behind and nothing marked: the retry counts every attempt once."""
-    from classroom.models import incremental
+    from classroom.models import knowledge_store
 
     kid = place.kids[0]
     Attempt.objects.bulk_create(
@@ -276,10 +276,10 @@ def test_a_rolled_back_update_leaves_the_attempts_to_count(place, monkeypatch):
     def broken(*args):
         raise RuntimeError("the worker died here")
 
-    monkeypatch.setattr(incremental, "_increment_trends", broken)
+    monkeypatch.setattr(knowledge_store, "_increment_trends", broken)
     with pytest.raises(RuntimeError):
         FactStat.objects.apply_pending([kid.pk])
-    assert not FactStat.objects.exists() and not ClassFactStat.objects.exists()
+    assert not FactStat.objects.exists()
     assert Attempt.objects.filter(stats_applied=False).count() == 12
     monkeypatch.undo()
     assert FactStat.objects.apply_pending([kid.pk]) == 12
@@ -327,25 +327,20 @@ def test_concurrent_updates_of_one_child_and_a_classmate_count_once(postgres, dj
     assert connection.vendor == "postgresql"
 
 
-def test_rows_written_before_the_windows_are_repaired_once(place, tasks_run_at_commit):
-    """Rows of the old pipeline have no window (migration 0003): the first update that meets
-    one rebuilds that child (with the class's and the school's roll-ups), then counts on."""
-    play_match(place, [0, 1], some_draws(24, 3), slow=False, twice=False)
-    FactStat.objects.update(latest=[])  # as the migration leaves them
-    play_match(place, [0], some_draws(10, 4), slow=False, twice=False)
-    play_match(place, [0], some_draws(10, 5), slow=False, twice=False)
-    # All the child's windows are back: the repair ran (an update fills only touched rows).
-    assert not FactStat.objects.filter(latest=[]).filter(student=place.kids[0]).exists()
+def test_an_attempt_older_than_one_counted_replays_the_child(place, tasks_run_at_commit):
+    """A game's attempts counted after a later warm-up's (the game was still going): the
+    child is replayed from all their attempts, so their rows are those of one fold in time
+    order, as a rebuild's."""
+    kid = place.kids[0]
+    early = attempt_rows(kid, some_draws(12, 3), match=None, warm_up=None, move=None)
+    late = attempt_rows(kid, some_draws(12, 4), match=None, warm_up=None, move=None)
+    for row in late:
+        row.created_at += timedelta(days=5)
+    Attempt.objects.bulk_create(late)
+    FactStat.objects.apply_pending([kid.pk])
+    Attempt.objects.bulk_create(early)  # older than every attempt counted
+    FactStat.objects.apply_pending([kid.pk])
     assert not Attempt.objects.filter(stats_applied=False).exists()
-    incremental = everything()
+    live = everything()
     rebuild_from_scratch()
-    got = everything()
-    # The other child's windows are filled by the rebuild only (no update met them since);
-    # every other column of every row is equal.
-    strip = [f.name for f in FactStat._meta.fields if f.name not in {"id", "updated_at"}]
-    i = strip.index("latest")
-    assert [r[:i] + r[i + 1 :] for r in got["FactStat"]] == [
-        r[:i] + r[i + 1 :] for r in incremental["FactStat"]
-    ]
-    assert got["ClassFactStat"] == incremental["ClassFactStat"]
-    assert got["DailyTrend"] == incremental["DailyTrend"]
+    assert everything() == live

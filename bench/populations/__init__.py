@@ -1,0 +1,1 @@
+"""Simulated classes for bench/evidence_week.py; ``literature`` is the default."""
