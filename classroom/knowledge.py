@@ -10,7 +10,7 @@ The model (docs/analytics.md, "The knowledge model", with every parameter's sour
   a typed warm-up answer, a claim in a game (the child picks among the monsters on the board,
   so guessing right is likelier), a capture left on the board (weak evidence: a child who
   knows the fact may simply not have looked at that pair) and a typed answer one key away
-  on the number pad (a slip of the finger, which says the child retrieved the product). The
+  on the number pad (often a slip of the finger: it weighs less against the fact). The
   taps a child makes after being caught for a missed capture are not evidence.
 - **Forgetting**: between two pieces of evidence, and up to the moment a report is read, ``p``
   is multiplied by the retrievability of the fact's memory, as FSRS computes it (the ``fsrs``
@@ -114,15 +114,15 @@ class Params:
 
 PARAMS = Params(
     prior=0.74,
-    learn=0.016,
-    guess_typed=0.36,
-    slip_typed=0.10,
-    guess_claim=0.24,
-    slip_claim=0.08,
+    learn=0.04,
+    guess_typed=0.33,
+    slip_typed=0.09,
+    guess_claim=0.23,
+    slip_claim=0.09,
     missed_known=0.5,
     missed_unknown=0.8,
-    keypad_known=0.5,
-    keypad_unknown=0.04,
+    keypad_known=0.35,
+    keypad_unknown=0.13,
     twin_weight=0.7,
     shrink_child=4.0,
     shrink_table=4.0,
@@ -477,19 +477,23 @@ def shown(
 ) -> str:
     """What the square of a fact the child has answered says (``estimate`` for one never
     answered); ``level``: what the child's other facts say of it (``level_for``). The
-    colour never contradicts the number under it, its latest answers: "not yet" only when
-    at most half of them were right, "knows it" only when half or more were (else "not sure yet":
-    a child right once on a fact of a table they find hard is not yet shown to know it, nor
-    shown not to)."""
+    colour never contradicts the number under it, its latest answers: "not yet" only when at
+    most 60 % of them were right (the line under which a fact is not known yet), "knows it"
+    only when at least 60 % were (else "not sure yet": a child right once on a fact of a table
+    they find hard is not shown not to know it)."""
     if order is None or not order.evidence:
         return UNSURE
     p = p_now(order, now, params, level)
     right, latest = sum(order.window), len(order.window)
     if p < params.not_yet_below:
-        if order.evidence >= params.min_not_yet and 2 * right <= latest:
+        if order.evidence >= params.min_not_yet and 5 * right <= 3 * latest:
             return NOT_YET
         return UNSURE
-    if p >= params.known_above and order.evidence >= params.min_evidence and 2 * right >= latest:
+    if (
+        p >= params.known_above
+        and order.evidence >= params.min_evidence
+        and 5 * right >= 3 * latest
+    ):
         speed, from_game = speed_ms(order)
         if speed is not None and not from_game and not order.untimed and speed > FLUENT_MS:
             return SLOW

@@ -4,8 +4,8 @@ children's multiplication-fact errors and response times.
 This is the *truth* side of ``bench/evidence_week.py``: the bench plays a school week through
 the real app with these children and then compares what the app concluded about each child with
 what is written here. It was written from the literature and the bench's brief only, without
-reading the app's diagnosis code (``classroom/``) or the older ``bench/children.py``, so that the
-app is checked against a model it was not built from. Pure Python, standard library only,
+reading the app's classifier or knowledge model (``classroom/``), so that the app is checked
+against a model it was not built from. Pure Python, standard library only,
 deterministic from the seed.
 
 Interface

@@ -5,8 +5,8 @@ wrong again; one answer a key away on the number pad; the rest right), goes on t
 against the computer and makes a capture there; the game is finished through
 ``Match.play``; the statistics are counted by a real Celery worker, as in production; then
 the teacher's heatmap of the child shows the facts known and the facts not yet apart (a
-different colour class, a different mark, different words, "right/latest"), the slip of the
-finger not as "not yet", and the facts never asked as such; the repair's replay of every
+different colour class, a different mark, different words, "right/latest"), and the facts
+never asked as such; the repair's replay of every
 answer shows the same squares. What each square should show is read from the stored
 attempts. Screenshots in var/screenshots/: e2e_warmup, e2e_warmup_end, e2e_game,
 e2e_heatmap (the viewport) and e2e_heatmap_full (the whole report)."""
@@ -203,8 +203,8 @@ def expected_squares(student) -> dict[tuple[int, int], dict]:
     capture is not right) and, where the answers leave no doubt whatever the model's numbers,
     what the square must say (``expect``): three answers or more, all right, and none wrong
     the other way round: "known"; three or more, all typed wrong and none a slip of the
-    finger: "not_yet"; right answers and slips of the finger only, either order: "not
-    not_yet"; else None."""
+    finger: "not_yet"; right answers only, either order: "not not_yet"; else None (a slip of
+    the finger weighs less than another wrong answer, as measured: docs/analytics.md)."""
     rows = list(
         Attempt.objects.filter(student=student)
         .exclude(context=Attempt.Context.FORCED)
@@ -226,7 +226,7 @@ def expected_squares(student) -> dict[tuple[int, int], dict]:
             expect = "not_yet"
         elif len(kinds[(a, b)]) >= 3 and both == {"right"}:
             expect = "known"
-        elif latest and both <= {"right", "slip"}:
+        elif latest and both == {"right"}:
             expect = "not not_yet"
         out[(a, b)] = {"answered": bool(latest), "right": sum(latest), "n": len(latest),
                        "expect": expect}  # fmt: skip

@@ -174,8 +174,8 @@ def test_a_fact_known_one_way_only_shows_the_pattern():
     assert summary.squares[(7, 3)].state == k.NOT_YET
 
 
-def test_a_keypad_slip_counts_towards_knowing_it():
-    _, orders = state_after(history([True, True]))
+def test_a_keypad_slip_weighs_less_than_another_wrong_answer():
+    _, orders = state_after(history([True, True, True]))
     slipped = k.fold(orders, [ev(9, 7, 8, False, minutes=9, keypad=True)])
     wrong = k.fold(orders, [ev(9, 7, 8, False, minutes=9)])
     assert slipped[(7, 8)].p > wrong[(7, 8)].p
