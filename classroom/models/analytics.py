@@ -164,7 +164,9 @@ class FactStatQuerySet(models.QuerySet):
     def apply_all_pending(self, *, settled=None) -> int:
         """Every child with attempts not yet counted (games still going, abandoned matches,
         lost tasks): what the minute's sweep and the nightly run fall back on. ``settled``:
-        only attempts made before it (a move being written has its chance to commit)."""
+        only the children with a pending attempt made before it (a child whose only pending
+        attempts are younger waits for the next sweep: their move may still be committing);
+        each child found has all their pending attempts counted."""
         pending = Attempt.objects.filter(stats_applied=False)
         if settled is not None:
             pending = pending.filter(created_at__lt=settled)
