@@ -29,6 +29,7 @@ from classroom.models.assignment import WAITING_PRESENCE
 from classroom.views.sessions import my_class
 from classroom.views.sessions import wall_version
 from games import presenters
+from games.stream import EVENT_STREAM
 from games.stream import Check
 from games.stream import Revisit
 from games.stream import db_released
@@ -39,8 +40,8 @@ WAITING = "w"
 
 
 async def wall_stream(request, pk):
-    if request.method != "GET":
-        return HttpResponseNotAllowed(["GET"])
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
 
     def authorize() -> None:
         if not request.user.is_authenticated:
@@ -50,6 +51,8 @@ async def wall_stream(request, pk):
     await db_released(authorize)()
     if not presenters.pushed(request):
         return HttpResponse(status=204)
+    if request.method == "HEAD":  # a monitor's check: the stream's headers, no stream
+        return HttpResponse(content_type=EVENT_STREAM)
 
     def check(again: Revisit) -> Check:
         asking = again.request()  # a new request of this browser (the session read again)
@@ -98,8 +101,8 @@ def waiting_token(assignment_pk, student) -> tuple[str, float | None]:
 
 
 async def waiting_stream(request, pk):
-    if request.method != "GET":
-        return HttpResponseNotAllowed(["GET"])
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
 
     def authorize() -> int:
         student = request.child
@@ -111,6 +114,8 @@ async def waiting_stream(request, pk):
     student_pk = await db_released(authorize)()
     if not presenters.pushed(request):
         return HttpResponse(status=204)
+    if request.method == "HEAD":  # a monitor's check: the stream's headers, no stream
+        return HttpResponse(content_type=EVENT_STREAM)
     classroom_id = request.child.classroom_id
 
     def check(again: Revisit) -> Check:

@@ -47,6 +47,8 @@ from games.views import mark_seen
 
 logger = logging.getLogger(__name__)
 
+# The media type of a stream of server-sent events.
+EVENT_STREAM = "text/event-stream"
 BEAT = "event: beat\ndata: \n\n"
 
 
@@ -235,7 +237,7 @@ class StreamResponse(StreamingHttpResponse):
     own ASGI handler, the test client) iterates it as the streaming response it is."""
 
     def __init__(self, events):
-        super().__init__(events, content_type="text/event-stream")
+        super().__init__(events, content_type=EVENT_STREAM)
         self._events = events
         self["Cache-Control"] = "no-cache"
         self["X-Accel-Buffering"] = "no"
@@ -333,11 +335,13 @@ async def events(channel, queue, shown, check, again, beat, gap):
 
 
 async def stream(request, public_id):
-    if request.method != "GET":
-        return HttpResponseNotAllowed(["GET"])
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
     viewer = await db_released(viewer_of)(request, public_id)
     if not presenters.pushed(request):
         return HttpResponse(status=204)
+    if request.method == "HEAD":  # a monitor's check: the stream's headers, no stream
+        return HttpResponse(content_type=EVENT_STREAM)
     shown = request.GET.get("v", "")[:40]
     first = [True]
 

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from config.names import isolate
@@ -163,7 +163,7 @@ def render_board(request, match, mine, *, notice="", status=200, spectator=False
     return render(request, template, ctx, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def new_game(request):
     form = NewGameForm(request.POST or None)
     if request.method == "POST":
@@ -195,7 +195,7 @@ def new_game(request):
     return render(request, "games/new.html", {"form": form})
 
 
-@require_GET
+@require_safe
 def family(request):
     """Family night: the games, with players, age and length, and a link to set one up."""
     return render(
@@ -205,7 +205,7 @@ def family(request):
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join_room(request):
     """Join a family game from another device by its room code."""
     form = RoomCodeForm(request.POST or None)
@@ -238,7 +238,7 @@ def join_room(request):
     return render(request, "games/join_room.html", {"form": form})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def new_family(request, slug):
     """A new game of any game for people around this device and computer players. Every
     person here shares this browser's player key: the hand-off screen hides each hand."""
@@ -302,7 +302,7 @@ def new_family(request, slug):
 
 
 @never_cache
-@require_GET
+@require_safe
 def play(request, public_id):
     match, mine = load_match(request, public_id)
     if not mine:
@@ -364,7 +364,7 @@ def move(request, public_id):
 
 
 @never_cache
-@require_GET
+@require_safe
 def poll(request, public_id):
     """Cheap: one lookup of the board's token (version, seating and pause); 204, nothing to
     swap, while it has not changed. The seats' last_seen_at is written at most every
@@ -406,7 +406,7 @@ def reveal(request, public_id):
     return redirect(match)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request, public_id):
     match, mine = load_match(request, public_id)
     if mine:
@@ -441,7 +441,7 @@ def join(request, public_id):
 
 
 @never_cache
-@require_GET
+@require_safe
 def room(request, public_id):
     """The room card of a family game (code, QR code, who has joined; for the host the
     start button and the quiet seats), polled by the host every few seconds. It swaps in
@@ -562,7 +562,7 @@ def take_back(request, public_id):
 
 
 @never_cache
-@require_GET
+@require_safe
 def spectate(request, public_id):
     try:
         match = Match.objects.get_with_seats(public_id)
@@ -573,7 +573,7 @@ def spectate(request, public_id):
     return render_board(request, match, [], spectator=True)
 
 
-@require_GET
+@require_safe
 def replay(request, public_id):
     match, mine = load_match(request, public_id)
     if not mine and not match.can_spectate(request.user):

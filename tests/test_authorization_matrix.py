@@ -77,3 +77,28 @@ def test_matrix(world, entry, role):
 def test_admin_is_staff_only(world, role):
     response = world.client(role).get("/admin/")
     assert response.status_code == (200 if role == "superuser" else 302)
+
+
+def head_role(entry) -> str:
+    """The role a page is meant for (the first that gets a 200), else the first role."""
+    for role in ROLES:
+        expected = entry["expect"][role]
+        if 200 in (expected if isinstance(expected, tuple) else (expected,)):
+            return role
+    return ROLES[0]
+
+
+HEAD_CASES = [(entry, head_role(entry)) for entry in ENTRIES if entry.get("method", "get") == "get"]
+
+
+@pytest.mark.parametrize("entry, role", HEAD_CASES, ids=[f"{e['name']}-{r}" for e, r in HEAD_CASES])
+def test_head_is_answered_wherever_get_is(world, entry, role):
+    """Monitors and link checkers send HEAD: the status GET gets, and no body."""
+    client = world.client(role)
+    url = entry["url"](world)
+    get = client.get(url)
+    head = client.head(url)
+    assert head.status_code == get.status_code, f"HEAD {url} as {role}: {head.status_code}"
+    assert head.content == b""
+    # HEAD changed nothing (a HEAD that took a form's POST path once deleted a child).
+    assert client.get(url).status_code == get.status_code

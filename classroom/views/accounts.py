@@ -22,8 +22,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
 from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_safe
 
 from classroom.forms import LOGIN_LOCKOUT_SECONDS
 from classroom.forms import EmailLoginForm
@@ -242,7 +242,7 @@ SIGNUP = "classroom/accounts/signup.html"
 INVITE = "classroom/accounts/invite.html"
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request):
     if request.user.is_authenticated:
         return redirect("classroom:teacher_home")
@@ -280,7 +280,7 @@ def usable_invite(token, lock=False) -> Invite:
     return invite
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def invite_accept(request, token):
     invite = usable_invite(token)
     membership = membership_of(request.user)
@@ -290,7 +290,7 @@ def invite_accept(request, token):
         return render(request, INVITE, context, status=409 if request.method == "POST" else 200)
     form = None if request.user.is_authenticated else GrownUpForm(request.POST or None)
     context["form"] = form
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return render(request, INVITE, context)
     if form is not None and not form.is_valid():
         return render_page(request, INVITE, "form", context, status=422)
@@ -309,7 +309,7 @@ def invite_accept(request, token):
 
 
 @teacher_page
-@require_GET
+@require_safe
 def teacher_home(request):
     membership = membership_of(request.user)
     if membership is None:

@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_safe
 
 from classroom.child_session import current_student
 from classroom.child_session import sign_in_student
@@ -84,7 +84,7 @@ def signin_student(classroom, pk):
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request):
     """Step 0: the class code (the class QR code skips this page)."""
     code = ""
@@ -105,7 +105,7 @@ def join(request):
 
 
 @never_cache
-@require_GET
+@require_safe
 def join_class(request, code):
     """Step 1: tap your name."""
     classroom = Classroom.find_for_signin(code)
@@ -144,18 +144,18 @@ def picture_answer(request) -> list[int] | None:
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join_pictures(request, code, pk):
     """Step 2: tap your three pictures (any order). The device is slowed, then stopped, after
     wrong answers; five wrong in a row lock the child for a cool-off (models/signin.py)."""
     classroom, canonical = class_for_code(code)
     student = signin_student(classroom, pk)
     use_language(request, classroom.school.language)
-    if request.method == "GET" and not canonical:
+    if request.method in ("GET", "HEAD") and not canonical:
         return redirect("classroom:join_pictures", classroom.code, student.pk)
     ctx = {"classroom": classroom, "student": student, "lockout_minutes": LOCKOUT_MINUTES}
     status = 200
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         ctx["locked"] = student.is_locked
     elif (chosen := picture_answer(request)) is None:
         status = 422
@@ -190,7 +190,7 @@ def join_pictures(request, code, pk):
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join_badge(request, token):
     """The personal QR badge: GET shows one big "start" button (a link preview or a scanner
     that fetches the URL signs nobody in); the POST signs the child in. A badge the teacher
@@ -259,7 +259,7 @@ def render_card(request, student):
 
 @never_cache
 @teacher_page
-@require_GET
+@require_safe
 def login_cards(request, pk):
     """Printable A4 login cards (8 a page) with the class code and personal QR badges.
     ?student=<pk> prints one card; ?show=code shows the class code and QR for the projector."""

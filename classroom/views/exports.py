@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from classroom import charts
 from classroom import knowledge
@@ -52,7 +52,7 @@ def file_stem(name: str, pk: int) -> str:
 
 
 @teacher_page
-@require_GET
+@require_safe
 def class_export_csv(request, pk):
     """One row per child of the class (not archived), one column per fact as asked (2×2 …
     9×9): what the child's report says of it, in the teacher's language ("knows it", "not
@@ -128,7 +128,7 @@ def export_rows(student):
 
 
 @teacher_page
-@require_GET
+@require_safe
 def child_export_json(request, pk):
     """The child's full data: name, class and every attempt. Nothing else is stored about a
     child's play (their moves belong to the matches, which hold the same answers)."""
@@ -146,7 +146,7 @@ def child_export_json(request, pk):
 
 
 @teacher_page
-@require_GET
+@require_safe
 def child_export_csv(request, pk):
     student = my_student(request, pk)
     stem = file_stem(student.name, student.pk)

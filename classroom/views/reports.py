@@ -24,8 +24,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
 from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseStopPolling
 
 from classroom import charts
@@ -60,14 +60,14 @@ CHILD = "classroom/reports/child.html"
 
 
 @teacher_page
-@require_GET
+@require_safe
 def child_report(request, pk):
     student = my_student(request, pk)
     return render(request, partial(request, CHILD, "facts"), child_context(request, student))
 
 
 @teacher_page
-@require_GET
+@require_safe
 def child_fact(request, pk, a, b):
     """One fact of a child: the detail panel (htmx, with the heatmap showing the selected
     cell) or, for a plain request, the whole report with that fact open."""
@@ -79,7 +79,7 @@ def child_fact(request, pk, a, b):
 
 
 @teacher_page
-@require_GET
+@require_safe
 def child_report_print(request, pk):
     student = my_student(request, pk)
     ctx = child_context(request, student)
@@ -94,7 +94,7 @@ CLASS = "classroom/reports/class.html"
 
 
 @teacher_page
-@require_GET
+@require_safe
 def class_report(request, pk):
     classroom = my_class(request, pk)
     ctx = class_context(request, classroom)
@@ -102,7 +102,7 @@ def class_report(request, pk):
 
 
 @teacher_page
-@require_GET
+@require_safe
 def class_fact(request, pk, a, b):
     check_fact(a, b)
     classroom = my_class(request, pk)
@@ -167,7 +167,7 @@ def recompute_start(request, pk):
 
 @never_cache
 @teacher_page
-@require_GET
+@require_safe
 def recompute_progress(request, pk):
     """The polled progress bar; 286 (htmx: stop polling) once the job is done or failed."""
     job = get_object_or_404(
@@ -188,7 +188,7 @@ def recompute_progress(request, pk):
 
 
 @teacher_page
-@require_GET
+@require_safe
 def school_report(request):
     school = admin_school(request)
     classes = school.classrooms.active()
@@ -221,7 +221,7 @@ def range_status(ctx: dict) -> int:
 
 
 @teacher_page
-@require_GET
+@require_safe
 def class_hardest(request, pk):
     """The class's hardest facts over a range: the list alone for htmx, else the report."""
     classroom = my_class(request, pk)
@@ -233,7 +233,7 @@ def class_hardest(request, pk):
 
 
 @teacher_page
-@require_GET
+@require_safe
 def school_hardest(request):
     """The school's hardest facts over a range: the list alone for htmx, else the report."""
     if not request.htmx:

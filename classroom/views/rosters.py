@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_safe
 
 from classroom.forms import ClassForm
 from classroom.forms import GroupForm
@@ -82,7 +83,7 @@ def class_url(classroom):
 
 # --- classes -----------------------------------------------------------------------------------
 @teacher_page
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def class_new(request):
     membership = membership_of(request.user)
     if membership is None:
@@ -106,7 +107,7 @@ def class_new(request):
 
 
 @teacher_page
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def class_edit(request, pk):
     classroom = my_class(request, pk)
     form = ClassForm(request.POST or None, instance=classroom, teacher=request.user)
@@ -120,7 +121,7 @@ def class_edit(request, pk):
 
 
 @teacher_page
-@require_http_methods(["GET"])
+@require_safe
 def class_detail(request, pk):
     classroom = my_class(request, pk)
     forms_ = {}
@@ -230,7 +231,7 @@ def group_new(request, pk):
 
 
 @teacher_page
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def group_edit(request, pk):
     group = my_group(request, pk)
     form = GroupForm(request.POST or None, instance=group, classroom=group.classroom)
@@ -259,7 +260,7 @@ def group_delete(request, pk):
 
 # --- children ----------------------------------------------------------------------------------
 @teacher_page
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def student_edit(request, pk):
     student = my_student(request, pk)
     form = StudentForm(request.POST or None, instance=student)
@@ -279,7 +280,7 @@ def student_edit(request, pk):
 
 
 @teacher_page
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def student_move(request, pk):
     student = my_student(request, pk)
     form = MoveForm(request.POST or None, student=student, teacher=request.user)
@@ -328,11 +329,11 @@ def student_restore(request, pk):
 
 
 @teacher_page
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def student_delete(request, pk):
     student = my_student(request, pk)
     classroom = student.classroom
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         games = student.child_seats.values("seat__match").distinct().count()
         return render(
             request, STUDENT_DELETE, {"student": student, "classroom": classroom, "games": games}

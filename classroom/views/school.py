@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_safe
 
 from classroom.forms import InviteForm
 from classroom.forms import SchoolForm
@@ -119,7 +119,7 @@ def games_chart(days: list[tuple]) -> dict:
 
 
 @teacher_page
-@require_GET
+@require_safe
 def school_dashboard(request):
     school = admin_school(request)
     classes = list(school.classes_with_counts())  # the archived: the most recent first
@@ -144,11 +144,11 @@ SETTINGS = "classroom/school/settings.html"
 
 
 @teacher_page
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def school_settings(request):
     school = admin_school(request)
     form = SchoolForm(request.POST or None, instance=school)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return render(request, SETTINGS, {"school": school, "form": form})
     if not form.is_valid():
         school.refresh_from_db()  # the page's title and header keep the saved name
@@ -194,7 +194,7 @@ def render_invites(request, school, *, form=None, new_invite=None, notice="", st
 
 
 @teacher_page
-@require_GET
+@require_safe
 def invite_list(request):
     school = admin_school(request)
     new_invite = None
@@ -258,10 +258,10 @@ def render_year_end(request, school, *, error="", notice="", status=200):
 
 
 @teacher_page
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def school_year_end(request):
     school = admin_school(request)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return render_year_end(request, school)
     active_ids = sorted(school.classrooms.active().values_list("pk", flat=True))
     if not active_ids:

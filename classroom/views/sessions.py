@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_safe
 
 from classroom import live
 from classroom.child_session import SIGNED_OUT_BY_TEACHER
@@ -87,7 +87,7 @@ def my_class(request, pk) -> Classroom:
 
 
 @teacher_page
-@require_GET
+@require_safe
 def assignment_list(request, pk):
     classroom = my_class(request, pk)
     assignments = classroom.assignments.prefetch_related("groups", "students").annotate(
@@ -132,14 +132,14 @@ def assignment_form_page(request, classroom, assignment=None, initial=None):
 
 
 @teacher_page
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def assignment_new(request, pk):
     """A new session; ``?again=<id>`` starts from one of this class's sessions (an ended one,
     say): its settings and who plays, opening now."""
     classroom = my_class(request, pk)
     initial = None
     again = request.GET.get("again", "")
-    if request.method == "GET" and again:
+    if request.method in ("GET", "HEAD") and again:
         if (again_pk := int_param(again)) is None:
             raise Http404("no such session")
         source = get_object_or_404(classroom.assignments.all(), pk=again_pk)
@@ -148,7 +148,7 @@ def assignment_new(request, pk):
 
 
 @teacher_page
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def assignment_edit(request, pk):
     assignment = get_object_or_404(
         Assignment.objects.for_teacher(request.user).select_related("classroom__school"), pk=pk
@@ -169,7 +169,7 @@ def assignment_end(request, pk):
 
 
 @never_cache
-@require_GET
+@require_safe
 @child_page
 def child_home(request, student):
     cards = []
@@ -235,7 +235,7 @@ def go_to_game(request, student, assignment):
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @child_page
 def waiting_room(request, student, pk):
     assignment = get_object_or_404(Assignment.objects.for_student(student), pk=pk)
@@ -531,7 +531,7 @@ def render_wall(request, classroom, *, status=200, error="", partial="board"):
 
 @never_cache
 @teacher_page
-@require_GET
+@require_safe
 def session_wall(request, pk):
     classroom = my_class(request, pk)
     return render_wall(request, classroom)
@@ -539,7 +539,7 @@ def session_wall(request, pk):
 
 @never_cache
 @teacher_page
-@require_GET
+@require_safe
 def wall_board(request, pk):
     """The live part of the wall. 204 while nothing changed since the page's version."""
     classroom = my_class(request, pk)

@@ -85,7 +85,7 @@ def render_round(request, student, warm_up, *, result=None, error="", token="", 
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @child_page
 def warm_up_round(request, student, pk):
     """GET: the next question (or the end). POST: an answer; the feedback and the next
@@ -94,7 +94,7 @@ def warm_up_round(request, student, pk):
     the teacher has paused the class: the feedback and "paused", no question; the paused
     page's poll (``?paused=1``) answers 204 until the round is resumed."""
     warm_up = my_round(student, pk)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         if request.GET.get("paused") and warm_up.is_paused() and not warm_up.is_over():
             return HttpResponse(status=204)  # the paused round's poll: still paused
         return render_round(request, student, warm_up)

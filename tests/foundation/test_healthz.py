@@ -147,7 +147,9 @@ def test_the_web_check_ignores_the_worker_and_the_cache(client, settings):
         }
     }
     assert client.get("/healthz").status_code == 503
-    response = client.get("/healthz/web")
+    assert client.get("/healthz/web").json() == {"status": "ok"}
+    settings.HEALTHZ_TOKEN = TOKEN
+    response = client.get("/healthz/web", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
     assert response.status_code == 200
     assert response.json() == {
         "status": "ok",
@@ -158,10 +160,28 @@ def test_the_web_check_ignores_the_worker_and_the_cache(client, settings):
     }
 
 
-def test_the_web_check_fails_without_the_database(client, monkeypatch):
+def test_the_web_check_fails_without_the_database_and_tells_outsiders_nothing_more(
+    client, monkeypatch, settings
+):
+    """The public learns the node is down, not the database's host, port or driver message."""
     from classroom import health
 
-    monkeypatch.setitem(health.CHECKS, "database", lambda: (False, "OperationalError: gone"))
+    detail = "OperationalError: connection to server at 10.0.0.5, port 5432 failed"
+    monkeypatch.setitem(health.CHECKS, "database", lambda: (False, detail))
     response = client.get("/healthz/web")
     assert response.status_code == 503
+    assert response.json() == {"status": "fail"}
+    assert b"10.0.0.5" not in response.content
+    settings.HEALTHZ_TOKEN = TOKEN
+    response = client.get("/healthz/web", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    assert response.status_code == 503
     assert response.json()["failing"] == ["database"]
+    assert response.json()["checks"]["database"]["detail"] == detail
+
+
+@pytest.mark.parametrize("url", ["/healthz", "/healthz/web"])
+def test_head_is_answered_like_get(client, fresh_worker, url):
+    """Monitors and link checkers send HEAD: the same status as GET, no body."""
+    get, head = client.get(url), client.head(url)
+    assert head.status_code == get.status_code == 200
+    assert head.content == b""
