@@ -43,7 +43,8 @@ User = get_user_model()
 
 # --- grown-ups: logging in and signing up ------------------------------------------------------
 # The log-in lockout (classroom/views/accounts.py, django-axes): LOGIN_FAILURE_LIMIT wrong
-# passwords lock an account's log-in for LOGIN_LOCKOUT_SECONDS.
+# passwords from one network lock an account's log-in from that network for
+# LOGIN_LOCKOUT_SECONDS (the account's known browsers excepted).
 LOGIN_FAILURE_LIMIT = 10
 LOGIN_LOCKOUT_SECONDS = 15 * 60
 
@@ -52,7 +53,7 @@ def resolve_login(typed: str) -> str | None:
     """The user name of the account that a typed name means: a user name in any case, or
     the e-mail address of exactly one account; None when none matches."""
     typed = (typed or "").strip()
-    if not typed:
+    if not typed or "\x00" in typed:  # no account has one, and PostgreSQL refuses it: a 500
         return None
     user = User.objects.filter(username__iexact=typed).order_by("pk").first()
     if user is None and "@" in typed:

@@ -89,9 +89,14 @@ def recompute_job(job_id: int):
 
 @shared_task(ignore_result=True, acks_late=True)
 def forget_old_throttles():
-    """Drop sign-in device counts and rate-limit windows that ended days ago (idempotent)."""
+    """Drop sign-in device counts, a child's wrong tries on a device and rate-limit windows
+    that ended days ago, and the class devices unused for months (idempotent)."""
+    from classroom.models import KnownDevice
+    from classroom.models import PictureTries
     from classroom.models import RateLimit
     from classroom.models import SignInDevice
 
     SignInDevice.forget_old()
+    PictureTries.forget_old()
+    KnownDevice.forget_old()
     RateLimit.forget_old()

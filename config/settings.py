@@ -76,6 +76,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A NUL in a query or form field: 422 before anything reads it (classroom/middleware.py).
+    "classroom.middleware.NulRefusedMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -94,6 +96,11 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Turns a locked-out log-in into the lockout page (classroom/views/accounts.py).
     "axes.middleware.AxesMiddleware",
+    # The database away (the connection cannot be made or is lost) in a view: 503 with
+    # Retry-After, "try again in a moment", never a 500 (docs/reliability.md). Innermost, so
+    # its process_exception is the first to see the view's error; a database error outside
+    # the view reaches handler500 (config/urls.py), which answers the same.
+    "classroom.middleware.DatabaseOutageMiddleware",
     # Last: the whole stack runs on the request's thread under ASGI (config/asgi_threads.py).
     "config.asgi_threads.SynchronousStack",
 ]
@@ -155,6 +162,13 @@ else:
     # Behind PgBouncer in transaction pooling mode (docs/deploy.md): a server-side cursor
     # (QuerySet.iterator()) cannot outlive its transaction's server connection.
     _db["DISABLE_SERVER_SIDE_CURSORS"] = env_bool("DISABLE_SERVER_SIDE_CURSORS", False)
+    # A database host that drops packets instead of refusing would hold a request for
+    # minutes: after a few seconds the request answers 503 "try again" instead
+    # (classroom.middleware.DatabaseOutageMiddleware, docs/reliability.md).
+    _db["OPTIONS"] = {
+        "connect_timeout": int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "3")),
+        **_db.get("OPTIONS", {}),
+    }
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USING_POSTGRES = _db["ENGINE"].endswith("postgresql")
@@ -279,22 +293,34 @@ AUTHENTICATION_BACKENDS = [
     # games.view_match on a match: its seated children's teachers may watch (no log-in here).
     "classroom.permissions.TeacherWatchesBackend",
 ]
-# django-axes, database handler (so the lockout holds while the cache is down); the lockout
-# is per account, and one account's guesses are checked one at a time (LoginView).
+# django-axes, database handler (so the lockout holds while the cache is down): the lockout
+# is per account AND client network (a stranger elsewhere cannot lock a teacher out), and one
+# account's guesses from one network are checked one at a time (accounts.guarded_log_in).
+# docs/classroom/accounts-and-rosters.md, "The log-in limits".
 AXES_FAILURE_LIMIT = 10  # classroom.forms.LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=15)  # LOGIN_LOCKOUT_SECONDS
-AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_CALLABLE = "classroom.views.accounts.axes_username"
-AXES_CLIENT_IP_CALLABLE = "config.throttle.client_address"
+# The address as the log-in limits count it: IPv4, or an IPv6 address's /64.
+AXES_CLIENT_IP_CALLABLE = "classroom.views.accounts.network_address"
 AXES_LOCKOUT_CALLABLE = "classroom.views.accounts.login_locked_out"
+# A browser the account logged in from before is not locked out by others' guesses.
+AXES_WHITELIST_CALLABLE = "classroom.views.accounts.axes_whitelisted"
 AXES_RESET_ON_SUCCESS = True
 # Guesses during a lockout do not extend it (else anyone could keep a teacher locked out).
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_DISABLE_ACCESS_LOG = True  # no log of every successful log-in: data kept to a minimum
 AXES_VERBOSE = False
-# axes.W006 warns that a lockout without the address can be dodged by changing user agent or
-# cookies: ours is by account alone, which neither changes (an address is shared by a school).
-SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+# Log-in attempts per client network, right or wrong, at /accounts/login/ and /admin/login/
+# together, counted in the database before any password is hashed; past it, 429 until the
+# window ends (an account's known browsers excepted). A school of 60 teachers behind one
+# address, each logging in once with 3 typos at 8:30, makes 60 × 4 = 240 attempts: under 300
+# (docs/classroom/accounts-and-rosters.md, "The log-in limits").
+LOGIN_ATTEMPTS_PER_ADDRESS = int(os.environ.get("LOGIN_ATTEMPTS_PER_ADDRESS", "300"))
+LOGIN_ATTEMPTS_WINDOW = timedelta(minutes=15)
+# New accounts (sign-up hashes the new password and makes a school) per client network.
+SIGNUPS_PER_ADDRESS = int(os.environ.get("SIGNUPS_PER_ADDRESS", "60"))
+SIGNUPS_WINDOW = timedelta(hours=1)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "classroom:teacher_home"
 LOGOUT_REDIRECT_URL = "classroom:home"

@@ -1,31 +1,59 @@
-"""Guessing family room codes: a room code (17⁶ codes; a right one offers an open seat of a
-waiting family game) is short enough to type, so every room-code lookup from one network
-address is cut off for the rest of a ten-minute window once that address has typed
-``WRONG_CODE_LIMIT`` wrong codes in it (429 with a message). Counted in the cache (Redis in
-production, so every web node shares the count; while Redis is down nothing is counted).
+"""Guessing codes from one network. A family room code (17⁶ codes; a right one offers an open
+seat of a waiting family game) and a class code (25⁷ codes, 25⁶ for classes made before codes
+grew; a right one shows the class's first names and its picture sign-in) are short enough to
+type, so every lookup of that kind from one network is cut off for the rest of a ten-minute
+window once the network has typed ``LIMITS[kind]`` wrong codes in it (429 with a message; a
+right code too: that is what stops a guesser). A network is an IPv4 address or an IPv6 /64
+(``client_network``): one home or office gets a /64, so a client cannot dodge the count by
+taking a new address inside it. Counted in the cache (Redis in production, so every web node
+shares the count; while Redis is down nothing is counted).
 
-Class codes are deliberately not throttled by address: a whole school shares one address, and
-one child mashing the keyboard must not stop the school signing in
-(docs/classroom/child-sign-in.md); a class code only shows first names, and the teacher can
-change it.
+A whole school reaches us through one address, so a limit must be far above what a school does:
+only **well-formed** wrong class codes count (the right length, every character in the code
+alphabet: what a guesser sends), not a child's keyboard mashing, and 60 of them in ten minutes
+is many times a school's typos at the start of a lesson (docs/classroom/child-sign-in.md, "The
+arithmetic").
 """
 
+import contextlib
 import hashlib
+import ipaddress
 import time
 
 from django.conf import settings
 from django.core.cache import cache
 
-WRONG_CODE_LIMIT = 100
 WRONG_CODE_WINDOW = 10 * 60  # seconds
-
-
-KINDS = ("room",)
+LIMITS = {"room": 100, "class": 60}  # wrong codes of each kind, a network and window
+KINDS = tuple(LIMITS)
 
 
 def _address_key(address: str, kind: str) -> str:
     window = int(time.time() // WRONG_CODE_WINDOW)
-    return f"wrong-codes:{kind}:{window}:" + hashlib.sha256(address.encode()).hexdigest()[:32]
+    network = network_of(address)
+    return f"wrong-codes:{kind}:{window}:" + hashlib.sha256(network.encode()).hexdigest()[:32]
+
+
+def network_of(address: str) -> str:
+    """The network an address counts as, written as one IP address (django-axes stores it in
+    an address column): an IPv4 address itself, an IPv6 address's /64 as the /64's first
+    address (a provider gives one household or phone a whole /64: counting single IPv6
+    addresses would give one client 2⁶⁴ counts; an IPv4 address mapped into IPv6 counts as
+    the IPv4 address); anything that is not an address, as it is."""
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False).network_address)
+    return str(ip)
+
+
+def client_network(request) -> str:
+    """The network of this request's client (``network_of(client_address(request))``)."""
+    return network_of(client_address(request))
 
 
 def client_address(request) -> str:
@@ -49,22 +77,31 @@ def _key(request, kind: str) -> str:
     return _address_key(client_address(request), kind)
 
 
-def too_many_wrong_codes(request, kind: str) -> bool:
-    """This address typed ``WRONG_CODE_LIMIT`` wrong codes of ``kind`` in this window."""
-    return cache.get(_key(request, kind), 0) >= WRONG_CODE_LIMIT
-
-
-def count_wrong_code(request, kind: str) -> None:
-    """One more wrong code: ``add`` then ``incr``, atomic in Redis (parallel wrong codes are
-    all counted; the old get-then-set lost counts)."""
+def reserve_code_try(request, kind: str) -> str | None:
+    """Take one of this network's tries of ``kind`` before looking the code up, or None when
+    its wrong codes used them up in this window. Counted first (``add`` then ``incr``, atomic
+    in Redis), so parallel requests cannot all pass a check made before any of them counted:
+    at most ``LIMITS[kind]`` lookups are ever in flight or wrong. A try that was not a wrong
+    code is given back (``give_back``). The returned value is the count's key."""
     key = _key(request, kind)
     cache.add(key, 0, WRONG_CODE_WINDOW)
     try:
-        cache.incr(key)
+        count = cache.incr(key)
     except ValueError:  # expired between add and incr
         cache.set(key, 1, WRONG_CODE_WINDOW)
+        count = 1
+    if count > LIMITS[kind]:
+        give_back(key)
+        return None
+    return key
+
+
+def give_back(key: str) -> None:
+    """The try was a right code (or not a code at all): it does not count."""
+    with contextlib.suppress(ValueError):  # the window ended meanwhile
+        cache.decr(key)
 
 
 def forget(address: str) -> None:
-    """Lift this address's count of every kind (the tests start each test from zero)."""
+    """Lift this address's network's count of every kind (the tests start each test from zero)."""
     cache.delete_many([_address_key(address, kind) for kind in KINDS])

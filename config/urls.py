@@ -9,14 +9,18 @@ from django.views.generic import RedirectView
 
 from classroom.views import accounts
 
-# The admin's log-in counts one account's wrong passwords one at a time, as ours does.
-admin.site.login = accounts.one_guess_at_a_time(admin.site.login)  # type: ignore[method-assign]
+# The admin's log-in has our log-in's limits, and shares the network's count with it.
+admin.site.login = accounts.guarded_log_in(admin.site.login)  # type: ignore[method-assign]
 
 
 def notice(view, **context):
     """An auth view's "done" page: registration/notice.html with its words."""
     return view.as_view(template_name="registration/notice.html", extra_context=context)
 
+
+# A database away outside a view answers 503 as in one (classroom/middleware.py); any other
+# error, Django's 500 page.
+handler500 = "classroom.middleware.server_error"
 
 urlpatterns = [
     path("", include("classroom.urls")),

@@ -18,8 +18,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from config.names import isolate
 from config.params import int_param
-from config.throttle import count_wrong_code
-from config.throttle import too_many_wrong_codes
+from config.throttle import give_back
+from config.throttle import reserve_code_try
 from games import presenters
 from games import registry
 from games import signals
@@ -210,15 +210,16 @@ def join_room(request):
     """Join a family game from another device by its room code."""
     form = RoomCodeForm(request.POST or None)
     if request.method == "POST":
-        if too_many_wrong_codes(request, "room"):
+        tried = reserve_code_try(request, "room")
+        if tried is None:
             ctx = {
                 "form": RoomCodeForm(initial={"code": request.POST.get("code", "")[:20]}),
                 "too_many": _("Too many wrong room codes were typed here. Wait ten minutes."),
             }
             template = "games/join_room.html#form" if request.htmx else "games/join_room.html"
             return render(request, template, ctx, status=429)
-        if not form.is_valid() and "code" in form.errors:
-            count_wrong_code(request, "room")
+        if form.is_valid() or "code" not in form.errors:
+            give_back(tried)  # only a wrong code counts
         new_game = None
         if form.is_valid():
             match = form.match

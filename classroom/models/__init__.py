@@ -28,6 +28,8 @@ from .roster import new_class_code
 from .school import Invite
 from .school import Membership
 from .school import School
+from .signin import KnownDevice
+from .signin import PictureTries
 from .signin import SignInDevice
 from .throttle import RateLimit
 from .warmup import WarmUp
@@ -46,7 +48,9 @@ __all__ = [
     "FactStat",
     "Group",
     "Invite",
+    "KnownDevice",
     "Membership",
+    "PictureTries",
     "Preferences",
     "RateLimit",
     "RecomputeJob",

@@ -26,7 +26,10 @@ from .signin import StudentSignIn
 
 # Class codes avoid characters a child can misread: no 0/O, 1/I/L, 2/Z, 5/S, 8/B.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
-CODE_LENGTH = 6
+# New codes have 7 characters (25⁷ ≈ 6.1 billion); classes made before keep their 6 until the
+# teacher asks for a new code, so both lengths are read (docs/classroom/child-sign-in.md).
+CODE_LENGTH = 7
+CODE_LENGTHS = (6, 7)
 
 # The nine pictures of the picture password (static/img/pictures/<slug>.svg).
 PICTURES = ["sun", "moon", "star", "cat", "fish", "tree", "apple", "boat", "rocket"]
@@ -75,7 +78,7 @@ class Classroom(ClassroomSignIn, models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="classrooms"
     )
     name = models.CharField(_("name"), max_length=60)
-    code = models.CharField(_("class code"), max_length=CODE_LENGTH, unique=True)
+    code = models.CharField(_("class code"), max_length=max(CODE_LENGTHS), unique=True)
     # Bumped when the teacher ends the session: every child signed in to the class is signed out.
     signin_generation = models.PositiveIntegerField(default=0)
     archived_at = models.DateTimeField(null=True, blank=True)
@@ -276,7 +279,10 @@ class Student(StudentSignIn, models.Model):
     pictures = models.CharField(max_length=20, default=new_pictures)
     # The personal QR badge signs the child in; a new token revokes the printed badge.
     badge_token = models.CharField(max_length=40, unique=True, default=new_badge_token)
+    # Wrong picture answers from devices the class has not used, in the window that began at
+    # failed_since; locked_until: those devices are stopped for this child (models/signin.py).
     failed_signins = models.PositiveSmallIntegerField(default=0)
+    failed_since = models.DateTimeField(null=True, blank=True)
     locked_until = models.DateTimeField(null=True, blank=True)
     # Until when the child's latest sign-in lasts (its session's end: the end of the school
     # day); None once signed out. The live wall's "not signed in yet" (``is_signed_in``).

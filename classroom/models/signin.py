@@ -6,21 +6,31 @@ The rules (docs/classroom/child-sign-in.md):
 - A class code is typed case-insensitively; spaces, dashes and dots are ignored. The code
   alphabet has no look-alike pairs (neither 0 nor O, neither 1 nor I nor L...), so a character
   outside it cannot be mapped to a sure guess: such a code is simply not found.
-- A child picks 3 of the 9 pictures, in any order. Five wrong answers in a row lock the child's
-  picture sign-in for ``LOCKOUT_MINUTES``; a right answer (or a badge) resets the count; the
-  teacher can unlock one child or the whole class at once.
-- A device (the browser's ``mp_device`` cookie; a client without one: its network address)
-  that sends wrong answers is slowed and then stopped on its own (``SignInDevice``), before
-  it can lock many children: from its ``DEVICE_SLOW_AFTER``-th wrong answer it waits
-  ``DEVICE_WAIT_SECONDS`` between answers, and after ``DEVICE_STOP_AFTER`` wrong answers it
-  is stopped for the rest of its ``DEVICE_WINDOW_MINUTES`` window. Its refused answers are
-  never compared and never count against a child. A right answer forgives the device (the
-  next child on a shared Chromebook starts afresh); the teacher's "unlock everyone" forgives
-  the devices whose last wrong answer was for the class.
+- A child picks 3 of the 9 pictures, in any order (84 combinations).
+- A device is the browser's signed ``mp_device`` cookie (a client without one: its network
+  address). A device is **known** to a class once a child of the class signed in on it
+  (``KnownDevice``): the class's own Chromebooks. Nobody can make a device known without
+  knowing a child's pictures or holding a badge.
+- **Per child and device**: five wrong answers in a row for one child from one device lock that
+  device out of that child for ``LOCKOUT_MINUTES`` (``PictureTries``); a right answer on that
+  device resets it. Wrong answers from elsewhere never lock the child on the class's devices.
+- **Per child, from unknown devices**: ``UNKNOWN_DEVICE_LIMIT`` wrong answers for a child from
+  devices the class has not used, in ``UNKNOWN_WINDOW_HOURS``, stop every unknown device from
+  answering for that child until the window ends (the child still signs in on a class
+  Chromebook, or with the badge). This bounds a stranger who takes a fresh cookie for every
+  guess. The teacher sees the count (``Classroom.guessing``) and can unlock or change the code.
+- **Per network, from unknown devices**: at most ``NETWORK_UNKNOWN_LIMIT`` answers in
+  ``NETWORK_WINDOW_MINUTES`` from unknown devices of one network address (an IPv6 client's
+  /64), so one client cannot spray guesses over every child of every class.
+- **Per device** (``SignInDevice``): a device that sends wrong answers is slowed and then
+  stopped on its own: from its ``DEVICE_SLOW_AFTER``-th wrong answer it waits
+  ``DEVICE_WAIT_SECONDS`` between answers, and after ``DEVICE_STOP_AFTER`` wrong answers it is
+  stopped for the rest of its ``DEVICE_WINDOW_MINUTES`` window. Its refused answers are never
+  compared and never count against a child. A right answer forgives the device.
 - Lock, check, compare and count happen in one transaction (``Student.answer_pictures``): the
-  device's row and then the child's row are locked (``select_for_update``; SQLite's
-  IMMEDIATE transactions serialise writers), so no number of parallel requests gets more
-  than ``LOCKOUT_AFTER`` wrong answers compared per child and lockout window.
+  device's row, the network's count, the child's row and the child-and-device row are locked
+  in that order (``select_for_update``; SQLite's IMMEDIATE transactions serialise writers), so
+  no number of parallel requests gets past a limit.
 """
 
 import enum
@@ -35,8 +45,14 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-LOCKOUT_AFTER = 5  # wrong picture answers in a row
+LOCKOUT_AFTER = 5  # wrong picture answers in a row for one child from one device
 LOCKOUT_MINUTES = 10
+UNKNOWN_DEVICE_LIMIT = 6  # wrong answers for one child from devices the class has not used
+UNKNOWN_WINDOW_HOURS = 24
+NETWORK_UNKNOWN_LIMIT = 100  # answers from unknown devices of one network address
+NETWORK_WINDOW_MINUTES = 10
+GUESSING_ALERT = 3  # wrong answers from unknown devices that put a warning on the class pages
+KNOWN_DEVICE_DAYS = 180  # a device unused by the class this long is no longer known
 DEVICE_SLOW_AFTER = 3  # wrong answers from one device before it must wait between answers
 DEVICE_WAIT_SECONDS = 10
 DEVICE_STOP_AFTER = 8  # wrong answers from one device in its window: stopped
@@ -53,10 +69,10 @@ class ClassroomSignIn:
         """The canonical code for what a child typed ("  cd-k3 7m" → "CDK37M"), or None when
         it cannot be a class code (wrong length or a character outside the alphabet)."""
         from .roster import CODE_ALPHABET
-        from .roster import CODE_LENGTH
+        from .roster import CODE_LENGTHS
 
         code = _SEPARATORS.sub("", raw or "").upper()
-        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        if len(code) not in CODE_LENGTHS or any(ch not in CODE_ALPHABET for ch in code):
             return None
         return code
 
@@ -89,13 +105,50 @@ class ClassroomSignIn:
         self.refresh_from_db(fields=["signin_generation"])
 
     def unlock_children(self) -> int:
-        """Unlock every child of the class at once (wrong tries forgotten), and forgive the
-        devices whose last wrong answer was for this class; how many children were locked or
-        had wrong tries."""
+        """Unlock every child of the class at once (wrong tries forgotten, on every device),
+        and forgive the devices whose last wrong answer was for this class; how many children
+        were locked or had wrong tries."""
         SignInDevice.objects.filter(classroom=self).update(failures=0, last_failure_at=None)
-        return self.students.filter(
+        tried = set(
+            PictureTries.objects.filter(student__classroom=self).values_list(
+                "student_id", flat=True
+            )
+        )
+        PictureTries.objects.filter(student__classroom=self).delete()
+        flagged = self.students.filter(
             models.Q(failed_signins__gt=0) | models.Q(locked_until__isnull=False)
-        ).update(failed_signins=0, locked_until=None)
+        )
+        tried |= set(flagged.values_list("pk", flat=True))
+        flagged.update(failed_signins=0, failed_since=None, locked_until=None)
+        return len(tried)
+
+    def guessing(self, now=None) -> "Guessing":
+        """The wrong picture answers for this class's children from devices the class has not
+        used, in their current windows: the teacher's warning that someone may be guessing."""
+        now = now or timezone.now()
+        since = now - timedelta(hours=UNKNOWN_WINDOW_HOURS)
+        rows = list(
+            self.students.active()
+            .filter(failed_signins__gt=0, failed_since__gt=since)
+            .order_by("sort_name", "pk")
+            .values_list("name", "failed_signins", "locked_until")
+        )
+        return Guessing(
+            tries=sum(n for _name, n, _until in rows),
+            names=[name for name, _n, _until in rows],
+            stopped=sum(1 for _name, _n, until in rows if until is not None and until > now),
+        )
+
+
+@dataclass(frozen=True)
+class Guessing:
+    tries: int  # wrong answers from unknown devices in the window, all children
+    names: list[str]  # the children they were for
+    stopped: int  # children whose unknown devices are stopped now
+
+    @property
+    def alert(self) -> bool:
+        return self.tries >= GUESSING_ALERT
 
 
 class Verdict(enum.Enum):
@@ -104,12 +157,32 @@ class Verdict(enum.Enum):
     LOCKED = "locked"  # the child's picture sign-in is locked (now or already)
     DEVICE_WAIT = "device_wait"  # this device must wait a few seconds
     DEVICE_STOPPED = "device_stopped"  # this device is stopped until its window ends
+    NETWORK_STOPPED = "network_stopped"  # too many answers from new devices of this network
 
 
 @dataclass(frozen=True)
 class Answer:
     verdict: Verdict
-    wait_seconds: int = 0  # DEVICE_WAIT and DEVICE_STOPPED: how long
+    wait_seconds: int = 0  # DEVICE_WAIT, DEVICE_STOPPED and NETWORK_STOPPED: how long
+    lock: str | None = None  # LOCKED: "device" or "unknown" (``lock_on``)
+
+
+@dataclass(frozen=True)
+class Trouble:
+    unknown_tries: int  # wrong answers from devices the class has not used, this window
+    unknown_until: object  # those devices are stopped until (a datetime) or None
+    device_tries: int  # wrong answers in a row on devices, added up
+    device_until: object  # a device is locked out of this child until (a datetime) or None
+
+    @property
+    def any(self) -> bool:
+        return bool(self.unknown_tries or self.device_tries)
+
+    @property
+    def locked_until(self):
+        """The latest lock now in force, or None."""
+        times = [t for t in (self.unknown_until, self.device_until) if t is not None]
+        return max(times) if times else None
 
 
 class StudentSignIn:
@@ -148,35 +221,79 @@ class StudentSignIn:
         raw = f"{self.badge_token}|{self.pictures}".encode()
         return hashlib.sha256(raw).hexdigest()[:24]
 
-    def answer_pictures(self, chosen, device_key: str, now=None) -> Answer:
-        """Lock the device and the child, check both, compare the pictures and count, all in
-        one transaction. ``chosen``: three distinct picture indexes (the view checks the
-        shape); ``device_key``: ``SignInDevice.key_for(request)``."""
+    def answer_pictures(
+        self, chosen, device_key: str, now=None, *, known: bool = False, network: str = ""
+    ) -> Answer:
+        """Lock, check, compare and count, all in one transaction. ``chosen``: three distinct
+        picture indexes (the view checks the shape); ``device_key``:
+        ``SignInDevice.key_for(request)``; ``known``: whether a child of this class has
+        signed in on this device (``KnownDevice.is_known``); ``network``: the client's
+        network (``config.throttle.client_network``)."""
+        from .throttle import RateLimit
+
         with transaction.atomic():
             now = now or timezone.now()
             device = SignInDevice.locked(device_key, now)
             refused = device.refusal(now)
             if refused is not None:
                 return refused
+            if not known and not RateLimit.hit(
+                "pictures-network",
+                network,
+                NETWORK_UNKNOWN_LIMIT,
+                timedelta(minutes=NETWORK_WINDOW_MINUTES),
+                now,
+            ):
+                return Answer(Verdict.NETWORK_STOPPED, NETWORK_WINDOW_MINUTES * 60)
             row = type(self).objects.select_for_update().get(pk=self.pk)
-            if row.is_locked_at(now):
-                answer = Answer(Verdict.LOCKED)
+            row.window_over(now)
+            tries = PictureTries.locked(row, device_key, now)
+            if tries.is_locked_at(now):
+                answer = Answer(Verdict.LOCKED, lock="device")
+            elif not known and row.is_locked_at(now):
+                answer = Answer(Verdict.LOCKED, lock="unknown")
             elif row.check_pictures(chosen):
-                row.failed_signins, row.locked_until = 0, None
-                row.save(update_fields=["failed_signins", "locked_until"])
+                tries.delete()
                 device.forgive()
                 answer = Answer(Verdict.SIGNED_IN)
             else:
-                if row.locked_until is not None:  # the cool-off is over: a fresh run
-                    row.failed_signins, row.locked_until = 0, None
-                row.failed_signins += 1
-                if row.failed_signins >= LOCKOUT_AFTER:
-                    row.locked_until = now + timedelta(minutes=LOCKOUT_MINUTES)
-                row.save(update_fields=["failed_signins", "locked_until"])
+                tries.count_failure(now)
+                if not known:
+                    row.failed_signins += 1
+                    row.failed_since = row.failed_since or now
+                    if row.failed_signins >= UNKNOWN_DEVICE_LIMIT:
+                        row.locked_until = row.failed_since + timedelta(hours=UNKNOWN_WINDOW_HOURS)
+                row.save(update_fields=["failed_signins", "failed_since", "locked_until"])
                 device.count_failure(now, row.classroom_id)
-                answer = Answer(Verdict.LOCKED if row.locked_until else Verdict.WRONG)
-        self.failed_signins, self.locked_until = row.failed_signins, row.locked_until
+                if tries.is_locked_at(now):
+                    answer = Answer(Verdict.LOCKED, lock="device")
+                elif not known and row.is_locked_at(now):
+                    answer = Answer(Verdict.LOCKED, lock="unknown")
+                else:
+                    answer = Answer(Verdict.WRONG)
+        self.failed_signins, self.failed_since = row.failed_signins, row.failed_since
+        self.locked_until = row.locked_until
         return answer
+
+    def window_over(self, now) -> None:
+        """Forget the wrong answers from unknown devices once their window has ended."""
+        if (
+            self.failed_since is not None
+            and self.failed_since + timedelta(hours=UNKNOWN_WINDOW_HOURS) <= now
+        ):
+            self.failed_signins, self.failed_since, self.locked_until = 0, None, None
+
+    def lock_on(self, device_key: str, known: bool, now=None) -> str | None:
+        """Why this device may not answer for the child now: "device" (five wrong in a row
+        here), "unknown" (devices the class has not used are stopped for the child) or None."""
+        now = now or timezone.now()
+        if PictureTries.objects.filter(
+            student=self, device=device_key, locked_until__gt=now
+        ).exists():
+            return "device"
+        if not known and self.is_locked_at(now):
+            return "unknown"
+        return None
 
     # --- signed in or not (the live wall) ---------------------------------------------------
 
@@ -196,23 +313,45 @@ class StudentSignIn:
         by the teacher, new pictures or a new badge, which clear it)."""
         return self.signed_in_until is not None and self.signed_in_until > (now or timezone.now())
 
-    # --- lockout -----------------------------------------------------------------------------
+    # --- lockout ----------------------------------------------------------------------------
 
     def is_locked_at(self, now) -> bool:
+        """Unknown devices are stopped from answering for this child (``locked_until``)."""
         return self.locked_until is not None and self.locked_until > now
 
     @property
     def is_locked(self) -> bool:
         return self.is_locked_at(timezone.now())
 
-    def register_success(self) -> None:
-        if self.failed_signins or self.locked_until:
-            self.unlock()
+    def signin_trouble(self, now=None) -> "Trouble":
+        """What the teacher's login card says about this child's wrong answers (reads
+        ``picture_tries``: prefetch it for a list of children)."""
+        now = now or timezone.now()
+        fresh = (
+            self.failed_since is not None
+            and self.failed_since + timedelta(hours=UNKNOWN_WINDOW_HOURS) > now
+        )
+        device_until = [t.locked_until for t in self.picture_tries.all() if t.is_locked_at(now)]
+        return Trouble(
+            unknown_tries=self.failed_signins if fresh else 0,
+            unknown_until=self.locked_until if self.is_locked_at(now) else None,
+            device_tries=sum(t.failures for t in self.picture_tries.all()),
+            device_until=max(device_until) if device_until else None,
+        )
+
+    def register_success(self, device_key: str | None = None) -> None:
+        """The badge signed the child in on this device: its wrong tries there are forgotten
+        (the count from unknown devices stays: the teacher sees it)."""
+        if device_key:
+            PictureTries.objects.filter(student=self, device=device_key).delete()
 
     def unlock(self) -> None:
+        """The teacher unlocks the child: every device's wrong tries are forgotten."""
+        PictureTries.objects.filter(student=self).delete()
         self.failed_signins = 0
+        self.failed_since = None
         self.locked_until = None
-        self.save(update_fields=["failed_signins", "locked_until"])
+        self.save(update_fields=["failed_signins", "failed_since", "locked_until"])
 
     # --- the personal QR badge ------------------------------------------------------------
 
@@ -269,9 +408,17 @@ class SignInDevice(models.Model):
         """This request's device: its signed ``mp_device`` cookie, else its address."""
         from config.throttle import client_address
 
+        return (
+            SignInDevice.cookie_key(request)
+            or hashlib.sha256(f"address:{client_address(request)}".encode()).hexdigest()
+        )
+
+    @staticmethod
+    def cookie_key(request) -> str | None:
+        """The digest of this request's device cookie, or None when it sends none (such a
+        client is never a known device)."""
         token = request.get_signed_cookie(DEVICE_COOKIE, default=None, salt=DEVICE_COOKIE_SALT)
-        raw = f"cookie:{token}" if token else f"address:{client_address(request)}"
-        return hashlib.sha256(raw.encode()).hexdigest()
+        return hashlib.sha256(f"cookie:{token}".encode()).hexdigest() if token else None
 
     @staticmethod
     def remember(request, response) -> None:
@@ -329,6 +476,100 @@ class SignInDevice(models.Model):
         now = now or timezone.now()
         cutoff = now - timedelta(minutes=DEVICE_WINDOW_MINUTES) - timedelta(days=1)
         return cls.objects.filter(window_start__lt=cutoff).delete()[0]
+
+
+class PictureTries(models.Model):
+    """One device's wrong answers in a row for one child (``LOCKOUT_AFTER`` lock that device
+    out of that child for ``LOCKOUT_MINUTES``). ``device``: ``SignInDevice.key_for``."""
+
+    student = models.ForeignKey(
+        "classroom.Student", on_delete=models.CASCADE, related_name="picture_tries"
+    )
+    device = models.CharField(max_length=64)
+    failures = models.PositiveSmallIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        app_label = "classroom"
+        constraints = [
+            models.UniqueConstraint(fields=["student", "device"], name="picture_tries_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student_id} on {self.device[:8]}: {self.failures} wrong"
+
+    @classmethod
+    def locked(cls, student, device: str, now) -> "PictureTries":
+        """The row, locked for this transaction (made if new)."""
+        cls.objects.bulk_create(
+            [cls(student=student, device=device, updated_at=now)], ignore_conflicts=True
+        )
+        return cls.objects.select_for_update().get(student=student, device=device)
+
+    def is_locked_at(self, now) -> bool:
+        return self.locked_until is not None and self.locked_until > now
+
+    def count_failure(self, now) -> None:
+        if self.locked_until is not None:  # the cool-off is over: a fresh run
+            self.failures, self.locked_until = 0, None
+        self.failures += 1
+        if self.failures >= LOCKOUT_AFTER:
+            self.locked_until = now + timedelta(minutes=LOCKOUT_MINUTES)
+        self.updated_at = now
+        self.save(update_fields=["failures", "locked_until", "updated_at"])
+
+    @classmethod
+    def forget_old(cls, now=None) -> int:
+        """Drop rows untouched for a day (beat, hourly)."""
+        now = now or timezone.now()
+        return cls.objects.filter(updated_at__lt=now - timedelta(days=1)).delete()[0]
+
+
+class KnownDevice(models.Model):
+    """A device on which a child of the class has signed in (pictures or badge): the class's
+    own Chromebooks. Wrong answers from unknown devices are limited per child
+    (``UNKNOWN_DEVICE_LIMIT``); a known device is never stopped by them. ``device``: the
+    digest of the device cookie (``SignInDevice.cookie_key``), never an address."""
+
+    device = models.CharField(max_length=64)
+    classroom = models.ForeignKey("classroom.Classroom", on_delete=models.CASCADE, related_name="+")
+    last_signin_at = models.DateTimeField()
+
+    class Meta:
+        app_label = "classroom"
+        constraints = [
+            models.UniqueConstraint(fields=["device", "classroom"], name="known_device_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.device[:8]} in class {self.classroom_id}"
+
+    @classmethod
+    def is_known(cls, request, classroom) -> bool:
+        key = SignInDevice.cookie_key(request)
+        return key is not None and cls.objects.filter(device=key, classroom=classroom).exists()
+
+    @classmethod
+    def signed_in(cls, request, classroom, now=None) -> None:
+        """A child of ``classroom`` signed in on this device: it is the class's (a client
+        with no device cookie is not remembered)."""
+        key = SignInDevice.cookie_key(request)
+        if key is None:
+            return
+        now = now or timezone.now()
+        updated = cls.objects.filter(device=key, classroom=classroom).update(last_signin_at=now)
+        if not updated:
+            cls.objects.bulk_create(
+                [cls(device=key, classroom=classroom, last_signin_at=now)],
+                ignore_conflicts=True,
+            )
+
+    @classmethod
+    def forget_old(cls, now=None) -> int:
+        now = now or timezone.now()
+        cutoff = now - timedelta(days=KNOWN_DEVICE_DAYS)
+        return cls.objects.filter(last_signin_at__lt=cutoff).delete()[0]
 
 
 def _ceil_seconds(delta: timedelta) -> int:

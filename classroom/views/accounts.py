@@ -2,10 +2,13 @@
 log-in by e-mail, and the teacher's home page with their classes."""
 
 import hashlib
+import ipaddress
+import math
 from datetime import timedelta
 from functools import wraps
 
 from axes.utils import reset as axes_reset
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth import login
@@ -19,12 +22,18 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils import translation
+from django.utils.crypto import constant_time_compare
+from django.utils.crypto import salted_hmac
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.http import require_safe
 
+from classroom.forms import LOGIN_FAILURE_LIMIT
 from classroom.forms import LOGIN_LOCKOUT_SECONDS
 from classroom.forms import EmailLoginForm
 from classroom.forms import GrownUpForm
@@ -42,6 +51,7 @@ from config.collation import by_name
 from config.names import isolate
 from config.params import LocalNextMixin
 from config.throttle import client_address
+from config.throttle import network_of
 
 User = get_user_model()
 
@@ -83,14 +93,40 @@ def start_grown_up_session(request, user):
 
 
 # --- logging in ---------------------------------------------------------------------------------
-# Log-in lockout (django-axes, database handler; docs/classroom/accounts-and-rosters.md):
-# LOGIN_FAILURE_LIMIT wrong passwords for one account, each within LOGIN_LOCKOUT_SECONDS of the
-# previous one, lock that account's log-in for LOGIN_LOCKOUT_SECONDS (429 with a message); a
-# password reset lifts it. The count is keyed on the account the typed name resolves to
-# ("teacher", "Teacher" and "teacher@example.com" are one account), and on the typed name
-# (case-folded) when no account matches. LoginView checks, compares and counts one account's
-# guesses one at a time (login_lock), so parallel guesses cannot slip past the limit. The two
-# numbers and resolve_login live with the log-in form in classroom/forms.py.
+# The log-in limits (docs/classroom/accounts-and-rosters.md, "The log-in limits"), on both
+# log-in pages, ours (/accounts/login/) and the Django admin's (/admin/login/: config/urls.py):
+# 1. Per client network (``network_address``): settings.LOGIN_ATTEMPTS_PER_ADDRESS attempts,
+#    right or wrong, per LOGIN_ATTEMPTS_WINDOW, counted in the database (RateLimit) before the
+#    form runs authenticate(); past it, 429 with Retry-After and no password hashed (Django hashes
+#    one even for a name that matches no account).
+# 2. Per account and network (django-axes, database handler): LOGIN_FAILURE_LIMIT wrong passwords
+#    for one account from one network, each within LOGIN_LOCKOUT_SECONDS of the previous one,
+#    lock that account's log-in from that network for LOGIN_LOCKOUT_SECONDS (429 with a message);
+#    from any other network the right password works at once, so a stranger cannot lock a
+#    teacher out. A password reset lifts it. The count is keyed on the account the typed name
+#    resolves to ("teacher", "Teacher" and "teacher@example.com" are one account), and on the
+#    typed name (case-folded) when no account matches. One account's guesses from one network are
+#    checked, compared and counted one at a time (login_lock), so parallel guesses cannot slip
+#    past the limit.
+# 3. A browser where an account logged in before (``known_browser``) is spared 1 and 2 for
+#    that account, up to LOGIN_FAILURE_LIMIT attempts per account and window: someone else on
+#    the school's network can neither use up its attempts nor lock a teacher out for the
+#    teacher's own browser.
+# ``guarded_log_in`` puts them in front of a log-in view's POST. The numbers of 2 and
+# resolve_login live with the log-in form in classroom/forms.py, those of 1 in config/settings.py.
+NO_ADDRESS = "::"  # a request without a readable address: all such share one count
+
+
+def network_address(request) -> str:
+    """The client's network as the log-in limits count it (``config.throttle.network_of``:
+    an IPv4 address, an IPv6 /64 as its first address), for django-axes too
+    (AXES_CLIENT_IP_CALLABLE); a client with no usable address counts as ``NO_ADDRESS``."""
+    network = network_of(client_address(request))
+    try:
+        ipaddress.ip_address(network)
+    except ValueError:
+        return NO_ADDRESS
+    return network
 
 
 def login_key(typed: str) -> str:
@@ -108,30 +144,152 @@ def axes_username(request, credentials=None) -> str:
 
 
 def login_lock(key: str) -> None:
-    """Inside a transaction: wait until no other request is checking this account's
-    password, so that django-axes's check and count cannot interleave. PostgreSQL: a
-    transaction-level advisory lock on the key; SQLite: its IMMEDIATE transactions already
-    let one writer in at a time."""
+    """Inside a transaction: wait until no other request is checking this key's password
+    (an account from one network), so that django-axes's check and count cannot interleave.
+    PostgreSQL: a transaction-level advisory lock on the key; SQLite: its IMMEDIATE
+    transactions already let one writer in at a time."""
     if connection.vendor == "postgresql":
         digest = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [digest])
 
 
-def one_guess_at_a_time(view):
-    """A log-in view whose POST checks, compares and counts one account's guesses one at a
-    time (``login_lock``), as ``LoginView.post`` does: for the Django admin's log-in, which
-    django-axes also guards (config/urls.py)."""
+def too_many(kind: str, value: str, limit: int, window: timedelta) -> int | None:
+    """Count one more ``kind`` for ``value`` and return None; or, when the window already
+    holds ``limit`` of them, count nothing and return the seconds until that window ends
+    (RateLimit: a row per key and window, locked while it is checked and counted, so parallel
+    requests cannot pass the limit; in the database, so it holds while the cache is down).
+    Call it outside a transaction: the row stays locked until the outermost one ends."""
+    if RateLimit.hit(kind, value, limit, window):
+        return None
+    start = (
+        RateLimit.objects.filter(key=RateLimit.key_for(kind, value))
+        .values_list("window_start", flat=True)
+        .first()
+    )
+    if start is None:
+        return 1
+    return max(1, math.ceil((start + window - timezone.now()).total_seconds()))
+
+
+def too_many_from(request, kind: str, limit: int, window: timedelta) -> int | None:
+    """``too_many`` for the client's network."""
+    return too_many(kind, network_address(request), limit, window)
+
+
+def whole_minutes(seconds: int) -> int:
+    return max(1, math.ceil(seconds / 60))
+
+
+def too_many_log_ins(request):
+    """Limit 1 above: None while this network may try again, else the 429 page."""
+    seconds = too_many_from(
+        request,
+        "login-address",
+        settings.LOGIN_ATTEMPTS_PER_ADDRESS,
+        settings.LOGIN_ATTEMPTS_WINDOW,
+    )
+    if seconds is None:
+        return None
+    context = {"minutes": whole_minutes(seconds), "back_url": request.get_full_path()}
+    response = render(request, "registration/too_many_log_ins.html", context, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+# Known browsers (3 above). A browser's cookie holds a mark per account that logged in on it
+# (an HMAC of the account's key with the SECRET_KEY: it names nobody, and nobody can make one
+# without logging in), for the last KNOWN_ACCOUNTS accounts (shared Chromebooks). Its attempts
+# for such an account pass the network's limit and are neither refused nor counted by the
+# account's lockout from the network (AXES_WHITELIST_CALLABLE), at most LOGIN_FAILURE_LIMIT of
+# them per account and window from all its browsers together (so copies of a cookie get no
+# more); past that, the account's known browsers meet 1 and 2 like any other.
+KNOWN_COOKIE = "mp_known_login"
+KNOWN_ACCOUNTS = 5
+KNOWN_AGE = 365 * 24 * 3600
+
+
+def account_mark(key: str) -> str:
+    return salted_hmac("classroom.accounts.known-browser", key, algorithm="sha256").hexdigest()[:32]
+
+
+def known_marks(request) -> list[str]:
+    return request.COOKIES.get(KNOWN_COOKIE, "").split(".")[:KNOWN_ACCOUNTS]
+
+
+def known_browser(request, key: str) -> bool:
+    """This browser logged the account ``key`` in before, and the account's known-browser
+    attempts of this window are not used up (this one is counted)."""
+    if not key:
+        return False
+    mark = account_mark(key)
+    if not any(constant_time_compare(mark, known) for known in known_marks(request)):
+        return False
+    return too_many("login-known", key, LOGIN_FAILURE_LIMIT, settings.LOGIN_ATTEMPTS_WINDOW) is None
+
+
+def remember_browser(request, response, key: str) -> None:
+    """After a log-in: this browser is known for this account (first of its marks)."""
+    mark = account_mark(key)
+    marks = [mark, *(m for m in known_marks(request) if m and m != mark)]
+    response.set_cookie(
+        KNOWN_COOKIE,
+        ".".join(marks[:KNOWN_ACCOUNTS]),
+        max_age=KNOWN_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+
+
+def axes_whitelisted(request, credentials=None) -> bool:
+    """AXES_WHITELIST_CALLABLE: a known browser's attempt (``guarded_log_in`` decided it) is
+    neither refused nor counted by the lockout of its network."""
+    return getattr(request, "known_browser", False) is True
+
+
+def guarded_log_in(view):
+    """A log-in view whose POST first passes the network's limit (no password is hashed past
+    it) unless it comes from a known browser of the account, then checks, compares and counts
+    one account's guesses from one network at a time (``login_lock``) for django-axes:
+    ``LoginView.post`` and the Django admin's log-in (config/urls.py), which share the
+    network's count. A successful log-in makes the browser known for the account."""
 
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         if request.method != "POST":
             return view(request, *args, **kwargs)
+        key = login_key(request.POST.get("username", ""))
+        request.known_browser = known_browser(request, key)
+        if not request.known_browser:
+            refused = too_many_log_ins(request)
+            if refused is not None:
+                return refused
         with transaction.atomic():
-            login_lock(login_key(request.POST.get("username", "")))
-            return view(request, *args, **kwargs)
+            login_lock(f"{key}|{network_address(request)}")
+            response = view(request, *args, **kwargs)
+        user = request.user
+        if (
+            response.status_code == 302
+            and user.is_authenticated
+            and user.get_username().casefold() == key
+        ):
+            remember_browser(request, response, key)
+        return response
 
     return wrapped
+
+
+def locked_out_page(request):
+    """429: this account's log-in is locked from this network (limit 2)."""
+    response = render(
+        request,
+        "registration/locked_out.html",
+        {"minutes": LOGIN_LOCKOUT_SECONDS // 60},
+        status=429,
+    )
+    response["Retry-After"] = str(LOGIN_LOCKOUT_SECONDS)
+    return response
 
 
 def login_locked_out(request, original_response=None, credentials=None):
@@ -139,12 +297,7 @@ def login_locked_out(request, original_response=None, credentials=None):
     message; anything else (the admin's log-in) gets the same message on a page of its own."""
     if original_response is not None and original_response.status_code == 429:
         return original_response
-    return render(
-        request,
-        "registration/locked_out.html",
-        {"minutes": LOGIN_LOCKOUT_SECONDS // 60},
-        status=429,
-    )
+    return locked_out_page(request)
 
 
 # --- Django's auth views, answering bad input with 422 -----------------------------------------
@@ -156,14 +309,15 @@ class Unprocessable:
 class LoginView(LocalNextMixin, Unprocessable, auth_views.LoginView):
     authentication_form = EmailLoginForm
 
+    @method_decorator(guarded_log_in)
     def post(self, request, *args, **kwargs):
-        with transaction.atomic():
-            login_lock(login_key(request.POST.get("username", "")))
-            return super().post(request, *args, **kwargs)
+        return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form):
         if getattr(self.request, "axes_locked_out", False):
-            return self.render_to_response(self.get_context_data(form=form), status=429)
+            response = self.render_to_response(self.get_context_data(form=form), status=429)
+            response["Retry-After"] = str(LOGIN_LOCKOUT_SECONDS)
+            return response
         return super().form_invalid(form)
 
     def get_default_redirect_url(self):
@@ -242,6 +396,30 @@ SIGNUP = "classroom/accounts/signup.html"
 INVITE = "classroom/accounts/invite.html"
 
 
+def too_many_signups(request, form):
+    """A new account hashes its password and makes a school: settings.SIGNUPS_PER_ADDRESS
+    per SIGNUPS_WINDOW from one client network (``too_many_from``), counted once the form is
+    valid. Past it, 429 with the form and the reason (htmx swaps a 429 like a 422:
+    templates/base.html)."""
+    seconds = too_many_from(
+        request, "signup-address", settings.SIGNUPS_PER_ADDRESS, settings.SIGNUPS_WINDOW
+    )
+    if seconds is None:
+        return None
+    minutes = whole_minutes(seconds)
+    reason = ngettext(
+        "Too many accounts were made from your network in the last hour. Try again in "
+        "%(minutes)s minute.",
+        "Too many accounts were made from your network in the last hour. Try again in "
+        "%(minutes)s minutes.",
+        minutes,
+    ) % {"minutes": minutes}
+    form.add_error(None, ValidationError(reason, code="too_many"))
+    response = render_page(request, SIGNUP, "form", {"form": form}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request):
     if request.user.is_authenticated:
@@ -250,6 +428,9 @@ def signup(request):
     if request.method == "POST":
         if not form.is_valid():
             return render_page(request, SIGNUP, "form", {"form": form}, status=422)
+        refused = too_many_signups(request, form)
+        if refused is not None:
+            return refused
         with transaction.atomic():
             user = form.save()
             school = School.objects.create(

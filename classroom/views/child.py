@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.shortcuts import redirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -25,6 +26,8 @@ from classroom.child_session import sign_out_student
 from classroom.languages import use_language
 from classroom.models import PICTURES
 from classroom.models import Classroom
+from classroom.models import KnownDevice
+from classroom.models import PictureTries
 from classroom.models import SignInDevice
 from classroom.models import Student
 from classroom.models.signin import LOCKOUT_MINUTES
@@ -34,6 +37,9 @@ from classroom.views.responses import finish
 from config.params import int_param
 from config.params import safe_next
 from config.qr import qr_svg
+from config.throttle import client_network
+from config.throttle import give_back
+from config.throttle import reserve_code_try
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -83,6 +89,39 @@ def signin_student(classroom, pk):
 # --- the child's side -------------------------------------------------------------------------
 
 
+def too_many_codes(request, code: str = ""):
+    """The class-code page answering 429: this network typed too many wrong codes."""
+    ctx = {
+        "code": code[:40],
+        "error": _(
+            "Too many wrong class codes were typed here. Wait ten minutes, or scan your "
+            "class’s QR code."
+        ),
+        "student": current_student(request),
+    }
+    template = (
+        "classroom/signin/join.html#code-form" if request.htmx else "classroom/signin/join.html"
+    )
+    return render(request, template, ctx, status=429)
+
+
+class TooManyCodes(Exception):
+    """This network has used up its wrong class codes for now."""
+
+
+def lookup_class(request, code: str):
+    """The active class of a typed or linked code, or None; a well-formed code that is not a
+    class's counts against this network (``config.throttle``, kind "class"), and once the
+    network has used up its tries every lookup raises ``TooManyCodes``, a right code too."""
+    tried = reserve_code_try(request, "class")
+    if tried is None:
+        raise TooManyCodes
+    classroom = Classroom.find_for_signin(code)
+    if classroom is not None or Classroom.normalize_code(code) is None:
+        give_back(tried)  # a right code, or one a guesser would not send: not counted
+    return classroom
+
+
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def join(request):
@@ -92,7 +131,10 @@ def join(request):
     status = 200
     if request.method == "POST":
         code = request.POST.get("code", "")[:40]
-        classroom = Classroom.find_for_signin(code)
+        try:
+            classroom = lookup_class(request, code)
+        except TooManyCodes:
+            return too_many_codes(request, code)
         if classroom is not None:
             return finish(request, classroom.get_join_url())
         error = _("We could not find that class. Check the code on the board.")
@@ -108,7 +150,10 @@ def join(request):
 @require_safe
 def join_class(request, code):
     """Step 1: tap your name."""
-    classroom = Classroom.find_for_signin(code)
+    try:
+        classroom = lookup_class(request, code)
+    except TooManyCodes:
+        return too_many_codes(request, code)
     if classroom is None:
         ctx = {
             "code": code[:40],
@@ -119,6 +164,9 @@ def join_class(request, code):
         return redirect("classroom:join_class", classroom.code)
     use_language(request, classroom.school.language)
     students = list(classroom.students_for_signin())
+    locked = locked_here(request, classroom, students)
+    for s in students:
+        s.locked_here = s.pk in locked
     response = render(
         request,
         "classroom/signin/class.html",
@@ -127,11 +175,27 @@ def join_class(request, code):
             "students": students,
             "student": current_student(request),
             # The keyboard starts on the first name that can be tapped, not the page's top.
-            "first_open": next((s.pk for s in students if not s.is_locked), None),
+            "first_open": next((s.pk for s in students if s.pk not in locked), None),
         },
     )
     SignInDevice.remember(request, response)
     return response
+
+
+def locked_here(request, classroom, students) -> set[int]:
+    """The children this device may not answer for now: locked out on this device, or stopped
+    on devices the class has not used when this is one (models/signin.py)."""
+    now = timezone.now()
+    locked = set(
+        PictureTries.objects.filter(
+            student__classroom=classroom,
+            device=SignInDevice.key_for(request),
+            locked_until__gt=now,
+        ).values_list("student_id", flat=True)
+    )
+    if not KnownDevice.is_known(request, classroom):
+        locked |= {s.pk for s in students if s.is_locked_at(now)}
+    return locked
 
 
 def picture_answer(request) -> list[int] | None:
@@ -155,20 +219,24 @@ def join_pictures(request, code, pk):
         return redirect("classroom:join_pictures", classroom.code, student.pk)
     ctx = {"classroom": classroom, "student": student, "lockout_minutes": LOCKOUT_MINUTES}
     status = 200
+    known = KnownDevice.is_known(request, classroom)
     if request.method in ("GET", "HEAD"):
-        ctx["locked"] = student.is_locked
+        ctx["locked"] = student.lock_on(SignInDevice.key_for(request), known)
     elif (chosen := picture_answer(request)) is None:
         status = 422
         ctx["error"] = _("Tap three pictures, then “That’s me!”.")
     else:
-        answer = student.answer_pictures(chosen, SignInDevice.key_for(request))
+        answer = student.answer_pictures(
+            chosen, SignInDevice.key_for(request), known=known, network=client_network(request)
+        )
         if answer.verdict is Verdict.SIGNED_IN:
+            KnownDevice.signed_in(request, classroom)
             sign_in_student(request, student)
             response = finish(request, reverse("classroom:child_home"))
             SignInDevice.remember(request, response)
             return response
         if answer.verdict is Verdict.LOCKED:
-            ctx["locked"] = True
+            ctx["locked"] = answer.lock
             status = 403
         elif answer.verdict is Verdict.WRONG:
             ctx["error"] = _("Those are not your pictures. Try again!")
@@ -203,7 +271,8 @@ def join_badge(request, token):
     )
     use_language(request, student.classroom.school.language)
     if request.method == "POST":
-        student.register_success()
+        student.register_success(SignInDevice.key_for(request))
+        KnownDevice.signed_in(request, student.classroom)
         sign_in_student(request, student)
         return finish(request, reverse("classroom:child_home"))
     return render(request, "classroom/signin/badge.html", {"badge_student": student})
@@ -240,6 +309,7 @@ def card_context(request, student, language: str):
     with translation.override(language):
         return {
             "card": student,
+            "trouble": student.signin_trouble(),
             "card_language": language,
             "pictures": student_pictures(student),
             "badge_qr": qr_svg(
@@ -269,7 +339,7 @@ def login_cards(request, pk):
     language = card_language(classroom)
     if request.GET.get("show") == "code":  # on the projector, for the children
         use_language(request, classroom.school.language)
-    students = classroom.students_for_signin()
+    students = classroom.students_for_signin().prefetch_related("picture_tries")
     only = request.GET.get("student", "")
     if only:
         student_pk = int_param(only)
@@ -286,6 +356,7 @@ def login_cards(request, pk):
         "class_qr": qr_svg(join_url, _("QR code to join the class %(name)s") % {"name": classroom}),
         "only": bool(only),
         "lockout_minutes": LOCKOUT_MINUTES,
+        "guessing": classroom.guessing(),
     }
     if request.GET.get("show") == "code":
         return render(request, "classroom/signin/class_code.html", ctx)

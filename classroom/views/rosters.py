@@ -72,6 +72,7 @@ def detail_context(classroom, **forms_):
         "roster_form": RosterForm(classroom=classroom),
         "group_form": GroupForm(classroom=classroom),
         "max_rows": ROSTER_MAX_ROWS,
+        "guessing": classroom.guessing(),
     }
     context.update(forms_)
     return context

@@ -23,6 +23,127 @@
     if (xhr && xhr.getResponseHeader("HX-Redirect")) leaving = true;
   });
   window.addEventListener("pageshow", function () { leaving = false; });
+  // The connection lost (docs/reliability.md, "When the database is away"): while the database
+  // is away the server answers 503 with Retry-After and a notice (templates/503.html), and with
+  // the server out of reach htmx gets no answer at all (htmx:sendError). The page says so in its
+  // live region (#connection-status, base.html) and sends the same request again: a move keeps
+  // its move id, a warm-up answer its question's token, so an answer that did arrive counts
+  // once. It waits Retry-After seconds (2 without an answer), then half as long again each time,
+  // at most 30 s, plus up to a quarter more (a class does not come back all at once). Meanwhile
+  // the part of the page the answer goes to is inert (no second answer) and the polls wait (a
+  // poll would put back the board from before the move); a poll that failed is the one sent
+  // again only while nothing else waits. When an answer comes, the notice goes.
+  var RESEND = { 502: true, 503: true, 504: true };
+  var waiting = [];  // what to send again, oldest first: {verb, path, elt, values, busy, delay, timer, xhr}
+  var sending = null;  // the entry htmx.ajax is sending now
+  function say(text) {
+    var region = document.getElementById("connection-status");
+    if (region) region.textContent = text === undefined ? region.dataset.lost || "" : text;
+  }
+  function notice(xhr) {  // the server's own words, when it said them
+    if (!xhr || !RESEND[xhr.status]) return undefined;
+    var note = new DOMParser().parseFromString(xhr.responseText, "text/html").querySelector("[data-outage]");
+    return note ? note.textContent.trim() : undefined;
+  }
+  function retryAfter(xhr) {
+    var seconds = xhr ? parseFloat(xhr.getResponseHeader("Retry-After")) : NaN;
+    return seconds > 0 ? seconds : 2;
+  }
+  function schedule(entry) {
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(resend, entry.delay * (1000 + Math.random() * 250));
+  }
+  function release(entry) {
+    clearTimeout(entry.timer);
+    if (entry.busy) {
+      entry.busy.inert = false;
+      entry.busy.removeAttribute("aria-busy");
+    }
+  }
+  function resend() {
+    var entry = waiting[0];
+    if (!entry) return;
+    if (!document.body.contains(entry.elt)) {  // its form is gone: nothing to send it from
+      waiting.shift();
+      release(entry);
+      if (waiting.length) resend(); else say("");
+      return;
+    }
+    entry.xhr = null;
+    sending = entry;
+    try {
+      htmx.ajax(entry.verb, entry.path, { source: entry.elt });
+    } finally {
+      sending = null;
+    }
+    if (!entry.xhr) entry.timer = setTimeout(resend, 1000);  // held back (hx-sync): soon
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (sending) event.detail.parameters = sending.values;  // the very values sent the first time
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (sending) {
+      if (!event.defaultPrevented) sending.xhr = event.detail.xhr;
+    } else if (waiting.length && event.detail.requestConfig.verb === "get") {
+      event.preventDefault();
+    }
+  });
+  function lost(event) {
+    var detail = event.detail, xhr = detail.xhr, config = detail.requestConfig;
+    if (!config || (event.type === "htmx:responseError" && !RESEND[xhr.status])) return;
+    var entry = waiting.filter(function (e) { return e.xhr && e.xhr === xhr; })[0];
+    if (entry) {  // sent again, and lost again
+      entry.xhr = null;
+      entry.delay = Math.max(retryAfter(xhr), Math.min(entry.delay * 1.5, 30));
+    } else {
+      if (config.verb === "get" && waiting.length) return;  // a poll: what waits asks for it
+      entry = { verb: config.verb, path: config.path, elt: config.elt, values: config.formData, delay: retryAfter(xhr) };
+      if (config.verb !== "get") {
+        waiting = waiting.filter(function (e) {  // a poll waiting gives way to the answer
+          if (e.verb === "get") release(e);
+          return e.verb !== "get";
+        });
+        var region = document.getElementById("connection-status");
+        if (!region || !config.target.contains(region)) {  // the notice is never made inert
+          entry.busy = config.target;
+          entry.busy.inert = true;
+          entry.busy.setAttribute("aria-busy", "true");
+        }
+      }
+      waiting.push(entry);
+    }
+    say(notice(xhr));
+    if (waiting[0] === entry) schedule(entry);
+  }
+  document.addEventListener("htmx:responseError", lost);
+  document.addEventListener("htmx:sendError", lost);
+  document.addEventListener("htmx:timeout", lost);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr, entry = waiting[0];
+    if (!xhr || !xhr.status || RESEND[xhr.status]) return;  // lost: see above
+    if (entry && entry.xhr === xhr) {
+      waiting.shift();
+      release(entry);
+      if (waiting.length) resend();
+    }
+    if (!waiting.length) say("");
+  });
+  // A whole page answered 503 (templates/503.html): it asks again by itself, waiting longer
+  // each time as above, and shows the page as soon as it comes.
+  var away = document.querySelector("[data-reload-after]");
+  if (away) {
+    var delay = parseFloat(away.dataset.reloadAfter) || 2;
+    var ask = function () {
+      fetch(location.href, { cache: "no-store", credentials: "same-origin" }).then(function (response) {
+        if (RESEND[response.status]) throw response;
+        location.reload();
+      }).catch(function () {
+        delay = Math.min(delay * 1.5, 30);
+        setTimeout(ask, delay * (1000 + Math.random() * 250));
+      });
+    };
+    setTimeout(ask, delay * 1000);
+  }
   // Capturing: the monsters come before your potions on the page, so once the second
   // potion is ticked from the keyboard, go up to the first monster to tap (not on to
   // "End my turn", which would give the capture away).

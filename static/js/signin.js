@@ -36,14 +36,6 @@
     }
   });
 
-  // htmx leaves 429 responses unswapped (see base.html); show our "Slow down" step instead.
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    if (event.detail.xhr.status === 429 && event.detail.elt.closest(".signin")) {
-      event.detail.shouldSwap = true;
-      event.detail.isError = false;
-    }
-  });
-
   // The login cards' print button (Ctrl+P does the same).
   document.querySelectorAll("[data-print]").forEach(function (button) {
     button.hidden = false;

@@ -1,6 +1,8 @@
 // The potion warm-up's number pad and clock (templates/classroom/warmup/round.html).
 // Without this script the answer box takes keyboard digits and Enter, and the server still
 // decides when the time is up; with it the pad's keys type into the box and the clock ticks.
+// An answer that finds the connection lost (503, or no answer) is sent again by app.js, as a
+// move of the board is: the same token, so it counts once (docs/classroom/warm-up.md).
 (function () {
   "use strict";
 

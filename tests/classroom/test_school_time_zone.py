@@ -59,13 +59,15 @@ def rome(world):
 
 def test_a_teacher_sees_the_lockout_time_in_their_schools_zone(rome):
     locked_until = timezone.now() + timedelta(minutes=10)
-    Student.objects.filter(pk=rome.child_a.pk).update(failed_signins=5, locked_until=locked_until)
+    Student.objects.filter(pk=rome.child_a.pk).update(
+        failed_signins=6, failed_since=timezone.now(), locked_until=locked_until
+    )
     page = rome.client("teacher_a").get(reverse("classroom:class_detail", args=[rome.class_a.pk]))
     assert page.status_code == 200
     in_rome = timezone.localtime(locked_until, ROME).strftime("%H:%M")
     in_london = timezone.localtime(locked_until, ZoneInfo(settings.TIME_ZONE)).strftime("%H:%M")
     assert in_rome != in_london
-    assert f"Locked until {in_rome}" in page.text
+    assert f"New devices stopped until {in_rome}" in page.text
 
 
 def test_a_teacher_in_new_york_sees_and_types_session_times_in_new_york(world):

@@ -7,7 +7,8 @@
   one client across a class leave a child on another device signing in at the first try; the
   teacher unlocks the whole class with one button.
 - A new badge or new pictures end the child's sessions obtained with the old ones.
-- The teacher's log-in lockout (django-axes) is per account, counted in the database, and one
+- The teacher's log-in lockout (django-axes) is per account and network (here all from one
+  address; the other networks' side: test_login_limits.py), counted in the database, and one
   account's guesses are checked one at a time: 30 parallel wrong guesses get at most 10
   passwords checked, and it still locks with the cache down.
 - Password-reset e-mails are limited per e-mail address and per client; grown-ups' sessions end

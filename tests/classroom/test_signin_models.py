@@ -12,6 +12,7 @@ from django.utils import timezone
 from classroom.child_session import AFTER_HOURS_SESSION
 from classroom.child_session import session_end
 from classroom.models import Classroom
+from classroom.models import PictureTries
 from classroom.models import School
 from classroom.models import SignInDevice
 from classroom.models import signin as rules
@@ -41,43 +42,81 @@ def wrong(child) -> list[int]:
     return [i for i in range(9) if i not in stored][:3]
 
 
-def test_answer_pictures_locks_the_child_on_the_fifth_wrong_answer(world):
+def test_new_devices_are_stopped_for_the_child_after_six_wrong_answers(world):
     child = world.child_a
     now = timezone.now()
     verdicts = [
         child.answer_pictures(wrong(child), f"device-{n}", now).verdict
-        for n in range(rules.LOCKOUT_AFTER)
+        for n in range(rules.UNKNOWN_DEVICE_LIMIT)
     ]
-    assert verdicts == [rules.Verdict.WRONG] * (rules.LOCKOUT_AFTER - 1) + [rules.Verdict.LOCKED]
+    limit = rules.UNKNOWN_DEVICE_LIMIT
+    assert verdicts == [rules.Verdict.WRONG] * (limit - 1) + [rules.Verdict.LOCKED]
     child.refresh_from_db()
     assert child.is_locked
+    assert child.locked_until == child.failed_since + timedelta(hours=rules.UNKNOWN_WINDOW_HOURS)
     assert child.is_locked_at(child.locked_until - timedelta(seconds=1))
     assert not child.is_locked_at(child.locked_until)
-    # Locked: even the right pictures are refused, and nothing more is counted.
-    assert child.answer_pictures(child.picture_indexes, "device-x", now).verdict is (
-        rules.Verdict.LOCKED
-    )
+    # Another new device: even the right pictures are refused, and nothing more is counted.
+    refused = child.answer_pictures(child.picture_indexes, "device-x", now)
+    assert (refused.verdict, refused.lock) == (rules.Verdict.LOCKED, "unknown")
     child.refresh_from_db()
-    assert child.failed_signins == rules.LOCKOUT_AFTER
+    assert child.failed_signins == limit
+    # A device the class knows signs the child in.
+    known = child.answer_pictures(child.picture_indexes, "class-tablet", now, known=True)
+    assert known.verdict is rules.Verdict.SIGNED_IN
     child.unlock()
     child.refresh_from_db()
     assert (child.failed_signins, child.locked_until, child.is_locked) == (0, None, False)
+
+
+def test_five_wrong_in_a_row_on_one_device_lock_it_out_of_that_child(world):
+    child = world.child_a
+    t = timezone.now()
+    step = timedelta(seconds=rules.DEVICE_WAIT_SECONDS)  # the device throttle's wait
+    verdicts = []
+    for n in range(rules.LOCKOUT_AFTER):
+        verdicts.append(child.answer_pictures(wrong(child), "tablet", t + n * step, known=True))
+    assert [v.verdict for v in verdicts] == [rules.Verdict.WRONG] * (rules.LOCKOUT_AFTER - 1) + [
+        rules.Verdict.LOCKED
+    ]
+    assert verdicts[-1].lock == "device"
+    t += rules.LOCKOUT_AFTER * step
+    assert child.lock_on("tablet", True, t) == "device"
+    assert child.lock_on("other", True, t) is None
+    assert child.answer_pictures(child.picture_indexes, "tablet", t, known=True).verdict is (
+        rules.Verdict.LOCKED
+    )
+    child.refresh_from_db()
+    assert child.failed_signins == 0  # a known device: not counted against the child
+    assert child.answer_pictures(child.picture_indexes, "other", t, known=True).verdict is (
+        rules.Verdict.SIGNED_IN
+    )
+    later = t + timedelta(minutes=rules.LOCKOUT_MINUTES)
+    assert child.answer_pictures(child.picture_indexes, "tablet", later, known=True).verdict is (
+        rules.Verdict.SIGNED_IN
+    )
 
 
 def test_a_device_is_slowed_then_stopped_and_its_window_runs_out(world):
     child, device = world.child_a, "one-tablet"
     t = timezone.now()
     for _ in range(rules.DEVICE_SLOW_AFTER):
-        assert child.answer_pictures(wrong(child), device, t).verdict is rules.Verdict.WRONG
+        assert child.answer_pictures(wrong(child), device, t, known=True).verdict is (
+            rules.Verdict.WRONG
+        )
         child.unlock()
     # From now on it waits DEVICE_WAIT_SECONDS after each wrong answer.
-    soon = child.answer_pictures(child.picture_indexes, device, t + timedelta(seconds=1))
+    soon = child.answer_pictures(
+        child.picture_indexes, device, t + timedelta(seconds=1), known=True
+    )
     assert soon.verdict is rules.Verdict.DEVICE_WAIT
     assert soon.wait_seconds == rules.DEVICE_WAIT_SECONDS - 1
     step = timedelta(seconds=rules.DEVICE_WAIT_SECONDS)
     for _ in range(rules.DEVICE_SLOW_AFTER, rules.DEVICE_STOP_AFTER):
         t += step
-        assert child.answer_pictures(wrong(child), device, t).verdict is rules.Verdict.WRONG
+        assert child.answer_pictures(wrong(child), device, t, known=True).verdict is (
+            rules.Verdict.WRONG
+        )
         child.unlock()
     t += step
     stopped = child.answer_pictures(child.picture_indexes, device, t)
@@ -106,12 +145,16 @@ def test_a_right_answer_forgives_the_device(world):
 
 def test_unlock_children_unlocks_the_class_and_forgives_its_devices(world):
     t = timezone.now()
+    step = timedelta(seconds=rules.DEVICE_WAIT_SECONDS)  # the device throttle's wait
     for n in range(rules.LOCKOUT_AFTER):
         world.child_a.answer_pictures(wrong(world.child_a), f"d{n}", t)
-        world.child_a2.answer_pictures(wrong(world.child_a2), f"d{n}", t)
+        world.child_a2.answer_pictures(wrong(world.child_a2), "tablet", t + n * step, known=True)
     world.child_b.answer_pictures(wrong(world.child_b), "elsewhere", t)
+    assert PictureTries.objects.filter(student=world.child_a2, locked_until__gt=t).exists()
     assert world.class_a.unlock_children() == 2
     assert not world.class_a.students.filter(failed_signins__gt=0).exists()
+    assert not PictureTries.objects.filter(student__classroom=world.class_a).exists()
+    assert PictureTries.objects.filter(student=world.child_b).exists()
     assert set(SignInDevice.objects.filter(failures__gt=0).values_list("key", flat=True)) == {
         "elsewhere"
     }

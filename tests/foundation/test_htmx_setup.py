@@ -21,7 +21,9 @@ def test_htmx_swaps_the_refusals_our_partials_explain(client):
     page = client.get("/").content.decode()
     config = json.loads(re.search(r"<meta name=\"htmx-config\" content='([^']+)'>", page)[1])
     swapped = {rule["code"]: rule for rule in config["responseHandling"]}
-    assert swapped["(403|404|409|422)"]["swap"] is True
+    # 429 too: a "wait a little" partial (too many codes, a slowed device) replaces the form.
+    assert swapped["(403|404|409|422|429)"]["swap"] is True
+    assert swapped["(403|404|409|422|429)"]["error"] is False
     assert swapped["204"]["swap"] is False
     assert config["allowEval"] is False
     # Settling never copies a style attribute: the CSP (style-src 'self') would refuse it and

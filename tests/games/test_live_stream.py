@@ -214,7 +214,8 @@ def test_strangers_get_404_and_a_watcher_may_listen(push):
             assert stranger.get(stream_url(match)).status_code == 404
         ben = Client()
         ben.cookies["sessionid"] = session_of("ben")
-        assert ben.get(reverse("games:stream", args=["nosuchmatch"])).status_code == 404
+        no_such_match = "z" * 10  # a public id's shape (config/converters.py), no match's
+        assert ben.get(reverse("games:stream", args=[no_such_match])).status_code == 404
         grown_up = Client()
         grown_up.force_login(admin)
         return grown_up.cookies["sessionid"].value

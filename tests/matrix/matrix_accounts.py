@@ -41,7 +41,8 @@ ENTRIES = [
     },
     {
         "name": "classroom:invite_accept",
-        "url": lambda w: reverse("classroom:invite_accept", args=["no-such-token"]),
+        # A token of an invite's shape (config/converters.py) that no invite has.
+        "url": lambda w: reverse("classroom:invite_accept", args=["no-such-token".ljust(32, "0")]),
         "expect": roles(404, 404),
     },
     # The teacher's home; the superuser (no school) gets a friendly page, not a 500.

@@ -40,6 +40,7 @@ class Browser:
             response = urllib.request.urlopen(request, timeout=self.timeout)  # noqa: S310
         except urllib.error.HTTPError as error:
             response = error
+        self.headers = response.headers  # the last answer's (Retry-After: test_faults.py)
         for header in response.headers.get_all("Set-Cookie") or []:
             for name, morsel in SimpleCookie(header).items():
                 self.cookies[name] = morsel.value

@@ -58,8 +58,9 @@ FUZZ_SETTINGS = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 # Rows a refused request may change by design: a wrong picture answer counts towards the
-# child's lockout (classroom.models.signin), that is its whole point.
-MAY_CHANGE_WHEN_REFUSED = {("classroom", "studentsignin")}
+# child's lockout (classroom.models.signin), that is its whole point; so does every log-in
+# attempt towards its network's limit (RateLimit, classroom/views/accounts.py).
+MAY_CHANGE_WHEN_REFUSED = {("classroom", "studentsignin"), ("classroom", "ratelimit")}
 # Columns that record a visit, not state: a seat's presence is refreshed by any request of
 # its browser (games.views.mark_seen), refused or not.
 PRESENCE_FIELDS = {("games", "seat"): {"last_seen_at"}}

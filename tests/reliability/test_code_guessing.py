@@ -1,12 +1,15 @@
-"""Guessing family room codes (config/throttle.py): after WRONG_CODE_LIMIT wrong codes from one
-address in a window, every room-code lookup from that address answers 429 with a message (a
-right code too: that is what stops a guesser) and other addresses carry on. Class codes are
-not throttled by address (a school shares one)."""
+"""Guessing codes (config/throttle.py): after ``LIMITS[kind]`` wrong codes from one network in a
+window, every lookup of that kind from that network answers 429 with a message (a right code
+too: that is what stops a guesser) and other networks carry on. For class codes only
+well-formed wrong codes count (a school shares one address: a child mashing keys must not stop
+the others); an IPv6 client counts by its /64."""
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from classroom.models import CODE_ALPHABET
+from classroom.models import Classroom
 from config import throttle
 
 from ..games.test_rooms_views import host_room
@@ -18,19 +21,90 @@ OTHER = "10.20.30.40"
 
 @pytest.fixture(autouse=True)
 def _small_limit(monkeypatch):
-    monkeypatch.setattr(throttle, "WRONG_CODE_LIMIT", LIMIT)
+    monkeypatch.setattr(throttle, "LIMITS", {"room": LIMIT, "class": LIMIT})
     yield
     throttle.forget(OTHER)
+    throttle.forget(IPV6)
 
 
-def test_class_codes_are_not_throttled_by_address(world, monkeypatch):
-    """A school shares one address: a child mashing keys must not stop the others."""
-    monkeypatch.setattr(throttle, "WRONG_CODE_LIMIT", 100)
+IPV6 = "2001:db8:5:6::1"
+
+
+def well_formed_wrong_codes(world, n):
+    """``n`` codes of the class-code shape that are no class's."""
+    codes, taken = [], {world.class_a.code, world.class_b.code}
+    for i in range(n * 2):
+        code = "".join(CODE_ALPHABET[(i * 7 + k) % len(CODE_ALPHABET)] for k in range(7))
+        if code not in taken:
+            codes.append(code)
+    return codes[:n]
+
+
+def test_a_child_mashing_keys_does_not_stop_the_school(world):
+    """Codes that cannot be class codes (wrong length, characters outside the alphabet) are
+    not counted: what a child mashes is rarely well formed; a guesser's always is."""
     client = Client()
     for n in range(150):
         assert client.post(reverse("classroom:join"), {"code": f"A{n:05d}"}).status_code == 422
     assert client.post(reverse("classroom:join"), {"code": world.class_a.code}).status_code == 302
     assert client.get(reverse("classroom:join_class", args=[world.class_a.code])).status_code == 200
+
+
+def test_well_formed_wrong_class_codes_stop_the_network(world):
+    guesser = Client()
+    for code in well_formed_wrong_codes(world, LIMIT):
+        assert guesser.post(reverse("classroom:join"), {"code": code}).status_code == 422
+    # Now even the right code is refused from this network, typed or linked.
+    response = guesser.post(reverse("classroom:join"), {"code": world.class_a.code})
+    assert response.status_code == 429
+    assert "Too many wrong class codes were typed here" in response.content.decode()
+    link = guesser.get(reverse("classroom:join_class", args=[world.class_a.code]))
+    assert link.status_code == 429 and world.child_a.name not in link.content.decode()
+    htmx = guesser.post(reverse("classroom:join"), {"code": world.class_a.code}, **HTMX)
+    assert htmx.status_code == 429 and "<html" not in htmx.content.decode()
+    # Another network signs in.
+    school = Client(REMOTE_ADDR=OTHER)
+    assert school.post(reverse("classroom:join"), {"code": world.class_a.code}).status_code == 302
+
+
+def test_wrong_codes_in_the_link_count_too(world):
+    guesser = Client()
+    for code in well_formed_wrong_codes(world, LIMIT):
+        assert guesser.get(reverse("classroom:join_class", args=[code])).status_code == 404
+    assert (
+        guesser.get(reverse("classroom:join_class", args=[world.class_a.code])).status_code == 429
+    )
+
+
+def test_an_ipv6_client_counts_by_its_slash_64(world):
+    """Taking a new address inside one's /64 (as every IPv6 home can) changes nothing."""
+    for i, code in enumerate(well_formed_wrong_codes(world, LIMIT)):
+        client = Client(REMOTE_ADDR=f"2001:db8:5:6::{i + 10:x}")
+        assert client.post(reverse("classroom:join"), {"code": code}).status_code == 422
+    hopper = Client(REMOTE_ADDR="2001:db8:5:6:ffff::1")
+    assert hopper.post(reverse("classroom:join"), {"code": world.class_a.code}).status_code == 429
+    neighbour = Client(REMOTE_ADDR="2001:db8:5:7::1")  # another /64
+    assert (
+        neighbour.post(reverse("classroom:join"), {"code": world.class_a.code}).status_code == 302
+    )
+
+
+def test_network_of():
+    assert throttle.network_of("198.51.100.7") == "198.51.100.7"
+    assert throttle.network_of("2001:db8:5:6:1:2:3:4") == "2001:db8:5:6::"
+    assert throttle.network_of("::ffff:198.51.100.7") == "198.51.100.7"
+    assert throttle.network_of("not an address") == "not an address"
+
+
+def test_old_six_character_codes_still_work(world):
+    classroom = Classroom.objects.get(pk=world.class_a.pk)  # world's own object stays as it is
+    classroom.code = "ACDEFG"
+    classroom.save(update_fields=["code"])
+    client = Client()
+    assert client.post(reverse("classroom:join"), {"code": "acd-efg"}).status_code == 302
+    assert client.get(reverse("classroom:join_class", args=["ACDEFG"])).status_code == 200
+    classroom.regenerate_code()
+    assert len(classroom.code) == 7
 
 
 @pytest.mark.django_db

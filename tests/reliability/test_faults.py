@@ -8,20 +8,30 @@
     computer player catches up through the sweep and the child's statistics through the
     roll-up once Redis is back;
 (c) the web server (gunicorn) killed and started again mid-game: the game resumes where it
-    was, with the same browser cookies.
+    was, with the same browser cookies;
+(d) PostgreSQL out of reach for a few seconds (a proxy of our own between the web server, uvicorn
+    as in production, and PostgreSQL, cut; never the shared server): every move, warm-up answer
+    and page asked for meanwhile answers 503 with Retry-After, is sent again as the page does,
+    and goes through once PostgreSQL is back; each answer is stored exactly once.
 """
 
+import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.parse import urlunsplit
 
 import pytest
 from django.db import connection
@@ -34,6 +44,7 @@ from classroom.models import School
 from classroom.models import Student
 from games import registry
 from games.models import Match
+from games.models import Move
 from games.models import Seat
 
 from ..conftest import worker_database_url
@@ -475,3 +486,215 @@ def test_a_dead_redis_cache_is_a_miss_and_healthz_still_sees_it(client, db, sett
     settings.HEALTHZ_TOKEN = "t"  # the details name what failed
     response = client.get("/healthz", HTTP_AUTHORIZATION="Bearer t")
     assert response.status_code == 503 and "cache" in response.json()["failing"]
+
+
+# --- (d) PostgreSQL out of reach for a few seconds -------------------------------------------
+class CuttableProxy:
+    """A TCP proxy of our own (threads, pure Python) on a spare port, between the web server
+    and PostgreSQL: ``cut()`` drops every connection through it and closes each new one at
+    once, as a database gone away does; ``mend()`` lets them through again. The shared
+    PostgreSQL server is never touched, nor any other test's connection."""
+
+    def __init__(self, host: str, port: int):
+        self.upstream = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.2)
+        self.port = self.listener.getsockname()[1]
+        self.cut_off = threading.Event()
+        self.stopped = threading.Event()
+        self.lock = threading.Lock()
+        self.open: set[socket.socket] = set()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while not self.stopped.is_set():
+            try:
+                client, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            if self.cut_off.is_set():
+                client.close()
+                continue
+            try:
+                server = socket.create_connection(self.upstream, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            client.settimeout(None)
+            server.settimeout(None)
+            with self.lock:
+                self.open |= {client, server}
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self.pump, args=(a, b), daemon=True).start()
+
+    def pump(self, source: socket.socket, sink: socket.socket):
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            self.drop({source, sink})
+
+    def drop(self, sockets):
+        with self.lock:
+            self.open -= sockets
+        for s in sockets:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+    def cut(self):
+        self.cut_off.set()
+        with self.lock:
+            sockets = set(self.open)
+        self.drop(sockets)
+
+    def mend(self):
+        self.cut_off.clear()
+
+    def close(self):
+        self.stopped.set()
+        self.cut()
+        self.listener.close()
+
+
+def start_asgi_web(env, log: Path, port: int) -> subprocess.Popen:
+    """The web server as production runs it (the Procfile's uvicorn serving config.asgi)."""
+    proc = start(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--http",
+         "config.uvicorn_http:NoDelayH11Protocol", "--host", "127.0.0.1", "--port", str(port),
+         "--timeout-graceful-shutdown", "3"],
+        env, log,
+    )  # fmt: skip
+
+    def up():
+        assert proc.poll() is None, log.read_text()[-3000:]
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/web", timeout=2)
+            return True
+        except OSError:  # HTTPError too: the database must be reachable
+            return False
+
+    wait_for(up, timeout=60, what="the web server")
+    return proc
+
+
+def send_until_answered(browser, method, path, data=None, htmx=True):
+    """A device's request sent as static/js/app.js sends it: on 503, again after Retry-After
+    seconds, then half as long again each time (at most 30 s). Returns the answers' statuses
+    and the Retry-After of each 503."""
+    statuses, waits, delay = [], [], 0.0
+    while True:
+        status, _ = browser.request(method, path, data, htmx=htmx)
+        statuses.append(status)
+        if status != 503:
+            return statuses, waits
+        after = float(browser.headers["Retry-After"])
+        waits.append(after)
+        delay = max(after, min(delay * 1.5, 30)) if delay else after
+        time.sleep(delay)
+
+
+@pytest.mark.slow
+@pytest.mark.services
+def test_postgresql_out_of_reach_for_a_few_seconds(postgres, transactional_db, tmp_path):
+    from django.contrib.auth import get_user_model
+
+    from classroom.models import WarmUp
+
+    settings_dict = connection.settings_dict
+    proxy = CuttableProxy(settings_dict["HOST"] or "127.0.0.1", int(settings_dict["PORT"] or 5432))
+    parts = urlsplit(worker_database_url())
+    netloc = parts.netloc.rpartition("@")[0]
+    through_proxy = urlunsplit(
+        parts._replace(netloc=f"{netloc}@127.0.0.1:{proxy.port}" if netloc else
+                       f"127.0.0.1:{proxy.port}")
+    )  # fmt: skip
+    # Three children, each at a board (their turn, against a friend) and in a warm-up round.
+    teacher = get_user_model().objects.create_user(f"t-{uuid.uuid4().hex[:8]}")
+    school = School.objects.create(name="Away School")
+    classroom = Classroom.objects.create(school=school, teacher=teacher, name="4P")
+    devices = []
+    for i in range(3):
+        child = Student.objects.create(classroom=classroom, name=f"Child {i}")
+        seats = [
+            {"kind": Seat.Kind.STUDENT, "name": child.name, "owner_key": child.seat_key},
+            {"kind": Seat.Kind.GUEST, "name": "Ben", "owner_key": f"ben-{uuid.uuid4().hex}"},
+        ]
+        match = Match.create("multiplipotion", seats, options={"tier": "green"}, seed=30 + i)
+        if match.to_act() != (0,):
+            _, state = acting_human(match, {1})
+            match.play(1, first_legal(match, 1, state), version=match.version, follow_ups=False)
+            match.refresh_from_db()
+        devices.append((child, match, WarmUp.objects.start(child)))
+
+    port = free_port()
+    log = tmp_path / "web.log"
+    env = process_env(tmp_path, DATABASE_URL=through_proxy, DEBUG="0", LOG_LEVEL="WARNING")
+    web = None
+    try:
+        web = start_asgi_web(env, log, port)
+        base = f"http://127.0.0.1:{port}"
+        sends = []  # (browser, method, path, data, htmx)
+        for i, (child, match, warm_up) in enumerate(devices):
+            browser = Browser(base, f"device-{i}", child=child)
+            status, page = browser.get(f"/me/warm-up/{warm_up.pk}/", htmx=False)
+            assert status == 200, page[:500]
+            token = re.search(r'name="token" value="([^"]+)"', page).group(1)
+            assert browser.get(f"/play/{match.public_id}/", htmx=False)[0] == 200
+            _, state = acting_human(match, {0})
+            move = move_data(first_legal(match, 0, state), match.version)
+            answer = {"token": token, "answer": "7"}
+            sends += [
+                (browser, "POST", f"/play/{match.public_id}/move/", move, True),
+                (browser, "POST", f"/me/warm-up/{warm_up.pk}/", answer, True),
+                (browser, "GET", f"/play/{match.public_id}/", None, False),
+            ]
+        versions = {match.pk: match.version for _, match, _ in devices}
+
+        proxy.cut()
+        cut_at = time.monotonic()
+        answers: dict[int, tuple] = {}
+        with ThreadPoolExecutor(len(sends)) as pool:
+            futures = {
+                pool.submit(send_until_answered, b, m, p, d, htmx=h): n
+                for n, (b, m, p, d, h) in enumerate(sends)
+            }
+            time.sleep(4.0)  # the database away for 4 s
+            proxy.mend()
+            mended_at = time.monotonic()
+            for future, n in futures.items():
+                answers[n] = (*future.result(timeout=60), time.monotonic())
+        back_at = max(done for *_, done in answers.values())
+        # Sent once more, as if the answer that went through had been lost on its way back.
+        again = [b.request(m, p, d, htmx=h)[0] for b, m, p, d, h in sends if m == "POST"]
+        assert again == [200, 409] * len(devices), again  # the move as stored; answered already
+    finally:
+        proxy.close()
+        if web is not None:
+            stop(web)
+    # Every request sent while the database was away: 503 with Retry-After, sent again until
+    # it went through; no other 5xx.
+    for n, (statuses, waits, _) in answers.items():
+        assert statuses[0] == 503 and statuses[-1] == 200, (sends[n][1:3], statuses)
+        assert set(statuses[:-1]) == {503} and all(1 <= w <= 30 for w in waits), statuses
+    # Every move and every warm-up answer stored exactly once.
+    for _child, match, warm_up in devices:
+        match.refresh_from_db()
+        assert match.version == versions[match.pk] + 1
+        assert Attempt.objects.filter(warm_up=warm_up).count() == 1
+    move_ids = [data["move_id"] for _, _, path, data, _ in sends if path.endswith("/move/")]
+    assert sorted(
+        Move.objects.filter(client_move_id__in=move_ids).values_list("client_move_id", flat=True)
+    ) == sorted(move_ids)
+    text = log.read_text()
+    assert "Internal Server Error" not in text and '" 500' not in text
+    tries = [len(statuses) for statuses, _, _ in answers.values()]
+    print(
+        f"\nPostgreSQL away 4.0 s: {len(sends)} requests, {sum(t - 1 for t in tries)} answered "
+        f"503 (each {min(tries) - 1}-{max(tries) - 1} times), all through "
+        f"{back_at - mended_at:.1f} s after it came back ({back_at - cut_at:.1f} s after the cut)"
+    )
