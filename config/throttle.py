@@ -12,7 +12,9 @@ A whole school reaches us through one address, so a limit must be far above what
 only **well-formed** wrong class codes count (the right length, every character in the code
 alphabet: what a guesser sends), not a child's keyboard mashing, and 60 of them in ten minutes
 is many times a school's typos at the start of a lesson (docs/classroom/child-sign-in.md, "The
-arithmetic").
+arithmetic"). And a device a class has used (the caller passes its ``device`` key) is counted
+on its own, not with its network: someone at the school who types wrong codes on purpose uses
+up the network's count for new devices, never the class's Chromebooks'.
 """
 
 import contextlib
@@ -26,12 +28,32 @@ from django.core.cache import cache
 WRONG_CODE_WINDOW = 10 * 60  # seconds
 LIMITS = {"room": 100, "class": 60}  # wrong codes of each kind, a network and window
 KINDS = tuple(LIMITS)
+# All the devices of one network that classes have signed in on share this many times the
+# limit: a school's Chromebooks type a handful of wrong codes, and one who types wrong codes
+# on purpose must do it on five of them to stop the others; a guesser who makes devices
+# known (a class of their own, a child signed in on each) gets at most 1 + 5 times the tries
+# of one network (docs/classroom/child-sign-in.md, "The arithmetic").
+KNOWN_DEVICES_TIMES = 5
 
 
-def _address_key(address: str, kind: str) -> str:
-    window = int(time.time() // WRONG_CODE_WINDOW)
-    network = network_of(address)
-    return f"wrong-codes:{kind}:{window}:" + hashlib.sha256(network.encode()).hexdigest()[:32]
+def _window() -> int:
+    return int(time.time() // WRONG_CODE_WINDOW)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _network_key(network: str, kind: str) -> str:
+    return f"wrong-codes:{kind}:{_window()}:{_digest(network)}"
+
+
+def _known_key(network: str, kind: str) -> str:
+    return f"wrong-codes:{kind}:known:{_window()}:{_digest(network)}"
+
+
+def _device_key(device: str, kind: str) -> str:
+    return f"wrong-codes:{kind}:device:{_window()}:{_digest(device)}"
 
 
 def network_of(address: str) -> str:
@@ -73,35 +95,65 @@ def client_address(request) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
-def _key(request, kind: str) -> str:
-    return _address_key(client_address(request), kind)
-
-
-def reserve_code_try(request, kind: str) -> str | None:
-    """Take one of this network's tries of ``kind`` before looking the code up, or None when
-    its wrong codes used them up in this window. Counted first (``add`` then ``incr``, atomic
-    in Redis), so parallel requests cannot all pass a check made before any of them counted:
-    at most ``LIMITS[kind]`` lookups are ever in flight or wrong. A try that was not a wrong
-    code is given back (``give_back``). The returned value is the count's key."""
-    key = _key(request, kind)
+def _take(key: str, limit: int) -> bool:
+    """Count one try under ``key``; False (and nothing counted) once ``limit`` are taken."""
     cache.add(key, 0, WRONG_CODE_WINDOW)
     try:
         count = cache.incr(key)
     except ValueError:  # expired between add and incr
         cache.set(key, 1, WRONG_CODE_WINDOW)
         count = 1
-    if count > LIMITS[kind]:
-        give_back(key)
-        return None
-    return key
+    if count > limit:
+        _untake(key)
+        return False
+    return True
 
 
-def give_back(key: str) -> None:
-    """The try was a right code (or not a code at all): it does not count."""
+def _untake(key: str) -> None:
     with contextlib.suppress(ValueError):  # the window ended meanwhile
         cache.decr(key)
 
 
-def forget(address: str) -> None:
-    """Lift this address's network's count of every kind (the tests start each test from zero)."""
-    cache.delete_many([_address_key(address, kind) for kind in KINDS])
+def reserve_code_try(request, kind: str, device: str | None = None) -> tuple[str, ...] | None:
+    """Take one of this network's tries of ``kind`` before looking the code up, or None when
+    its wrong codes used them up in this window. Counted first (``add`` then ``incr``, atomic
+    in Redis), so parallel requests cannot all pass a check made before any of them counted:
+    at most ``LIMITS[kind]`` lookups are ever in flight or wrong. A try that was not a wrong
+    code is given back (``give_back``). The returned value names the counts taken.
+
+    ``device``: the key of a device the caller trusts (one a class has signed in on). Its tries
+    are counted on their own, ``LIMITS[kind]`` for the device and ``KNOWN_DEVICES_TIMES``
+    times that for all such devices of its network, never with the network's other tries:
+    someone at the school typing wrong codes on a new device stops new devices only, and
+    nobody multiplies the limit by making devices known."""
+    network = network_of(client_address(request))
+    if device:
+        counts = (
+            (_device_key(device, kind), LIMITS[kind]),
+            (_known_key(network, kind), LIMITS[kind] * KNOWN_DEVICES_TIMES),
+        )
+    else:
+        counts = ((_network_key(network, kind), LIMITS[kind]),)
+    taken: list[str] = []
+    for key, limit in counts:
+        if not _take(key, limit):
+            give_back(tuple(taken))
+            return None
+        taken.append(key)
+    return tuple(taken)
+
+
+def give_back(keys: tuple[str, ...]) -> None:
+    """The try was a right code (or not a code at all): it does not count."""
+    for key in keys:
+        _untake(key)
+
+
+def forget(address: str = "", device: str = "") -> None:
+    """Lift this address's network's count, or this device's, of every kind (the tests start
+    each test from zero)."""
+    network = network_of(address)
+    keys = [_network_key(network, k) for k in KINDS] + [_known_key(network, k) for k in KINDS]
+    keys = keys if address else []
+    keys += [_device_key(device, kind) for kind in KINDS] if device else []
+    cache.delete_many(keys)

@@ -551,6 +551,13 @@ class KnownDevice(models.Model):
         return key is not None and cls.objects.filter(device=key, classroom=classroom).exists()
 
     @classmethod
+    def known_key(cls, request) -> str | None:
+        """This device's key if a child of any class has signed in on it (the class-code
+        limit counts such a device on its own: ``config.throttle``), else None."""
+        key = SignInDevice.cookie_key(request)
+        return key if key is not None and cls.objects.filter(device=key).exists() else None
+
+    @classmethod
     def signed_in(cls, request, classroom, now=None) -> None:
         """A child of ``classroom`` signed in on this device: it is the class's (a client
         with no device cookie is not remembered)."""

@@ -112,8 +112,10 @@ class TooManyCodes(Exception):
 def lookup_class(request, code: str):
     """The active class of a typed or linked code, or None; a well-formed code that is not a
     class's counts against this network (``config.throttle``, kind "class"), and once the
-    network has used up its tries every lookup raises ``TooManyCodes``, a right code too."""
-    tried = reserve_code_try(request, "class")
+    network has used up its tries every lookup raises ``TooManyCodes``, a right code too. A
+    device some class has signed in on (``KnownDevice``) counts on its own instead, so wrong
+    codes typed on new devices never stop the class's Chromebooks."""
+    tried = reserve_code_try(request, "class", device=KnownDevice.known_key(request))
     if tried is None:
         raise TooManyCodes
     classroom = Classroom.find_for_signin(code)

@@ -12,6 +12,8 @@ from classroom.models import CODE_ALPHABET
 from classroom.models import Classroom
 from config import throttle
 
+from ..classroom.test_signin_flow import class_device
+from ..classroom.test_signin_flow import token_from
 from ..games.test_rooms_views import host_room
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -65,6 +67,51 @@ def test_well_formed_wrong_class_codes_stop_the_network(world):
     # Another network signs in.
     school = Client(REMOTE_ADDR=OTHER)
     assert school.post(reverse("classroom:join"), {"code": world.class_a.code}).status_code == 302
+
+
+def typed(device, code) -> int:
+    """A class's device (its client checks CSRF, as a browser's form does) types ``code``."""
+    token = token_from(device.get(reverse("classroom:join")))
+    data = {"code": code, "csrfmiddlewaretoken": token}
+    return device.post(reverse("classroom:join"), data).status_code
+
+
+def test_wrong_codes_on_new_devices_never_stop_the_class_chromebooks(world):
+    """Someone at the school types well-formed wrong codes on purpose on a new device: new
+    devices on the school's network are stopped; a device a class has signed in on (any
+    class) still finds its class, typed and by the QR link, on the same network."""
+    chromebook = class_device(world)
+    guesser = Client()
+    for code in well_formed_wrong_codes(world, LIMIT):
+        assert guesser.post(reverse("classroom:join"), {"code": code}).status_code == 422
+    assert guesser.post(reverse("classroom:join"), {"code": world.class_a.code}).status_code == 429
+    assert Client().get(reverse("classroom:join_class", args=[world.class_a.code])).status_code == (
+        429
+    )
+    assert typed(chromebook, world.class_a.code) == (302)
+    link = chromebook.get(reverse("classroom:join_class", args=[world.class_b.code]))
+    assert link.status_code == 200 and world.child_b.name in link.content.decode()
+
+
+def test_a_known_device_is_counted_on_its_own_and_known_devices_share_a_cap(world, monkeypatch):
+    """A class's device that types wrong codes stops itself (the same limit as a network),
+    not the new devices nor the other known devices; all the known devices of one network
+    share ``KNOWN_DEVICES_TIMES`` times the limit, so making devices known buys a guesser
+    only that many more tries."""
+    monkeypatch.setattr(throttle, "KNOWN_DEVICES_TIMES", 2)
+    codes = well_formed_wrong_codes(world, LIMIT * 2 + 1)
+    first, second, third = (class_device(world) for _ in range(3))
+    for code in codes[:LIMIT]:
+        assert typed(first, code) == 422
+    assert typed(first, world.class_a.code) == 429
+    assert Client().post(reverse("classroom:join"), {"code": world.class_a.code}).status_code == 302
+    assert typed(second, world.class_a.code) == 302
+    for code in codes[LIMIT : LIMIT * 2]:
+        assert typed(second, code) == 422
+    # Two known devices used the network's known-device tries (2 × the limit): a third is
+    # stopped too, new devices are not.
+    assert typed(third, world.class_a.code) == 429
+    assert Client().post(reverse("classroom:join"), {"code": world.class_a.code}).status_code == 302
 
 
 def test_wrong_codes_in_the_link_count_too(world):
