@@ -346,6 +346,7 @@ def test_slow_and_idle_clients_do_not_block_a_web_node(
     postgres, redis_url, transactional_db, tmp_path, open_files
 ):
     from axes.models import AccessAttempt
+    from django.core.management import call_command
 
     from bench.load.stack import Process
     from bench.load.stack import production_env
@@ -372,6 +373,7 @@ def test_slow_and_idle_clients_do_not_block_a_web_node(
     for folder in ("temp", "logs"):
         (prefix / folder).mkdir(parents=True)
     conf = prefix / "nginx.conf"
+    call_command("edge_pages", str(prefix / "edge"))
     conf.write_text(
         render(
             {
@@ -383,6 +385,7 @@ def test_slow_and_idle_clients_do_not_block_a_web_node(
                 "BALANCER": BALANCER,
                 "APP_PAGES": f"127.0.0.1:{app_port}",
                 "APP_STREAMS": f"127.0.0.1:{app_port}",
+                "NGINX_PAGES": str(prefix / "edge"),
             }
         )
     )
@@ -455,6 +458,7 @@ def test_slow_and_idle_clients_do_not_block_a_web_node(
         held = [s for s in slow if s.answered is None and s.closed is None]
         assert len(refused) == len(slow) - limit and len(held) == limit
         assert all(s.answered - s.opened < 2 for s in refused)
+        assert all(b"Too many pages are open from your network" in s.answer for s in refused)
         # The idle connections: closed after the header timeout, not before.
         idle = attack.of("silent") + attack.of("half headers")
         assert all(s.closed is not None for s in idle), "nginx kept an idle connection"
