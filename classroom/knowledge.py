@@ -21,6 +21,12 @@ The model (docs/analytics.md, "The knowledge model", with every parameter's sour
   answered the other order (most children transfer a fact to its twin: Baroody 1999), mixed
   with the child's own level on the facts that share a number with it, and on all facts
   (an individualised prior, Pardos & Heffernan 2010), shrunk towards the population's rate.
+- **Two options, measured and left off** (``size_weight``, ``slow_ratio`` at 0; issue 38,
+  docs/analytics.md): a prior that carries the problem-size effect across tables (the
+  facts of about the same product, ``SIZE_BANDS``: Campbell & Graham 1985; Ashcraft 1992),
+  and slow typed answers as evidence of working a fact out (Siegler 1988; response time in
+  knowledge tracing after Wang & Heffernan 2012). On the tuning weeks each traded "not yet"
+  precision for recall as a lower threshold does.
 - **Speed** is its own dimension: the median time of the latest right retrieval answers
   (warm-up, challenges); a known fact slower than 6 s (the UK Multiplication Tables Check's
   time per question) is "known, slowly". Game times (choosing the cards included) and
@@ -102,6 +108,13 @@ class Params:
     twin_weight: float  # a first answer's prior: the twin's probability, this much
     shrink_child: float  # pseudo-facts at ``prior`` in the child's own level
     shrink_table: float  # pseudo-facts at the child's level in a table's level
+    shrink_size: float  # pseudo-facts at the child's level in a size band's level
+    size_weight: float  # how much a size band's level moves the prior (log-odds, 0: not at all)
+    slow_ratio: float  # a typed answer slower than this × the child's usual right time is slow
+    slow_right_known: float  # P(a right typed answer is slow | knows it)
+    slow_right_unknown: float  # …| does not (a back-up strategy: counting on, adding up)
+    slow_wrong_known: float  # P(a wrong typed answer is slow | knows it): a slip
+    slow_wrong_unknown: float  # …| does not
     known_above: float  # shown known (or slow) from this probability
     not_yet_below: float  # shown not yet under this one
     min_evidence: int  # at least this many answers of the order to be shown known
@@ -126,6 +139,13 @@ PARAMS = Params(
     twin_weight=0.7,
     shrink_child=4.0,
     shrink_table=4.0,
+    shrink_size=4.0,
+    size_weight=0.0,
+    slow_ratio=0.0,  # 0: response times are not evidence of knowing
+    slow_right_known=0.2,
+    slow_right_unknown=0.6,
+    slow_wrong_known=0.5,
+    slow_wrong_unknown=0.8,
     known_above=0.6,
     not_yet_below=0.45,
     min_evidence=1,
@@ -289,8 +309,12 @@ def due_at(order: Order, params: Params = PARAMS) -> datetime | None:
 # --- the update ----------------------------------------------------------------------------------
 
 
-def likelihoods(ev: Evidence, params: Params = PARAMS) -> tuple[float, float] | None:
-    """(P(this evidence | knows it), P(… | does not)), or None when it is no evidence."""
+def likelihoods(
+    ev: Evidence, params: Params = PARAMS, pace: int | None = None
+) -> tuple[float, float] | None:
+    """(P(this evidence | knows it), P(… | does not)), or None when it is no evidence.
+    ``pace``: the child's usual time of a right typed answer (``pace_of``), for the speed of
+    a timed typed answer (``timed``)."""
     if ev.context == FORCED:
         return None
     if ev.context == MISSED:
@@ -298,19 +322,64 @@ def likelihoods(ev: Evidence, params: Params = PARAMS) -> tuple[float, float] | 
     if ev.context == TYPED:
         guess, slip = params.guess_typed, params.slip_typed
         if ev.correct:
-            return 1 - slip, guess
+            return timed(ev, (1 - slip, guess), pace, params)
         if ev.keypad:
-            return slip * params.keypad_known, (1 - guess) * params.keypad_unknown
-        return slip * (1 - params.keypad_known), (1 - guess) * (1 - params.keypad_unknown)
+            return timed(
+                ev, (slip * params.keypad_known, (1 - guess) * params.keypad_unknown), pace, params
+            )
+        return timed(
+            ev,
+            (slip * (1 - params.keypad_known), (1 - guess) * (1 - params.keypad_unknown)),
+            pace,
+            params,
+        )
     guess, slip = params.guess_claim, params.slip_claim  # a claim: capture or challenge
     return (1 - slip, guess) if ev.correct else (slip, 1 - guess)
 
 
-def observe(order: Order, ev: Evidence, prior: float, params: Params = PARAMS) -> Order:
+def timed(
+    ev: Evidence, like: tuple[float, float], pace: int | None, params: Params
+) -> tuple[float, float]:
+    """A typed answer's likelihoods with its speed: an answer much slower than the child's
+    usual right answer (``slow_ratio`` × ``pace``) is more likely from a child who does not
+    know the fact and works it out (Siegler 1988: back-up strategies are slower than
+    retrieval): the response time as evidence in knowledge tracing, binned, after Wang &
+    Heffernan (2012, "Leveraging first response time into the knowledge tracing model").
+    Only a slow answer is read: reading quick ones as well (a guessing child's quick answers
+    made facts look known) lowered recall on the tuning weeks. Off while ``slow_ratio`` is 0
+    (measured, not adopted: docs/analytics.md). Untimed (accuracy-first) answers and children
+    without a pace yet are read on their answer alone."""
+    if not params.slow_ratio or pace is None or ev.ms is None or ev.untimed:
+        return like
+    if ev.ms <= params.slow_ratio * pace:
+        return like
+    if ev.correct:
+        known, unknown = params.slow_right_known, params.slow_right_unknown
+    else:
+        known, unknown = params.slow_wrong_known, params.slow_wrong_unknown
+    return like[0] * known, like[1] * unknown
+
+
+PACE_MIN = 8  # right typed answers the child's pace needs
+
+
+def pace_of(orders: dict[tuple[int, int], Order]) -> int | None:
+    """The child's usual time of a right typed answer: the median of the latest right
+    retrieval times of all their facts (None under ``PACE_MIN`` of them)."""
+    times = [t for o in orders.values() for t in o.times]
+    if len(times) < PACE_MIN:
+        return None
+    return int(statistics.median(times))
+
+
+def observe(
+    order: Order, ev: Evidence, prior: float, params: Params = PARAMS, pace: int | None = None
+) -> Order:
     """The order's state after one piece of evidence. ``prior``: its P(knows) before any
     evidence (``prior_for``), or, once it has some, the level its old evidence gives way to
-    (``level_for``). Returns a new Order; ``order`` is not changed."""
-    like = likelihoods(ev, params)
+    (``level_for``); ``pace``: the child's usual right time (``pace_of``). Returns a new
+    Order; ``order`` is not changed."""
+    like = likelihoods(ev, params, pace)
     if like is None:
         return order
     known, unknown = like
@@ -370,17 +439,33 @@ class Shares:
     count: int  # facts with a first answer
     by_number: dict[int, tuple[int, int]]  # n → (right, count) over the facts with n in them
     own: dict[tuple[int, int], int]  # (a, b) → its first answer
+    by_band: dict[int, tuple[int, int]] = field(default_factory=dict)  # size band → (right, count)
+
+
+# The problem-size effect: the larger the product, the harder the fact, for children and
+# adults alike (Campbell & Graham 1985; Ashcraft 1992; Zbrodoff & Logan 2005). The 64 facts
+# as asked in four bands of about 16 by their product: up to 15, 16–25, 27–40, 42–81.
+SIZE_BANDS = (15, 25, 40, 81)
+
+
+def size_band(a: int, b: int) -> int:
+    """The size band of a × b (0: the smallest products)."""
+    product = a * b
+    return next((i for i, top in enumerate(SIZE_BANDS) if product <= top), len(SIZE_BANDS) - 1)
 
 
 def shares_of(orders: dict[tuple[int, int], Order]) -> Shares:
     by_number: dict[int, list[int]] = {}
+    by_band: dict[int, list[int]] = {}
     own = {}
     for (x, y), o in orders.items():
         if o.first is None:
             continue
         own[(x, y)] = o.first
-        for n in {x, y}:
-            right_count = by_number.setdefault(n, [0, 0])
+        for right_count in (
+            *(by_number.setdefault(n, [0, 0]) for n in {x, y}),
+            by_band.setdefault(size_band(x, y), [0, 0]),
+        ):
             right_count[0] += o.first
             right_count[1] += 1
     return Shares(
@@ -388,6 +473,7 @@ def shares_of(orders: dict[tuple[int, int], Order]) -> Shares:
         count=len(own),
         by_number={n: (rc[0], rc[1]) for n, rc in by_number.items()},
         own=own,
+        by_band={n: (rc[0], rc[1]) for n, rc in by_band.items()},
     )
 
 
@@ -402,8 +488,9 @@ def level_for(
     the child's share of right first typed answers on the facts that share a number with
     it, shrunk to their share over all facts, itself shrunk to the population's rate, read
     as a probability of knowing it (an individualised prior, after Pardos & Heffernan 2010).
-    The level a fact's old evidence gives way to (``p_now``). ``shares``: ``shares_of``
-    the same orders, when several facts are asked of them."""
+    The level a fact's old evidence gives way to (``p_now``). With ``size_weight`` (off in
+    ``PARAMS``), the child's share on the facts of its size band moves it too. ``shares``:
+    ``shares_of`` the same orders, when several facts are asked of them."""
     shares = shares or shares_of(orders)
     mine = [shares.own[f] for f in {(a, b), (b, a)} if f in shares.own]
     right, count = shares.total - sum(mine), shares.count - len(mine)
@@ -415,7 +502,17 @@ def level_for(
         rb, cb = shares.by_number.get(b, (0, 0))
         # (a, b) and (b, a) hold both numbers: counted twice, and left out
         table_right, table_count = ra + rb - 2 * sum(mine), ca + cb - 2 * len(mine)
-    return level_of(table_right, table_count, level, params.shrink_table, params)
+    table = level_of(table_right, table_count, level, params.shrink_table, params)
+    if not params.size_weight:
+        return table
+    # The facts of about its size (the problem-size effect): how far the child's share on
+    # them is from their share over all facts moves the table's level, in log-odds, as the
+    # item effects of the additive factors model add up (Cen, Koedinger & Junker 2006).
+    band_right, band_count = shares.by_band.get(size_band(a, b), (0, 0))
+    band_right, band_count = band_right - sum(mine), band_count - len(mine)
+    band = level_of(band_right, band_count, level, params.shrink_size, params)
+    moved = logit(table) + params.size_weight * (logit(band) - logit(level))
+    return min(0.99, max(0.01, 1 / (1 + math.exp(-moved))))
 
 
 def prior_for(
@@ -452,7 +549,8 @@ def fold(
             start = level_for(out, ev.a, ev.b, params)
         else:
             start = prior_for(out, ev.a, ev.b, ev.at, params)
-        out[key] = observe(order, ev, start, params)
+        pace = pace_of(out) if params.slow_ratio else None
+        out[key] = observe(order, ev, start, params, pace)
     return out
 
 

@@ -286,3 +286,53 @@ def test_params_change_what_is_shown():
     _, orders = state_after(history([True, False, True]))
     strict = replace(k.PARAMS, known_above=0.99)
     assert k.shown(orders[(7, 8)], None, strict) != k.KNOWN
+
+
+# --- options measured on the tuning weeks and left off (docs/analytics.md, issue 38) -------------
+
+WITH_OPTIONS = replace(k.PARAMS, size_weight=1.0, slow_ratio=1.4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories(), st.data())
+def test_with_the_options_on_batches_still_give_the_state_of_one_replay(evidence, data):
+    """The size bands' prior and the slow answers read only the orders folded so far: the
+    fold stays one fold, live update == replay."""
+    cut = data.draw(st.integers(min_value=0, max_value=len(evidence)))
+    ordered = sorted(evidence, key=lambda e: (e.at, e.id))
+    first = k.fold({}, ordered[:cut], WITH_OPTIONS)
+    stored = {key: k.Order.from_json(order.to_json()) for key, order in first.items()}
+    assert as_json(k.fold(stored, ordered[cut:], WITH_OPTIONS)) == as_json(
+        k.fold({}, ordered, WITH_OPTIONS)
+    )
+
+
+def test_the_size_bands_carry_the_problem_size_effect_across_tables():
+    """Wrong on large facts of other tables, right on small ones: with ``size_weight`` a
+    large fact's prior is lower than the tables alone say; without it, unchanged."""
+    wrong = [(6, 9), (9, 6), (9, 9), (5, 9), (9, 5)]
+    right = [(2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (7, 2), (2, 7), (8, 2), (2, 8)]
+    evidence = [
+        ev(i, a, b, (a, b) in right, minutes=i) for i, (a, b) in enumerate([*wrong, *right])
+    ]
+    plain = k.fold({}, evidence)
+    assert k.size_band(7, 8) == k.size_band(9, 6) == 3 and k.size_band(2, 3) == 0
+    sized = k.level_for(plain, 7, 8, WITH_OPTIONS)
+    assert sized < k.level_for(plain, 7, 8) - 0.05
+    assert k.level_for(plain, 2, 6, WITH_OPTIONS) >= k.level_for(plain, 2, 6) - 1e-9
+    without = replace(WITH_OPTIONS, size_weight=0.0)
+    assert k.level_for(plain, 7, 8, without) == pytest.approx(k.level_for(plain, 7, 8))
+
+
+def test_a_slow_right_answer_weighs_less_only_with_slow_ratio():
+    """A right answer much slower than the child's usual right answers (a back-up strategy)
+    is weaker evidence of knowing; a quick one is read as before; off by default."""
+    usual = [ev(i, a, 2, True, minutes=i, ms=2000) for i, a in enumerate(range(2, 10))]
+    assert k.pace_of(k.fold({}, usual)) == 2000
+
+    def p_after(ms, params):
+        return k.fold({}, [*usual, ev(20, 7, 8, True, minutes=30, ms=ms)], params)[(7, 8)].p
+
+    assert p_after(6000, WITH_OPTIONS) < p_after(2000, WITH_OPTIONS)
+    assert p_after(2000, WITH_OPTIONS) == p_after(2000, k.PARAMS)
+    assert p_after(6000, k.PARAMS) == p_after(2000, k.PARAMS)
