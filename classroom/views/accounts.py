@@ -198,8 +198,9 @@ def too_many_log_ins(request):
 
 
 # Known browsers (3 above). A browser's cookie holds a mark per account that logged in on it
-# (an HMAC of the account's key with the SECRET_KEY: it names nobody, and nobody can make one
-# without logging in), for the last KNOWN_ACCOUNTS accounts (shared Chromebooks). Its attempts
+# (an HMAC of the account's key and its password hash with the SECRET_KEY: it names nobody,
+# nobody can make one without logging in, and a new password ends it), for the last
+# KNOWN_ACCOUNTS accounts (shared Chromebooks). Its attempts
 # for such an account pass the network's limit and are neither refused nor counted by the
 # account's lockout from the network (AXES_WHITELIST_CALLABLE), at most LOGIN_FAILURE_LIMIT of
 # them per account and window from all its browsers together (so copies of a cookie get no
@@ -209,8 +210,22 @@ KNOWN_ACCOUNTS = 5
 KNOWN_AGE = 365 * 24 * 3600
 
 
-def account_mark(key: str) -> str:
-    return salted_hmac("classroom.accounts.known-browser", key, algorithm="sha256").hexdigest()[:32]
+def account_mark(key: str, password: str) -> str:
+    """The browser's mark for the account ``key`` with its present ``password`` (its stored
+    hash): a new password (a reset, a change) makes every earlier mark worthless."""
+    digest = salted_hmac(
+        "classroom.accounts.known-browser", f"{key}\0{password}", algorithm="sha256"
+    )
+    return digest.hexdigest()[:32]
+
+
+def password_of(key: str) -> str | None:
+    """The stored password hash of the account ``key`` (``login_key``'s resolved name), or
+    None when no account has that name (or it has no usable password)."""
+    user = User.objects.filter(username__iexact=key).order_by("pk").only("password").first()
+    if user is None or not user.has_usable_password():
+        return None
+    return user.password
 
 
 def known_marks(request) -> list[str]:
@@ -218,19 +233,24 @@ def known_marks(request) -> list[str]:
 
 
 def known_browser(request, key: str) -> bool:
-    """This browser logged the account ``key`` in before, and the account's known-browser
-    attempts of this window are not used up (this one is counted)."""
-    if not key:
+    """This browser logged the account ``key`` in before, with the password it has now, and
+    the account's known-browser attempts of this window are not used up (this one is
+    counted)."""
+    marks = [m for m in known_marks(request) if m]
+    if not key or not marks:
         return False
-    mark = account_mark(key)
-    if not any(constant_time_compare(mark, known) for known in known_marks(request)):
+    password = password_of(key)
+    if password is None:
+        return False
+    mark = account_mark(key, password)
+    if not any(constant_time_compare(mark, known) for known in marks):
         return False
     return too_many("login-known", key, LOGIN_FAILURE_LIMIT, settings.LOGIN_ATTEMPTS_WINDOW) is None
 
 
-def remember_browser(request, response, key: str) -> None:
-    """After a log-in: this browser is known for this account (first of its marks)."""
-    mark = account_mark(key)
+def remember_browser(request, response, user) -> None:
+    """After ``user`` logged in: this browser is known for the account (first of its marks)."""
+    mark = account_mark(user.get_username().casefold(), user.password)
     marks = [mark, *(m for m in known_marks(request) if m and m != mark)]
     response.set_cookie(
         KNOWN_COOKIE,
@@ -274,7 +294,7 @@ def guarded_log_in(view):
             and user.is_authenticated
             and user.get_username().casefold() == key
         ):
-            remember_browser(request, response, key)
+            remember_browser(request, response, user)
         return response
 
     return wrapped

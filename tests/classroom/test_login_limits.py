@@ -17,6 +17,7 @@ from datetime import timedelta
 import pytest
 from counting_hasher import HASHER
 from counting_hasher import CountingHasher
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
@@ -204,13 +205,34 @@ def test_a_known_browser_is_not_locked_out_by_a_neighbours_guesses(world):
     cookie = known_cookie(post(ME, url, "teacher_a", world.password))
     # A second account in the same browser (a shared Chromebook): both marks kept.
     both = known_cookie(post(ME, url, "teacher_b", world.password, known=cookie))
-    assert both.split(".") == [accounts.account_mark("teacher_b"), cookie]
+    password_b = get_user_model().objects.get(username="teacher_b").password
+    assert both.split(".") == [accounts.account_mark("teacher_b", password_b), cookie]
     for n in range(LOGIN_FAILURE_LIMIT):  # a pupil at school knows both e-mail addresses
         post(ME, url, "teacher_a@example.com", f"wrong-{n}")
         post(ME, url, "teacher_b@example.com", f"wrong-{n}")
     assert post(ME, url, "teacher_a", world.password).status_code == 429
     assert post(ME, url, "teacher_a", world.password, known=both).status_code == 302
     assert post(ME, url, "teacher_b", world.password, known=both).status_code == 302
+
+
+def test_a_new_password_ends_every_known_browser_of_the_account(world, settings):
+    """A reset (or a change) of the password: a browser that logged in with the old one, or
+    a copy of its cookie, is an unknown browser again; logging in with the new password
+    makes it known once more."""
+    settings.LOGIN_ATTEMPTS_PER_ADDRESS = 2
+    url = reverse("login")
+    cookie = known_cookie(post(ME, url, "teacher_a", world.password))
+    teacher = get_user_model().objects.get(username="teacher_a")
+    teacher.set_password("a-brand-new-password-7")
+    teacher.save()
+    assert [post(ME, url, f"x{n}", "x").status_code for n in range(2)] == [422, 429]
+    stale = post(ME, url, "teacher_a", "a-brand-new-password-7", known=cookie)
+    assert stale.status_code == 429  # the old mark opens nothing now
+    elsewhere = post(NEIGHBOUR, url, "teacher_a", "a-brand-new-password-7")
+    assert elsewhere.status_code == 302
+    fresh = known_cookie(elsewhere)
+    assert fresh != cookie
+    assert post(ME, url, "teacher_a", "a-brand-new-password-7", known=fresh).status_code == 302
 
 
 def test_a_known_browsers_attempts_are_bounded_per_account_whatever_its_cookies(world, counted):
