@@ -70,6 +70,33 @@ def test_code_then_name_then_three_pictures_reaches_the_child_home(page, live_se
     assert page.foreign_requests == []
 
 
+def test_a_code_typed_again_before_the_first_answer_comes_is_the_one_that_counts(
+    page, live_server, class_3a
+):
+    """On a slow network a child sends a mistyped code, sees it, types the right one and sends
+    it before the first answer has come: the second is sent (the first is given up), and the
+    first's late answer does not put the form back over the class's names."""
+    held = []
+
+    def slow_first(route):
+        if route.request.method == "POST" and not held:
+            held.append(route.request.post_data)
+            page.wait_for_timeout(800)  # the first answer takes its time
+        route.continue_()
+
+    page.route("**/join/", slow_first)
+    page.goto(live_server.url + reverse("classroom:join"))
+    field = page.get_by_label("Type the class code from the board")
+    field.fill("AAAAAAA")
+    field.press("Enter")
+    field.fill(class_3a.code)
+    field.press("Enter")
+    page.wait_for_url(f"**{reverse('classroom:join_class', args=[class_3a.code])}")
+    assert page.locator(".name-btn .name-text").all_inner_texts() == ["Ada", "Ben", "Mia", "Zoe"]
+    assert held and "AAAAAAA" in held[0]
+    page.unroute_all(behavior="ignoreErrors")  # the given-up first request's wait
+
+
 def test_wrong_pictures_say_so_and_the_child_tries_again(page, live_server, class_3a):
     ada = class_3a.students.get(name="Ada")
     page.goto(live_server.url + reverse("classroom:join_pictures", args=[class_3a.code, ada.pk]))
