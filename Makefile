@@ -44,6 +44,7 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
+	$(BIN)/python .ci/private_names.py
 
 format: install
 	$(BIN)/ruff check --fix .

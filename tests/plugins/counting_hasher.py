@@ -14,14 +14,14 @@ HASHER = "counting_hasher.CountingHasher"
 
 class CountingHasher(MD5PasswordHasher):
     calls = 0
-    _lock = threading.Lock()
+    calls_lock = threading.Lock()
 
     @classmethod
     def reset(cls) -> None:
-        with cls._lock:
+        with cls.calls_lock:
             cls.calls = 0
 
     def encode(self, password, salt):
-        with CountingHasher._lock:
+        with CountingHasher.calls_lock:
             CountingHasher.calls += 1
         return super().encode(password, salt)
