@@ -63,11 +63,6 @@ KNOWN = {
     ("config/cache.py", "_servers"),
     # compiled queries (Django's compiler)
     ("config/prepared.py", "_fetch_mode"),
-    # a match's seats put in the prefetch cache by hand
-    ("games/models/match.py", "_prefetch_done"),
-    ("games/models/match.py", "_prefetched_objects_cache"),
-    ("games/models/match.py", "_result_cache"),
-    ("games/models/moves.py", "_prefetched_objects_cache"),
     # tests that read translation catalogues, the admin's registry, an executor's state
     ("tests/classroom/test_pages_in_languages.py", "_catalog"),
     ("tests/classroom/test_pages_in_languages.py", "_registry"),

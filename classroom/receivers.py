@@ -19,7 +19,7 @@ def update_stats_when_finished(sender, match, **kwargs):
     """A finished match with a child's seat: the child's statistics, once it commits."""
     if match.status != match.Status.FINISHED:
         return
-    if not any(seat.kind == seat.Kind.STUDENT for seat in match.seats.all()):
+    if not any(seat.kind == seat.Kind.STUDENT for seat in match.seat_list()):
         return
     from classroom.tasks import update_match_stats
 

@@ -93,7 +93,7 @@ class MatchAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("seats"))
     def seat_names(self, obj):
-        return " · ".join(seat.name for seat in obj.seats.all())
+        return " · ".join(seat.name for seat in obj.seat_list())
 
     def has_delete_permission(self, request, obj=None):
         return request.user.is_superuser

@@ -72,7 +72,7 @@ def own_legal_actions(ctx) -> list[dict]:
 def board_context(request, match, mine, *, notice="", spectator=False, keys=()):
     seat, handoff = (None, None) if spectator else viewing_seat(request, match, mine)
     view = match.view_for(seat.number if seat else None)
-    seats = list(match.seats.all())
+    seats = list(match.seat_list())
     # Every seat's name between the Unicode isolates (config/names.py): each sentence built
     # from ``names`` (turn, result, log lines) and each attribute keeps its own order.
     names = {s.number: isolate(s.name) for s in seats}
@@ -203,10 +203,10 @@ def waiting_text(match) -> str:
 
 def host_name(match) -> str:
     """The name of the host's first seat (the person who set the game up)."""
-    for seat in match.seats.all():
+    for seat in match.seat_list():
         if match.host_key and seat.owner_key == match.host_key:
             return seat.name
-    for seat in match.seats.all():
+    for seat in match.seat_list():
         if seat.kind == Seat.Kind.STUDENT:
             return seat.name
     return ""
@@ -237,7 +237,7 @@ def room_context(request, match, mine, keys) -> dict:
     if room["waiting"]:
         room["code"] = room_code_display(match.room_code or "")
         room["people"] = [
-            s.name for s in match.seats.all() if s.kind not in {Seat.Kind.OPEN, Seat.Kind.BOT}
+            s.name for s in match.seat_list() if s.kind not in {Seat.Kind.OPEN, Seat.Kind.BOT}
         ]
         room["open_count"] = len(match.open_seats())
         if host and match.room_code:
@@ -251,7 +251,7 @@ def room_context(request, match, mine, keys) -> dict:
         if not match.spec.board_links_replay:  # else the board has its own link
             room["replay_url"] = reverse("games:replay", args=[match.public_id])
     elif host and any(
-        s.kind in Seat.TAKEOVER_KINDS and s.owner_key != match.host_key for s in match.seats.all()
+        s.kind in Seat.TAKEOVER_KINDS and s.owner_key != match.host_key for s in match.seat_list()
     ):
         # The host's card checks every few seconds for people who went quiet or are gone.
         room["poll"] = True
@@ -303,7 +303,7 @@ def replay_context(request, match, ply_param) -> dict:
         ply = max(0, min(total, int(ply_param)))
     except (TypeError, ValueError):
         ply = 0
-    seats = list(match.seats.all())
+    seats = list(match.seat_list())
     names = {s.number: isolate(s.name) for s in seats}  # isolated, as in board_context
     state, move, moves = None, None, []
     for move_i, state_i in match.replay_states():

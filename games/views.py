@@ -119,7 +119,7 @@ def load_match(request, public_id: str):
     except Match.DoesNotExist:
         raise Http404 from None
     keys = player_keys(request)
-    mine = [s for s in match.seats.all() if s.owned_by(keys, request.user)]
+    mine = [s for s in match.seat_list() if s.owned_by(keys, request.user)]
     if mine and not request.session.get("player_key"):
         # The session was lost; the signed cookie found the seat: take the key back.
         own = own_player_keys(request)
@@ -307,7 +307,7 @@ def new_family(request, slug):
 def play(request, public_id):
     match, mine = load_match(request, public_id)
     if not mine:
-        if any(s.kind == Seat.Kind.OPEN for s in match.seats.all()):
+        if any(s.kind == Seat.Kind.OPEN for s in match.seat_list()):
             return redirect("games:join", public_id=public_id)
         seat = taken_over_seat(match, request)
         if seat is not None:
@@ -412,10 +412,10 @@ def join(request, public_id):
     match, mine = load_match(request, public_id)
     if mine:
         return redirect(match)
-    if not any(s.kind == Seat.Kind.OPEN for s in match.seats.all()):
+    if not any(s.kind == Seat.Kind.OPEN for s in match.seat_list()):
         raise Http404
-    taken = [s.name for s in match.seats.all() if s.kind in {Seat.Kind.GUEST, Seat.Kind.USER}]
-    taken += [s.name for s in match.seats.all() if s.kind == Seat.Kind.STUDENT]
+    taken = [s.name for s in match.seat_list() if s.kind in {Seat.Kind.GUEST, Seat.Kind.USER}]
+    taken += [s.name for s in match.seat_list() if s.kind == Seat.Kind.STUDENT]
     form = JoinForm(request.POST or None, taken_names=taken if match.family else ())
     ctx = {"form": form, "match": match, "host": presenters.host_name(match)}
     if request.method == "POST":
@@ -503,7 +503,7 @@ def start_room(request, public_id):
         )
     match.start_with_computers(level)
     match = Match.objects.get_with_seats(public_id)
-    mine = [s for s in match.seats.all() if s.pk in {m.pk for m in mine}]
+    mine = [s for s in match.seat_list() if s.pk in {m.pk for m in mine}]
     return board_or_redirect(request, match, mine)
 
 
@@ -518,7 +518,7 @@ def take_over(request, public_id):
             request, match, mine, notice=_("The game is not being played now."), status=409
         )
     number = int_param(request.POST.get("seat", ""))
-    seat = next((s for s in match.seats.all() if s.number == number), None)
+    seat = next((s for s in match.seat_list() if s.number == number), None)
     level = chosen_level(request, match)
     if seat is None or level is None or seat.kind not in Seat.TAKEOVER_KINDS or seat in mine:
         return render_board(
@@ -526,7 +526,7 @@ def take_over(request, public_id):
         )
     taken = match.hand_to_computer(number, level)
     match = Match.objects.get_with_seats(public_id)
-    mine = [s for s in match.seats.all() if s.pk in {m.pk for m in mine}]
+    mine = [s for s in match.seat_list() if s.pk in {m.pk for m in mine}]
     if taken is None:
         return render_board(
             request,

@@ -43,7 +43,7 @@ class AttemptQuerySet(models.QuerySet):
         if not facts:
             return []
         # A child's seat names its child in its owner key (child_seat.student_pk_of).
-        children = {seat.number: pk for seat in match.seats.all() if (pk := student_pk_of(seat))}
+        children = {seat.number: pk for seat in match.seat_list() if (pk := student_pk_of(seat))}
         rows = [
             Attempt(
                 student_id=children[fact["seat"]],

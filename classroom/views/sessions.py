@@ -186,7 +186,7 @@ def child_home(request, student):
         {
             "match": match,
             "session": session_of(match),
-            "opponents": [s.name for s in match.seats.all() if s.owner_key != student.seat_key],
+            "opponents": [s.name for s in match.seat_list() if s.owner_key != student.seat_key],
         }
         for match in matches
     ]
@@ -409,7 +409,7 @@ def wall_children(classroom, open_sessions, cards, waiting, warming, now) -> dic
         ids = [pk for pk, a in session_for.items() if a.pk == session.pk]
         if ids:
             done.update(session.done_by(ids))
-    playing = {student_pk_of(seat) for card in cards for seat in card["match"].seats.all()}
+    playing = {student_pk_of(seat) for card in cards for seat in card["match"].seat_list()}
     waiting_ids = {entry.student_id for entry in waiting}
     warming_ids = {round_.student_id for round_ in warming}
     rows = []
@@ -465,7 +465,7 @@ def wall_context(classroom) -> dict:
     cards = []
     for match in live_matches(classroom).prefetch_related("seats"):
         view = match.view_for(None)
-        seats = list(match.seats.all())
+        seats = list(match.seat_list())
         players = [
             {
                 # A computer player by its level's name in the teacher's language: the seat

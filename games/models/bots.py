@@ -13,7 +13,7 @@ class BotsMixin:
         if self.paused_at is not None:
             return []
         acting = set(self.to_act())
-        return [s for s in self.seats.all() if s.kind == Seat.Kind.BOT and s.number in acting]
+        return [s for s in self.seat_list() if s.kind == Seat.Kind.BOT and s.number in acting]
 
     def play_bot_turns(self, max_moves: int = 500) -> int:
         """Let every bot that must act play until a person must act. Idempotent: a bot

@@ -48,9 +48,7 @@ class MatchQuerySet(models.QuerySet):
         match = seats[0].match
         for seat in seats:
             seat.match = match
-        prefetched = match.seats.all()
-        prefetched._result_cache, prefetched._prefetch_done = seats, True
-        match._prefetched_objects_cache = {"seats": prefetched}
+        match.loaded_seats = seats  # what ``seat_list`` answers
         return match
 
     def live(self):
@@ -181,6 +179,14 @@ class Match(MovesMixin, RoomsMixin, BotsMixin, TimeoutsMixin, models.Model):
 
     def get_absolute_url(self):
         return reverse("games:play", args=[self.public_id])
+
+    def seat_list(self) -> list:
+        """The match's seats by number: those loaded with it (``loaded_seats``, set by
+        ``Match.objects.get_with_seats``), else ``seats.all()`` (one query, or none after a
+        ``prefetch_related("seats")``). Seats do not change while a board is drawn: a view
+        that changes one loads the match again."""
+        loaded = self.__dict__.get("loaded_seats")
+        return loaded if loaded is not None else list(self.seats.all())
 
     @property
     def game_name(self) -> str:

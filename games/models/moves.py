@@ -64,9 +64,9 @@ class MovesMixin:
 
     def _play_locked(self, seat_number, action, *, version, move_id, follow_ups) -> "Played":
         match = type(self).objects.select_for_update().get(pk=self.pk)
-        seats = getattr(self, "_prefetched_objects_cache", {}).get("seats")
+        seats = self.__dict__.get("loaded_seats")
         if seats is not None:  # seats do not change during play: reuse the caller's
-            match._prefetched_objects_cache = {"seats": seats}
+            match.loaded_seats = seats
         older = version is not None and int(version) != match.version
         if move_id and (older or version is None):
             # A repeated move id comes back with the version it was first sent with.

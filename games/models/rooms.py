@@ -45,7 +45,7 @@ class RoomsMixin:
         return bool(self.host_key) and self.host_key in keys
 
     def open_seats(self) -> list["Seat"]:
-        return [s for s in self.seats.all() if s.kind == Seat.Kind.OPEN]
+        return [s for s in self.seat_list() if s.kind == Seat.Kind.OPEN]
 
     def start_with_computers(self, level: str) -> list["Seat"]:
         """The host starts without waiting: every open seat goes to a computer player at
@@ -82,7 +82,7 @@ class RoomsMixin:
         limit = timedelta(minutes=settings.FAMILY_QUIET_MINUTES)
         acting = set(self.to_act())
         quiet = []
-        for seat in self.seats.all():
+        for seat in self.seat_list():
             if seat.kind not in Seat.TAKEOVER_KINDS or seat.owner_key == self.host_key:
                 continue
             seen = seat.last_seen_at or self.created_at
@@ -184,6 +184,6 @@ class RoomsMixin:
         limit = timedelta(minutes=settings.FAMILY_BACK_NOTICE_MINUTES)
         return [
             s
-            for s in self.seats.all()
+            for s in self.seat_list()
             if s.back_at is not None and s.kind != Seat.Kind.BOT and now - s.back_at <= limit
         ]

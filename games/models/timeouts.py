@@ -15,7 +15,7 @@ class TimeoutsMixin:
         hook = getattr(module, "timeout_action", None)
         if hook is None or self.status != self.Status.ACTIVE or self.paused_at is not None:
             return 0
-        people = {s.number for s in self.seats.all() if s.kind != Seat.Kind.BOT}
+        people = {s.number for s in self.seat_list() if s.kind != Seat.Kind.BOT}
         played = 0
         for number in self.to_act():
             action = hook(module.load(self.state), number) if number in people else None
