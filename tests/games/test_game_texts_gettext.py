@@ -12,11 +12,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from catalogue_kit import fake_catalogue
 from catalogue_kit import pot_msgids
 from catalogue_kit import xgettext_pot
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import trans_real
 
 from games import registry
 from games.engine import base
@@ -70,18 +70,14 @@ def make(game, n, **extra):
 @pytest.fixture
 def catalogue(monkeypatch):
     """Activate "en" with an in-memory catalogue: fill the dict it returns (msgid -> text)."""
-    fake = trans_real.DjangoTranslation("en")  # a fresh object: the cached one stays untouched
     entries: dict[str, str] = {}
-    monkeypatch.setitem(trans_real._translations, "en", fake)
-    monkeypatch.setattr(trans_real, "_default", fake)
-    translation.activate("en")
-    yield entries, fake
+    yield entries, fake_catalogue(monkeypatch)  # a fresh object: the cached one stays untouched
     translation.deactivate()
 
 
 def fill(fake, entries):
     for msgid, text in entries.items():
-        fake._catalog[msgid] = text
+        fake[msgid] = text
 
 
 def recorded_msgids(card):

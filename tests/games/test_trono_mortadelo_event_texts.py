@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from catalogue_kit import DJANGO_KEYWORDS
-from catalogue_kit import activate_fake_catalogue
+from catalogue_kit import fake_catalogue
 from catalogue_kit import pot_msgids
 from catalogue_kit import xgettext_pot
 from django.utils import translation
@@ -22,7 +22,7 @@ from games.trono import engine as trono
 @pytest.fixture
 def catalogue(monkeypatch):
     """ "en" with an in-memory catalogue (msgid, or (msgid, plural form) -> text)."""
-    yield activate_fake_catalogue(monkeypatch)._catalog
+    yield fake_catalogue(monkeypatch)
     translation.deactivate()
 
 

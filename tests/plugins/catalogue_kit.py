@@ -24,6 +24,13 @@ def activate_fake_catalogue(monkeypatch) -> trans_real.DjangoTranslation:
     return fake
 
 
+def fake_catalogue(monkeypatch):
+    """``activate_fake_catalogue``'s mapping of msgid, or (msgid, plural form), to text: set
+    items in it and the active language says those texts. (The one place the tests reach into the
+    translation object: Django has no public way to add a text to a catalogue.)"""
+    return activate_fake_catalogue(monkeypatch)._catalog
+
+
 def xgettext_pot(out, files, keywords, options=()) -> str:
     """The .pot text xgettext writes to ``out`` for these Python files."""
     subprocess.run(

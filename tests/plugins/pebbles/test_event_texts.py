@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from catalogue_kit import DJANGO_KEYWORDS
-from catalogue_kit import activate_fake_catalogue
+from catalogue_kit import fake_catalogue
 from catalogue_kit import xgettext_pot
 from django.utils import translation
 
@@ -37,7 +37,7 @@ def test_makemessages_extracts_an_event_text_with_a_number_as_one_plural_entry(t
 @pytest.fixture
 def catalogue(monkeypatch):
     """ "en" with an in-memory catalogue (msgid -> text)."""
-    yield activate_fake_catalogue(monkeypatch)._catalog
+    yield fake_catalogue(monkeypatch)
     translation.deactivate()
 
 
