@@ -67,6 +67,11 @@ def test_the_guessing_warning_and_a_new_seven_character_code_in_italian(
 
     page.goto(live_server.url + reverse("classroom:class_detail", args=[classroom.pk]))
     assert page.locator("html").get_attribute("lang") == "it"
+    # Every child's buttons show in full, beside a status that says new devices are stopped.
+    roster = page.locator("table.roster").bounding_box()
+    for button in page.locator("table.roster td.actions .btn").all():
+        rect = button.bounding_box()
+        assert rect["x"] + rect["width"] <= roster["x"] + roster["width"] + 1, "a button is cut"
     box = page.locator("#guessing")
     text = box.inner_text()
     assert "Qualcuno" in text or "indovin" in text, text  # the Italian heading, not English
