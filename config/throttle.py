@@ -152,8 +152,11 @@ def give_back(keys: tuple[str, ...]) -> None:
 def forget(address: str = "", device: str = "") -> None:
     """Lift this address's network's count, or this device's, of every kind (the tests start
     each test from zero)."""
-    network = network_of(address)
-    keys = [_network_key(network, k) for k in KINDS] + [_known_key(network, k) for k in KINDS]
-    keys = keys if address else []
-    keys += [_device_key(device, kind) for kind in KINDS] if device else []
+    keys = []
+    for kind in KINDS:
+        if address:
+            network = network_of(address)
+            keys += [_network_key(network, kind), _known_key(network, kind)]
+        if device:
+            keys.append(_device_key(device, kind))
     cache.delete_many(keys)

@@ -30,3 +30,17 @@ def worker(celery_routes_to_worker):
     on its queue (a computer's move in the worker ends the game and sends the statistics
     task). Its log."""
     return Path(__file__).resolve().parents[2] / "var" / f"{celery_routes_to_worker}.log"
+
+
+@pytest.fixture
+def cache_away(settings):
+    """The production cache backend pointed at a Redis that is not there (every call fails
+    fast and answers as a miss), sessions in the database: the limits must hold without it."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"

@@ -136,15 +136,7 @@ def test_past_the_network_limit_no_password_is_hashed_whatever_the_names(world, 
     assert post(STRANGER, pages[0], "teacher_a", world.password).status_code == 302
 
 
-def test_the_network_limit_holds_while_the_cache_is_down(world, settings, counted):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "config.cache.ResilientRedisCache",
-            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
-            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-        }
-    }
-    settings.SESSION_ENGINE = "django.contrib.sessions.backends.db"
+def test_the_network_limit_holds_while_the_cache_is_down(world, settings, counted, cache_away):
     settings.LOGIN_ATTEMPTS_PER_ADDRESS = 5
     statuses = [post(STRANGER, reverse("login"), f"n{n}", "x").status_code for n in range(8)]
     assert statuses == [422] * 5 + [429] * 3
