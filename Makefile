@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 APP_PORT ?= 8000
+# The stream server's port (docs/deploy.md, "Two servers"): the pages' host, this port.
+APP_STREAM_PORT ?= $(shell echo $$(($(APP_PORT) + 1)))
 APP_HOST ?= 127.0.0.1
 # The first Python 3.12+ on PATH (pyenv and uv read .python-version).
 PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 python; do \
@@ -32,8 +34,9 @@ locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po $(STAMP)
 run: install messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
-	@echo "Open http://127.0.0.1:$(APP_PORT)/  (Ctrl+C stops web, worker and beat)"
-	APP_HOST=$(APP_HOST) APP_PORT=$(APP_PORT) $(BIN)/honcho start -f Procfile
+	@echo "Open http://127.0.0.1:$(APP_PORT)/  (Ctrl+C stops the pages, the streams, worker and beat)"
+	APP_HOST=$(APP_HOST) APP_PORT=$(APP_PORT) APP_STREAM_PORT=$(APP_STREAM_PORT) \
+	LIVE_STREAM_ORIGIN=$${LIVE_STREAM_ORIGIN-:$(APP_STREAM_PORT)} $(BIN)/honcho start -f Procfile
 
 # On every core (pytest-xdist); a bare `pytest tests/x.py::test_y` runs in one process at once.
 test: install messages

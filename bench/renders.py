@@ -9,16 +9,13 @@ against a classmate (two children's seats: no computer player, nothing sent to C
 - ``move``: ``POST /play/<id>/move/``, a legal place on a match of its own (every timed move
   is the first move of a new match, as in bench/moves.py).
 
-Each goes in process through three servers' paths, with the full middleware stack:
+Each goes in process through two servers' paths, with the full middleware stack:
 
-- ``wsgi``: Django's WSGI handler (what a gthread worker runs), the connection kept as the
-  settings say (``CONN_MAX_AGE``);
-- ``asgi_before``: Django's own ``ASGIHandler`` with ``CONN_MAX_AGE=0`` and the middleware
-  without ``SynchronousStack``, as the web nodes ran under uvicorn before (docs/deploy.md): a
-  new thread and a new database connection a request, about ten thread hops;
-- ``asgi_after``: ``config.asgi_threads.KeptThreadsASGIHandler`` (``config.asgi``) with the
-  settings' ``CONN_MAX_AGE`` and ``MIDDLEWARE``: the request threads, their connections and
-  compiled queries kept, and the middleware stack on the request's thread (three hops).
+- ``wsgi``: Django's WSGI handler (what the pages' server, a gunicorn gthread worker, runs:
+  docs/deploy.md, "Two servers"), the connection kept as the settings say (``CONN_MAX_AGE``);
+- ``asgi``: Django's own ``ASGIHandler`` (the stream server's, ``config.asgi``) with
+  ``CONN_MAX_AGE=0``, as a page would cost under an ASGI server: a new thread and a new
+  database connection a request, and the middleware's thread hops.
 
 The figure is the CPU time of this process (``time.process_time``: every thread of it, not the
 database server's) per request, median over the rounds; the sides alternate within every
@@ -44,15 +41,13 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection
 from django.db import connections
 from django.test.utils import CaptureQueriesContext
-from django.test.utils import override_settings
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 
 from bench import wsgi
-from config.asgi_threads import KeptThreadsASGIHandler
 
 KINDS = ("board", "poll", "move")
-SIDES = ("wsgi", "asgi_before", "asgi_after")
+SIDES = ("wsgi", "asgi")
 
 
 def make_world(matches: int):
@@ -188,13 +183,6 @@ def conn_max_age(seconds):
         db["CONN_MAX_AGE"] = before
 
 
-def stock_asgi_handler() -> ASGIHandler:
-    """Django's handler with the middleware as it was before ``SynchronousStack``."""
-    before = [m for m in settings.MIDDLEWARE if m != "config.asgi_threads.SynchronousStack"]
-    with override_settings(MIDDLEWARE=before):
-        return ASGIHandler()
-
-
 def request(caller, kind: str, match, headers, body=b"") -> tuple[int, bytes]:
     if kind == "board":
         return caller.call("GET", f"/play/{match.public_id}/", headers=headers)
@@ -228,14 +216,12 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
     }
     counting = matches[-2:]
     bodies = {side: [place_body(m) for m in move_matches[side]] for side in SIDES}
-    plain_max_age = connections.settings["default"]["CONN_MAX_AGE"]
 
     callers = {
         "wsgi": WsgiCaller(),
-        "asgi_before": AsgiCaller(stock_asgi_handler()),
-        "asgi_after": AsgiCaller(KeptThreadsASGIHandler()),
+        "asgi": AsgiCaller(ASGIHandler()),
     }
-    max_age = {"wsgi": None, "asgi_before": 0, "asgi_after": plain_max_age}
+    max_age = {"wsgi": None, "asgi": 0}
     cpu = {(kind, side): [] for kind in KINDS for side in SIDES}
     sizes = {}
     with wsgi.keep_connection(keep_connection):
@@ -273,8 +259,6 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
     for caller in callers.values():
         if isinstance(caller, AsgiCaller):
             caller.close()
-            if isinstance(caller.application, KeptThreadsASGIHandler):
-                caller.application.close_idle()
     # The connections of the ended request threads of Django's handler (left open when the
     # test transaction's keep_connection takes close_old_connections off the signals).
     gc.collect()
@@ -290,8 +274,8 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
                 "mean": statistics.fmean(values),
                 "bytes": sizes[kind, side],
             }
-        figures[f"{kind}_asgi_speedup"] = (
-            figures[f"{kind}_cpu_ms_asgi_before"] / figures[f"{kind}_cpu_ms_asgi_after"]
+        figures[f"{kind}_wsgi_speedup"] = (
+            figures[f"{kind}_cpu_ms_asgi"] / figures[f"{kind}_cpu_ms_wsgi"]
         )
         figures[f"{kind}_queries"] = queries[kind]
     return figures, details
@@ -308,14 +292,13 @@ def main() -> None:
     quick = "--quick" in sys.argv
     figures, details = bench_renders(quick)
     print(f"{details['rounds']} rounds; CPU ms per request (median)")
-    heads = ("wsgi", 7), ("asgi before", 12), ("asgi after", 11), ("speedup", 8)
+    heads = ("wsgi", 7), ("asgi", 7), ("speedup", 8)
     print(f"{'request':8} " + " ".join(f"{h:>{w}}" for h, w in heads) + " queries")
     for kind in KINDS:
         print(
             f"{kind:8} {figures[f'{kind}_cpu_ms_wsgi']:7.2f} "
-            f"{figures[f'{kind}_cpu_ms_asgi_before']:12.2f} "
-            f"{figures[f'{kind}_cpu_ms_asgi_after']:11.2f} "
-            f"{figures[f'{kind}_asgi_speedup']:8.2f} {figures[f'{kind}_queries']}"
+            f"{figures[f'{kind}_cpu_ms_asgi']:7.2f} "
+            f"{figures[f'{kind}_wsgi_speedup']:8.2f} {figures[f'{kind}_queries']}"
         )
 
 

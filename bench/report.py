@@ -106,7 +106,7 @@ INFO_KEYS = {
         "as many SELECT 1 as the task's statements, one transaction, median",
     ),
     # bench/renders.py: a signed-in child's board GET, full poll and move, CPU of the web
-    # process per request (medians), through WSGI and the ASGI handler before and after.
+    # process per request (medians), through the pages' WSGI handler and Django's ASGI one.
     **{
         f"{kind}_cpu_ms_{side}": ("ms CPU", f"{what}, {where}")
         for kind, what in (
@@ -115,14 +115,13 @@ INFO_KEYS = {
             ("move", "child's move"),
         )
         for side, where in (
-            ("wsgi", "WSGI"),
-            ("asgi_before", "ASGI as before (Django's handler, CONN_MAX_AGE=0)"),
-            ("asgi_after", "ASGI, kept request threads, synchronous stack"),
+            ("wsgi", "WSGI (the pages' server)"),
+            ("asgi", "Django's ASGI handler, CONN_MAX_AGE=0"),
         )
     },
-    "board_asgi_speedup": ("×", "board GET under ASGI: CPU before ÷ after"),
-    "poll_asgi_speedup": ("×", "full poll under ASGI: CPU before ÷ after"),
-    "move_asgi_speedup": ("×", "move under ASGI: CPU before ÷ after"),
+    "board_wsgi_speedup": ("×", "board GET: CPU under ASGI ÷ under WSGI"),
+    "poll_wsgi_speedup": ("×", "full poll: CPU under ASGI ÷ under WSGI"),
+    "move_wsgi_speedup": ("×", "move: CPU under ASGI ÷ under WSGI"),
     "board_queries": ("queries", "a child's board GET (session read and presence excluded)"),
     "poll_queries": ("queries", "a child's poll, full answer"),
     "move_queries": ("queries", "a child's move (place), its transaction included"),

@@ -1,13 +1,14 @@
 """What an open stream costs the web process (docs/performance.md, "Boards by push").
 
-One uvicorn process (``config.asgi``, one worker, ``CONN_MAX_AGE=0``, ``DEBUG`` off) on this
-run's DATABASE_URL and REDIS_URL, and a small asyncio client on the same machine that opens
-``--streams`` streams of one seat at once (a board: ``/play/<id>/stream/``; ``--kind wall``: a
-teacher's live wall), reads the first heartbeat of each, waits ``--hold`` seconds (every
-stream's heartbeat check runs at least once), then publishes one token on the channel and
-times its arrival on every stream. Reported: the process's RSS before and after, per stream;
-its threads; its Redis and PostgreSQL connections (its sockets to those ports); the fan-out
-p50 and max; the time to open them all.
+One uvicorn process (the stream server, ``config.asgi``: Django's ASGI handler; one worker,
+``CONN_MAX_AGE=0``, ``DEBUG`` off) on this run's DATABASE_URL and REDIS_URL, and a small
+asyncio client on the same machine that opens ``--streams`` streams of one seat at once (a
+board: ``/play/<id>/stream/``; ``--kind wall``: a teacher's live wall), reads the first
+heartbeat of each, waits ``--hold`` seconds (every stream's heartbeat check runs at least
+once), then publishes one token on the channel and times its arrival on every stream.
+Reported: the process's RSS before and after, per stream; its threads; its Redis and
+PostgreSQL connections (its sockets to those ports); the fan-out p50 and max; the time to
+open them all.
 
     DATABASE_URL=postgres://… REDIS_URL=redis://… python -m bench.streams --streams 200
 """
@@ -221,8 +222,9 @@ def main(argv=None) -> int:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     # Its own process group: stopped by its own pid, nothing else.
     server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port),
-         "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "2"],
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--reset-contextvars",
+         "--port", str(port), "--no-access-log", "--log-level", "warning",
+         "--timeout-graceful-shutdown", "2"],
         cwd=REPO, env=env, start_new_session=True,
     )  # fmt: skip
     try:

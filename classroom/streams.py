@@ -13,13 +13,12 @@ ASGI server, on ``games.stream.serve`` as the boards' streams are.
   with the computer when the wait is over (the poll did that too); a paired child hears
   ``changed`` and the page's GET takes them to their game.
 
-Without push (no Redis, a WSGI server) both answer 204 after the same authorization, and the
-pages poll every 2 s as before."""
+Without push (no Redis, a WSGI server: ``presenters.streams_here``) both answer 204 after the
+same authorization, and the pages poll every 2 s as before."""
 
 from django.conf import settings
 from django.http import Http404
 from django.http import HttpResponse
-from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404
 
 from classroom import live as class_live
@@ -34,14 +33,14 @@ from games.stream import Check
 from games.stream import Revisit
 from games.stream import db_released
 from games.stream import serve
+from games.stream import stream_view
 
 # The waiting room's page token while the child waits (any other: fetch the page).
 WAITING = "w"
 
 
+@stream_view
 async def wall_stream(request, pk):
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET", "HEAD"])
 
     def authorize() -> None:
         if not request.user.is_authenticated:
@@ -49,7 +48,7 @@ async def wall_stream(request, pk):
         my_class(request, pk)
 
     await db_released(authorize)()
-    if not presenters.pushed(request):
+    if not presenters.streams_here(request):
         return HttpResponse(status=204)
     if request.method == "HEAD":  # a monitor's check: the stream's headers, no stream
         return HttpResponse(content_type=EVENT_STREAM)
@@ -100,9 +99,8 @@ def waiting_token(assignment_pk, student) -> tuple[str, float | None]:
     return WAITING, min(WAITING_PRESENCE / 3, left)
 
 
+@stream_view
 async def waiting_stream(request, pk):
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET", "HEAD"])
 
     def authorize() -> int:
         student = request.child
@@ -112,7 +110,7 @@ async def waiting_stream(request, pk):
         return student.pk
 
     student_pk = await db_released(authorize)()
-    if not presenters.pushed(request):
+    if not presenters.streams_here(request):
         return HttpResponse(status=204)
     if request.method == "HEAD":  # a monitor's check: the stream's headers, no stream
         return HttpResponse(content_type=EVENT_STREAM)

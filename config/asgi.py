@@ -1,11 +1,14 @@
+"""The stream server's application (docs/deploy.md, "Two servers"): Django's own ASGI handler.
+
+Only the live pages' streams (every path ending in /stream/, async views) are sent here; the
+pages run on the WSGI server (config/wsgi.py). Run it with uvicorn's ``--reset-contextvars``:
+uvicorn may start a keep-alive connection's next request in the context of the request before
+it (CPython issue 140947), with that request's asgiref ``ThreadSensitiveContext``, exited, and
+Django's handler would then fail ("ThreadSensitiveContext has exited")."""
+
 import os
 
-import django
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django.setup(set_prefix=False)
-
-# Django's ASGI handler with the request threads kept (config/asgi_threads.py).
-from config.asgi_threads import KeptThreadsASGIHandler  # noqa: E402
-
-application = KeptThreadsASGIHandler()
+application = get_asgi_application()

@@ -7,6 +7,7 @@ safe production defaults and requires a real ``SECRET_KEY``.
 """
 
 import os
+import re
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -101,8 +102,6 @@ MIDDLEWARE = [
     # its process_exception is the first to see the view's error; a database error outside
     # the view reaches handler500 (config/urls.py), which answers the same.
     "classroom.middleware.DatabaseOutageMiddleware",
-    # Last: the whole stack runs on the request's thread under ASGI (config/asgi_threads.py).
-    "config.asgi_threads.SynchronousStack",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -144,9 +143,8 @@ SQLITE_OPTIONS = {
 }
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 # CONN_MAX_AGE: seconds a PostgreSQL connection is kept between requests (docs/deploy.md).
-# A connection is its thread's: under ASGI, config.asgi keeps the request threads (at most
-# ASGI_IDLE_THREADS idle ones a process: config/asgi_threads.py), so their connections are
-# kept as under a threaded WSGI server.
+# A connection is its thread's: each of the pages' server's threads (gunicorn gthread) keeps
+# its own; the stream server lets a stream's go once it is authorized (games/stream.py).
 _db = dj_database_url.parse(
     DATABASE_URL,
     conn_max_age=0
@@ -257,6 +255,22 @@ warnings.filterwarnings(
 # that hears nothing for LIVE_STALE_SECONDS polls instead and tries the stream again after
 # LIVE_RETRY_SECONDS; while pushed to, it still polls every LIVE_SAFETY_POLL_SECONDS.
 LIVE_PUSH = bool(REDIS_URL) and env_bool("LIVE_PUSH", True)
+# Where the streams are served (docs/deploy.md, "Two servers"): pages run on a WSGI server,
+# which cannot hold a stream open, and the streams on an ASGI server of their own.
+#   "self"   the page's own origin: the proxy in front sends every */stream/ path to the stream
+#            server (production, where this is the default);
+#   ":8001"  the page's host on that port: the stream server on a port of its own, no proxy
+#            (make run); it answers pages of its own host (any port) with CORS;
+#   an origin (https://live.example.org): the stream server elsewhere; the same CORS rule;
+#   ""       none named: a page pushes only when the ASGI server that serves it serves its
+#            stream too (the tests' in-process servers); a WSGI page polls.
+LIVE_STREAM_ORIGIN = os.environ.get("LIVE_STREAM_ORIGIN", "self" if PRODUCTION else "").rstrip("/")
+if LIVE_STREAM_ORIGIN not in ("", "self") and not re.fullmatch(
+    r":\d{1,5}|https?://[^/?#\s]+", LIVE_STREAM_ORIGIN
+):
+    raise ImproperlyConfigured(
+        'LIVE_STREAM_ORIGIN must be "self", "", ":<port>" or an origin (https://host:port)'
+    )
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
 LIVE_STALE_SECONDS = float(os.environ.get("LIVE_STALE_SECONDS", "20"))
 LIVE_RETRY_SECONDS = float(os.environ.get("LIVE_RETRY_SECONDS", "60"))
@@ -352,7 +366,19 @@ STORAGES = {
     },
 }
 
+
 # --- Security -----------------------------------------------------------------------
+def connect_sources(stream_origin: str) -> list[str]:
+    """Where a page may connect: itself, and the stream server when it has an origin of its
+    own (``LIVE_STREAM_ORIGIN``; ":<port>", make run's, is that port of any host over http:
+    the page's host is whatever the browser named this server by)."""
+    if "://" in stream_origin:
+        return [CSP.SELF, stream_origin]
+    if stream_origin.startswith(":"):
+        return [CSP.SELF, f"http://*{stream_origin}", f"https://*{stream_origin}"]
+    return [CSP.SELF]
+
+
 # No inline script, no eval, no other origin: every script and style is our own file.
 SECURE_CSP = {
     "default-src": [CSP.SELF],
@@ -360,7 +386,7 @@ SECURE_CSP = {
     "style-src": [CSP.SELF],
     "img-src": [CSP.SELF, "data:"],
     "font-src": [CSP.SELF],
-    "connect-src": [CSP.SELF],
+    "connect-src": connect_sources(LIVE_STREAM_ORIGIN),
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
     "base-uri": [CSP.SELF],

@@ -4,6 +4,7 @@ import uuid
 
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.http.request import split_domain_port
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -161,10 +162,30 @@ def poll_every(times: int = 1) -> str:
 
 
 def pushed(request) -> bool:
-    """Whether this request's board listens on a stream: push is on (Redis) and the page is
-    served by the ASGI server, which serves the stream too (a WSGI server, as the suite's live
-    server, could only hold a thread on it: those boards poll)."""
+    """Whether this request's page listens on a stream: push is on (Redis) and a stream server
+    answers it: the one ``LIVE_STREAM_ORIGIN`` names (production's proxy, make run's port), or,
+    when none is named, the ASGI server serving this very page (the tests' in-process servers;
+    a page on a WSGI server then polls)."""
+    if not settings.LIVE_PUSH:
+        return False
+    return bool(settings.LIVE_STREAM_ORIGIN) or isinstance(request, ASGIRequest)
+
+
+def streams_here(request) -> bool:
+    """Whether this request may be answered with a stream: push is on and the server is an
+    ASGI one (a WSGI server would hold one of its few threads for the stream's minutes)."""
     return settings.LIVE_PUSH and isinstance(request, ASGIRequest)
+
+
+def stream_origin(request) -> str:
+    """What goes before a stream's path in a page: the stream server's origin when it has one
+    of its own (``LIVE_STREAM_ORIGIN``: an origin, or ":<port>", this page's host on that port:
+    make run), else nothing (the page's own origin)."""
+    origin = settings.LIVE_STREAM_ORIGIN
+    if origin.startswith(":"):
+        host, _port = split_domain_port(request.get_host())  # an IPv6 address in brackets
+        return f"{request.scheme}://{host}{origin}"
+    return origin if "://" in origin else ""
 
 
 def live_settings(request) -> dict:
@@ -172,6 +193,7 @@ def live_settings(request) -> dict:
     times in whole milliseconds (a template would write a float the language's way)."""
     return {
         "push": pushed(request),
+        "origin": stream_origin(request) if pushed(request) else "",
         "stale": int(settings.LIVE_STALE_SECONDS * 1000),
         "retry": int(settings.LIVE_RETRY_SECONDS * 1000),
         "safety": int(settings.LIVE_SAFETY_POLL_SECONDS * 1000),

@@ -11,20 +11,25 @@ served by the ASGI server, over the match's Redis channel (``games.live``).
 - ``event: changed`` with the new token whenever the board changed (at once if it already
   differs from ``v``): the board then fetches itself with its poll's GET.
 
-Once authorized, the stream hands off (``StreamResponse``): under ``config.asgi`` Django's
-request ends and the events are served without it; each check asks with a new request of the
-browser (``Revisit``).
+The stream server is Django's own ASGI handler (config/asgi.py), pages run on a WSGI server
+(docs/deploy.md, "Two servers"). Once authorized, a stream lets go of its request's thread and
+database connection (``release_request_thread``, ``db_released``); its checks run on a few
+threads of the process (``pooled``), each asking with a new request of the browser
+(``Revisit``).
 
-Without push (no Redis, ``LIVE_PUSH`` off, or a WSGI server: ``presenters.pushed``) or with
-Redis unreachable it answers 204 (after the
-same authorization: a stranger still gets 404): there is no stream here, and the board polls as
-it always did (a pushed board's own fallback, static/js/app.js)."""
+Without push (no Redis, ``LIVE_PUSH`` off) or on a WSGI server (``presenters.streams_here``)
+or with Redis unreachable it answers 204 (after the same authorization: a stranger still gets
+404): there is no stream here, and the board polls as it always did (a pushed board's own
+fallback, static/js/app.js). A stream server on a port of its own (``LIVE_STREAM_ORIGIN``, make
+run) answers the pages of its own host with CORS (``stream_view``)."""
 
 import asyncio
+import functools
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
+from urllib.parse import urlsplit
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -36,6 +41,8 @@ from django.http import HttpRequest
 from django.http import HttpResponse
 from django.http import HttpResponseNotAllowed
 from django.http import StreamingHttpResponse
+from django.http.request import split_domain_port
+from django.utils.cache import patch_vary_headers
 
 from games import live
 from games import presenters
@@ -188,8 +195,9 @@ def release_request_thread() -> None:
     viewer nothing more runs there (its checks run on the stream threads: ``pooled``), so the
     thread is shut down now; the few calls Django makes when the response
     ends get a fresh one. This measured most of an open stream's memory (docs/performance.md).
-    Under ``config.asgi`` (the hand-off: ``StreamResponse``) Django's request, thread included,
-    has already ended when the events start, and there is nothing to let go here."""
+    asgiref offers no call for it: the context's executor is taken out of its
+    ``SyncToAsync.context_to_thread_executor`` table (public attributes, not documented; the
+    stream tests fail if they change)."""
     from asgiref.sync import SyncToAsync
 
     context = SyncToAsync.thread_sensitive_context.get(None)
@@ -230,28 +238,49 @@ def lighten(request) -> None:
 
 
 class StreamResponse(StreamingHttpResponse):
-    """A page's stream of events. Under ``config.asgi`` the handler takes the events out
-    (``take_events``) when it sends the headers and serves them itself once Django's request
-    has ended (``config.asgi_threads``: the hand-off), so nothing of the request, its
-    handler or its thread stays alive while the stream is open. Any other server (Django's
-    own ASGI handler, the test client) iterates it as the streaming response it is."""
+    """A page's stream of events (``text/event-stream``), never cached or buffered by a
+    proxy."""
 
     def __init__(self, events):
         super().__init__(events, content_type=EVENT_STREAM)
-        self._events = events
         self["Cache-Control"] = "no-cache"
         self["X-Accel-Buffering"] = "no"
 
-    def take_events(self):
-        """The events, served by the caller from now on; this response streams nothing."""
-        events, self._events = self._events, None
-        self.streaming_content = _nothing()
-        return events
+
+def stream_view(view):
+    """A stream's view: GET and HEAD only, and, when the page that opens it comes from another
+    port of this host (the stream server on a port of its own: ``LIVE_STREAM_ORIGIN``), the
+    answer allows that page to read it with its cookies (CORS). Another host is not allowed:
+    its page's browser then refuses the answer and the page polls."""
+
+    @functools.wraps(view)
+    async def wrapped(request, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            return HttpResponseNotAllowed(["GET", "HEAD"])
+        response = await view(request, *args, **kwargs)
+        origin = request.headers.get("Origin", "")
+        if origin and same_host(origin, request.get_host()):
+            response["Access-Control-Allow-Origin"] = origin
+            response["Access-Control-Allow-Credentials"] = "true"
+            patch_vary_headers(response, ["Origin"])
+        return response
+
+    return wrapped
 
 
-async def _nothing():
-    return
-    yield
+def same_host(origin: str, host: str) -> bool:
+    """Whether ``origin`` (a page's, scheme://host[:port]) is on ``host`` (this request's
+    Host, already checked against ALLOWED_HOSTS), whatever its port."""
+    try:
+        parts = urlsplit(origin)
+        hostname = parts.hostname
+    except ValueError:
+        return False
+    return (
+        parts.scheme in ("http", "https")
+        and hostname is not None
+        and hostname == split_domain_port(host)[0].strip("[]")  # IPv6: urlsplit drops them
+    )
 
 
 async def serve(request, channel: str, shown: str, check, *, beat=None, gap=0.0):
@@ -334,11 +363,10 @@ async def events(channel, queue, shown, check, again, beat, gap):
         await hub().leave(channel, queue)
 
 
+@stream_view
 async def stream(request, public_id):
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET", "HEAD"])
     viewer = await db_released(viewer_of)(request, public_id)
-    if not presenters.pushed(request):
+    if not presenters.streams_here(request):
         return HttpResponse(status=204)
     if request.method == "HEAD":  # a monitor's check: the stream's headers, no stream
         return HttpResponse(content_type=EVENT_STREAM)

@@ -155,19 +155,24 @@ class Stream:
             with contextlib.suppress(OSError):
                 self.sock.close()
 
-    def request_bytes(self, host: str) -> bytes:
+    def request_bytes(self, host: str, path: str) -> bytes:
         headers = self.child.headers(htmx=False)
         headers.update({"Host": host, "Accept": "text/event-stream", "Cache-Control": "no-cache"})
-        lines = [f"GET {self.url} HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items()), "", ""]
+        if "://" in self.url:  # the stream server on a port of its own: a browser says whence
+            headers["Origin"] = self.child.host.rstrip("/")
+        lines = [f"GET {path} HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items()), "", ""]
         return "\r\n".join(lines).encode()
 
     def run(self) -> None:
         started = time.perf_counter()
         first = True
         try:
-            parts = urlsplit(self.child.host)
+            # The page's server, or the stream server's origin when the page names one.
+            parts = urlsplit(self.url if "://" in self.url else self.child.host)
+            url = urlsplit(self.url)
+            path = url.path + (f"?{url.query}" if url.query else "")
             self.sock = gsocket.create_connection((parts.hostname, parts.port), timeout=60)
-            self.sock.sendall(self.request_bytes(parts.netloc))
+            self.sock.sendall(self.request_bytes(parts.netloc, path))
             reader = self.sock.makefile("rb")
             status = reader.readline().decode("latin-1").split()
             headers = {}

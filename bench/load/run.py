@@ -3,9 +3,10 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/multiplipotion_bench \\
     REDIS_URL=redis://127.0.0.1:6379/6 .venv/bin/python -m bench.load.run
 
-Starts the production setup (bench/load/stack.py: uvicorn workers serving ``config.asgi``, a
-Celery worker, DJANGO_ENV=production, on the given PostgreSQL and Redis), then runs steps of
-N simulated children (bench/load/locustfile.py, headless, in LOAD_GENERATORS locust processes
+Starts the production setup (bench/load/stack.py: gunicorn's threaded workers serving the
+pages, ``config.wsgi``, and uvicorn serving the streams, ``config.asgi``; a Celery worker;
+DJANGO_ENV=production, on the given PostgreSQL and Redis), then runs steps of N simulated
+children (bench/load/locustfile.py, headless, in LOAD_GENERATORS locust processes
 of whole classes; pushed boards hold their stream open) for LOAD_STEP_SECONDS each (default
 300) after a ramp-up of at most 30 s. A step passes when no request failed and, after the
 ramp-up, the p95 of **every kind** of request (move, board GET, stream connect, page) is
@@ -25,7 +26,7 @@ step then meets warm processes, as a server that has been up for a while is.
 
 Environment: LOAD_STEPS, LOAD_STEP_SECONDS, LOAD_FAILS_TO_STOP, LOAD_EXTRA_STEPS,
 LOAD_GENERATORS (default one per 500 children, at most one per core), LOAD_WEB_WORKERS
-(uvicorn worker processes; default twice the cores), LOAD_PORTS (8100-8199), LOAD_THINK_S
+(gunicorn worker processes; default twice the cores), LOAD_PORTS (8100-8199), LOAD_THINK_S
 (5: seconds between a child's moves). The database must be PostgreSQL and
 REDIS_URL set (the production setup); its name must contain "bench", as for bench/run.py,
 because the run starts from a new database (unless ``--keep-db``).
@@ -579,7 +580,7 @@ def bench_load(mode: str = "full", *, log=None) -> tuple[dict, dict]:
     result["machine_speed"] = {"before": speed_before, "after": speed_after}
     # The uvicorn workers of each web server (bench/load/stack.py, or LOAD_WEB_WORKERS).
     env = os.environ.get
-    result["web_server"] = "uvicorn"
+    result["web_server"] = "gunicorn gthread (pages) and uvicorn (streams)"
     result["web_workers"] = int(env("LOAD_WEB_WORKERS") or 2 * len(os.sched_getaffinity(0)))
     figures = {
         "students_at_p95_100ms": result["students_at_p95_100ms"],

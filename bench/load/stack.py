@@ -1,6 +1,9 @@
-"""The production setup on this machine, for the load and scale-out tests: uvicorn workers
-serving ``config.asgi`` (docs/deploy.md) with ``DJANGO_ENV=production`` and a Celery worker,
-on the database and Redis of the calling process's ``DATABASE_URL`` and ``REDIS_URL``.
+"""The production setup on this machine, for the load and scale-out tests: each web node's two
+servers (docs/deploy.md, "Two servers": gunicorn's threaded workers serving the pages,
+``config.wsgi``; uvicorn serving the streams, ``config.asgi``, on a port of its own that the
+pages name, ``LIVE_STREAM_ORIGIN=:<port>``, as make run does without a proxy) with
+``DJANGO_ENV=production``, and a Celery worker, on the database and Redis of the calling
+process's ``DATABASE_URL`` and ``REDIS_URL``.
 
 Ports are taken from 8100-8199 (``LOAD_PORTS`` changes the range, e.g. ``8100-8199``).
 Every process is started by us and stopped by its own pid.
@@ -54,9 +57,8 @@ def production_env(**extra: str) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
-        # Connections kept as in production (config/asgi_threads.py: a web process holds at
-        # most ASGI_IDLE_THREADS of them, plus one per request beyond those); LOAD_CONN_MAX_AGE
-        # overrides it (0: a connection a request, as before the kept threads).
+        # Connections kept as in production (each gunicorn thread keeps its own: docs/deploy.md);
+        # LOAD_CONN_MAX_AGE overrides it (0: a connection a request).
         "CONN_MAX_AGE": os.environ.get("LOAD_CONN_MAX_AGE", "60"),
     }
     env.pop("DEBUG", None)
@@ -127,20 +129,38 @@ class Process:
 
 
 def web_args(port: int, workers: int | None = None) -> list[str]:
-    """The production command (docs/deploy.md: uvicorn serving ``config.asgi``, the boards'
-    streams being async views) on a local port; ``workers`` overrides twice the cores."""
-    workers = workers or 2 * len(os.sched_getaffinity(0))
+    """The pages' server as production runs it (docs/deploy.md: gunicorn with
+    config/gunicorn.conf.py serving ``config.wsgi``) on a local port; ``workers`` overrides its
+    number of processes (twice the cores)."""
+    args = [
+        sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi",
+        "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "5", "--log-level", "warning",
+    ]  # fmt: skip
+    return args + (["--workers", str(workers)] if workers else [])
+
+
+def stream_args(port: int) -> list[str]:
+    """The stream server as production runs it (docs/deploy.md: uvicorn serving
+    ``config.asgi``, one process) on a local port."""
     return [
-        sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-        "--port", str(port), "--workers", str(workers), "--no-access-log",
-        "--http", os.environ.get("LOAD_HTTP", "config.uvicorn_http:NoDelayH11Protocol"),
-        "--log-level", "warning", "--timeout-keep-alive", "10", "--timeout-graceful-shutdown", "5",
+        sys.executable, "-m", "uvicorn", "config.asgi:application", "--reset-contextvars",
+        "--host", "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning",
+        "--timeout-keep-alive", "10", "--timeout-graceful-shutdown", "5",
     ]  # fmt: skip
 
 
-def start_web(port: int, env, log_dir, *, workers=None, name=None) -> Process:
+def start_web(
+    port: int, stream_port: int, env, log_dir, *, workers=None, name=None
+) -> list[Process]:
+    """One web node without a proxy: the pages on ``port``, the streams on ``stream_port``
+    (named to the pages: ``LIVE_STREAM_ORIGIN``). Both count as the web's CPU (``web-``)."""
     workers = workers or int(os.environ.get("LOAD_WEB_WORKERS", "0"))
-    return Process(name or f"web-{port}", web_args(port, workers), env, log_dir)
+    env = {**env, "LIVE_STREAM_ORIGIN": f":{stream_port}"}
+    name = name or f"web-{port}"
+    return [
+        Process(name, web_args(port, workers), env, log_dir),
+        Process(f"{name}-streams", stream_args(stream_port), env, log_dir),
+    ]
 
 
 def start_worker(env, log_dir, *, name="worker") -> Process:
@@ -173,9 +193,10 @@ def wait_until_up(url: str, procs: list[Process], timeout: float = 60, want=(200
 def production_stack(
     log_dir: Path, *, web_servers: int = 1, worker: bool = True, env_extra=None, **web_kw
 ):
-    """Start ``web_servers`` uvicorn servers (each on its own port, one SECRET_KEY) and a
-    Celery worker; wait until ``/healthz`` answers 200 (database, cache, broker and the worker's
-    heartbeat), yield ``{"urls": [...], "procs": [...], "env": {...}}``, stop them all.
+    """Start ``web_servers`` web nodes (each its pages' and its streams' server, on ports of
+    their own, one SECRET_KEY) and a Celery worker; wait until ``/healthz`` answers 200
+    (database, cache, broker and the worker's heartbeat), yield ``{"urls": [...], "procs":
+    [...], "env": {...}}`` (the pages' URLs), stop them all.
     ``env_extra`` (e.g. the test database's DATABASE_URL) goes to every process."""
     env = production_env(**(env_extra or {}))
     collectstatic(env)
@@ -184,10 +205,13 @@ def production_stack(
     try:
         if worker:
             procs.append(start_worker(env, log_dir))
+        taken: list[int] = []
         for _ in range(web_servers):
-            port = free_port(exclude=ports)
+            port = free_port(exclude=taken)
+            stream_port = free_port(exclude=[*taken, port])
             ports.append(port)
-            procs.append(start_web(port, env, log_dir, **web_kw))
+            taken += [port, stream_port]
+            procs += start_web(port, stream_port, env, log_dir, **web_kw)
         urls = [f"http://127.0.0.1:{port}" for port in ports]
         for url in urls:
             # Without a worker /healthz is 503 (no heartbeat) but the server is up.

@@ -88,7 +88,7 @@ def test_move_and_page_benches_in_quick_mode():
     assert len(urls) == len(set(urls))
 
 
-# Committed data: the ASGI sides run the requests on threads with their own connections.
+# Committed data: the ASGI side runs the requests on threads with their own connections.
 @pytest.mark.django_db(transaction=True)
 def test_renders_bench_in_quick_mode():
     from bench.renders import KINDS
@@ -98,7 +98,7 @@ def test_renders_bench_in_quick_mode():
     figures, details = bench_renders(quick=True, keep_connection=True)
     for kind in KINDS:
         assert all(positive_finite(figures[f"{kind}_cpu_ms_{side}"]) for side in SIDES)
-        assert positive_finite(figures[f"{kind}_asgi_speedup"])
+        assert positive_finite(figures[f"{kind}_wsgi_speedup"])
         assert figures[f"{kind}_queries"] >= 2
     assert details["rounds"] > 0
 

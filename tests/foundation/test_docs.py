@@ -29,13 +29,20 @@ def test_no_doc_cites_a_file_outside_the_repository():
 
 
 def test_make_run_takes_its_port_and_address_as_the_readme_says():
-    """README: APP_PORT sets the port, APP_HOST the address (127.0.0.1 unless set), which the
-    Makefile passes to the Procfile's web server."""
+    """README: APP_PORT sets the pages' port and APP_STREAM_PORT the streams' (the next one
+    unless set), APP_HOST the address of both (127.0.0.1 unless set), which the Makefile passes
+    to the Procfile's two servers; the pages name the streams' port (LIVE_STREAM_ORIGIN)."""
     procfile = (BASE / "Procfile").read_text()
-    web = next(line for line in procfile.splitlines() if line.startswith("web:"))
-    assert "--host ${APP_HOST:-127.0.0.1}" in web and "--port ${APP_PORT:-8000}" in web
+    lines = dict(line.split(": ", 1) for line in procfile.splitlines() if ": " in line)
+    assert "gunicorn" in lines["web"] and "config.wsgi" in lines["web"]
+    assert "--bind ${APP_HOST:-127.0.0.1}:${APP_PORT:-8000}" in lines["web"]
+    assert "uvicorn config.asgi:application --reset-contextvars" in lines["streams"]
+    assert "--host ${APP_HOST:-127.0.0.1}" in lines["streams"]
+    assert "--port ${APP_STREAM_PORT:-8001}" in lines["streams"]
     makefile = (BASE / "Makefile").read_text()
     assert "APP_HOST ?= 127.0.0.1" in makefile and "APP_HOST=$(APP_HOST)" in makefile
+    assert "APP_STREAM_PORT=$(APP_STREAM_PORT)" in makefile
+    assert "LIVE_STREAM_ORIGIN=$${LIVE_STREAM_ORIGIN-:$(APP_STREAM_PORT)}" in makefile
     readme = (BASE / "README.md").read_text()
-    assert "APP_PORT=8080 make run" in readme
+    assert "APP_PORT=8080 make run" in readme and "APP_STREAM_PORT" in readme
     assert "APP_HOST=0.0.0.0 ALLOWED_HOSTS=" in readme

@@ -87,3 +87,36 @@ def test_production_passes_deploy_checks():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+STREAMS_PROBE = (
+    "import json, django; from django.conf import settings; django.setup();"
+    "print(json.dumps({'origin': settings.LIVE_STREAM_ORIGIN,"
+    " 'connect': list(settings.SECURE_CSP['connect-src'])}))"
+)
+
+
+def test_the_stream_servers_origin_and_what_pages_may_connect_to():
+    """docs/deploy.md, "Two servers": production's streams are the page's own origin (the
+    proxy routes them); make run names a port of the page's host; anything else is refused
+    at start."""
+    production = {"DJANGO_ENV": "production", "SECRET_KEY": SECRET, "ALLOWED_HOSTS": "x.org"}
+
+    def streams(**env):
+        result = run_python(STREAMS_PROBE, **env)
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout.strip().splitlines()[-1])
+
+    assert streams() == {"origin": "", "connect": ["'self'"]}
+    assert streams(**production) == {"origin": "self", "connect": ["'self'"]}
+    assert streams(LIVE_STREAM_ORIGIN=":8001") == {
+        "origin": ":8001",
+        "connect": ["'self'", "http://*:8001", "https://*:8001"],
+    }
+    assert streams(LIVE_STREAM_ORIGIN="https://live.example.org/") == {
+        "origin": "https://live.example.org",
+        "connect": ["'self'", "https://live.example.org"],
+    }
+    for wrong in ("8001", "live.example.org", "https://live.example.org/streams", "ftp://x"):
+        result = run_python(STREAMS_PROBE, LIVE_STREAM_ORIGIN=wrong)
+        assert result.returncode != 0 and "LIVE_STREAM_ORIGIN must be" in result.stderr, wrong

@@ -1,12 +1,10 @@
-"""What a signed-in child's board requests cost in queries, and the ASGI handler's kept
-request threads and streams' hand-off (config/asgi_threads.py; docs/performance.md, "Renders
-and moves profiled", "One subscriber a process").
+"""What a signed-in child's board requests cost in queries, and a stream on the stream
+server's handler (config/asgi.py) holding no thread of its request (docs/performance.md, "One
+subscriber a process").
 Query counts only: speed is the benchmark's (bench/renders.py), never a test's."""
 
 import asyncio
-import gc
 import threading
-import weakref
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -21,11 +19,9 @@ from classroom.models import Assignment
 from classroom.models import Classroom
 from classroom.models import School
 from classroom.models import Student
-from config.asgi_threads import KeptThreadsASGIHandler
 from games import live
 from games.hub import hub
 from games.models import Seat
-from games.stream import Revisit
 
 
 def classroom_match():
@@ -147,70 +143,6 @@ def asgi_get(handler, path, headers):
     return run
 
 
-def request_threads():
-    """The thread each request's synchronous code started on (request_started runs there)."""
-    seen = []
-
-    def record(**kwargs):
-        seen.append(threading.current_thread())
-
-    signals.request_started.connect(record, weak=False)
-    return seen, lambda: signals.request_started.disconnect(record)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_asgi_handler_keeps_the_request_thread():
-    """Django's handler makes a thread a request (and with it a database connection); ours
-    gives the next request the same thread, and the board is the same."""
-    child, match = classroom_match()
-    headers = {
-        "cookie": f"sessionid={child.cookies['sessionid'].value}",
-        "hx-request": "true",
-    }
-    path = reverse("games:play", args=[match.public_id])
-    seen, stop = request_threads()
-    try:
-        kept, stock = KeptThreadsASGIHandler(), ASGIHandler()
-        answers = [asyncio.run(asgi_get(kept, path, headers)()) for _ in range(2)]
-        answers += [asyncio.run(asgi_get(stock, path, headers)()) for _ in range(2)]
-    finally:
-        stop()
-        kept.close_idle()
-        gc.collect()  # the stock handler's ended threads' connections
-    assert [status for status, _body in answers] == [200] * 4
-    assert all(b'id="board"' in body and b"Ada" in body for _status, body in answers)
-    assert seen[0] is seen[1]
-    assert seen[2] is not seen[3]
-    assert seen[0] is not threading.current_thread()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_requests_at_once_get_threads_of_their_own():
-    """Three boards at once: three threads (a request's code never shares its thread with
-    another's at the same time); afterwards at most ``idle_threads`` are kept."""
-    child, match = classroom_match()
-    headers = {
-        "cookie": f"sessionid={child.cookies['sessionid'].value}",
-        "hx-request": "true",
-    }
-    path = reverse("games:play", args=[match.public_id])
-    handler = KeptThreadsASGIHandler(idle_threads=1)
-    seen, stop = request_threads()
-
-    async def three():
-        return await asyncio.gather(*(asgi_get(handler, path, headers)() for _ in range(3)))
-
-    try:
-        answers = asyncio.run(three())
-        kept = len(handler._idle)
-    finally:
-        stop()
-        handler.close_idle()
-    assert [status for status, _body in answers] == [200] * 3
-    assert len({id(t) for t in seen}) == 3
-    assert kept == 1
-
-
 def asgi_stream_then_leave(handler, path, headers):
     """Open a stream through an ASGI handler in process, read its first event, then leave (the
     client disconnects): the first chunk."""
@@ -240,61 +172,57 @@ def asgi_stream_then_leave(handler, path, headers):
 
 
 def pushed_board(settings):
-    """A child's board and its stream, with push on, served by the kept-threads handler:
-    (the child's headers, the handler, the board's path, the stream's path)."""
+    """A child's board and its stream, with push on, served by Django's ASGI handler (the
+    stream server's): (the child's headers, the handler, the board's path, the stream's
+    path)."""
     settings.LIVE_PUSH = True
     child, match = classroom_match()
     headers = {"cookie": f"sessionid={child.cookies['sessionid'].value}"}
     board = reverse("games:play", args=[match.public_id])
     stream = reverse("games:stream", args=[match.public_id])
-    return headers, KeptThreadsASGIHandler(), board, stream
+    return headers, ASGIHandler(), board, stream
 
 
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
-def test_a_stream_never_takes_a_kept_thread_and_the_next_board_is_served(settings, redis_url):
-    """A stream lets its request's thread go once authorized (games.stream shuts it down):
-    under the kept-threads handler it gets a thread of its own, as under Django's, so the
-    thread it shuts down is never handed to the next request."""
+def test_a_board_then_its_stream_on_the_stream_servers_handler(settings, redis_url):
+    """The stream server (config/asgi.py: Django's own handler) answers a board and its
+    stream, and the next board after the stream has gone."""
     headers, handler, board, stream = pushed_board(settings)
 
     async def scenario():
         before = await asgi_get(handler, board, {**headers, "hx-request": "true"})()
         first = await asgi_stream_then_leave(handler, stream, headers)()
-        after = [await asgi_get(handler, board, {**headers, "hx-request": "true"})() for _ in "ab"]
+        after = await asgi_get(handler, board, {**headers, "hx-request": "true"})()
         return before, first, after
 
-    try:
-        before, first, after = asyncio.run(scenario())
-        alive = [not executor._shutdown for executor in handler._idle]
-    finally:
-        handler.close_idle()
-    assert before[0] == 200 and first.startswith(b"event: beat")  # the stream's first beat
-    assert [status for status, _body in after] == [200, 200]
-    assert alive and all(alive)
+    before, first, after = asyncio.run(scenario())
+    assert before[0] == 200 and b'id="board"' in before[1]
+    assert first.startswith(b"event: beat")  # the stream's first beat
+    assert after[0] == 200 and b'id="board"' in after[1]
+
+
+def request_executor_threads() -> set[int]:
+    """The threads asgiref made for requests' synchronous code (one a request under Django's
+    ASGI handler: ``ThreadPoolExecutor(max_workers=1)``, named so by default)."""
+    return {t.ident for t in threading.enumerate() if t.name.startswith("ThreadPoolExecutor-")}
 
 
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
-def test_a_stream_is_served_after_its_django_request_has_ended(settings, redis_url, monkeypatch):
-    """The hand-off: under our handler Django answers a stream's connect as any request, and
-    that request has ended (``request_finished``; the request object freed) by the stream's
-    first heartbeat. The open stream still hears a change, checks the seat at its heartbeats
-    with a new request of the browser (``games.stream.Revisit``), and ends by itself when the
-    child's sign-in ends (under Django's own handler the request lives as long as the
-    stream, and its end comes only then)."""
+def test_an_open_stream_holds_no_thread_of_its_request_and_ends_when_the_seat_is_lost(
+    settings, redis_url
+):
+    """Under Django's own handler (the stream server's) a stream's connect runs its
+    synchronous parts on a thread of the request's own; once authorized the stream lets that
+    thread go (``games.stream.release_request_thread``), so an open stream holds none. The
+    open stream still hears a change, checks the seat at its heartbeats with a new request of
+    the browser (``games.stream.Revisit``), and ends by itself when the child's sign-in ends;
+    the request then finishes (``request_finished``)."""
     settings.LIVE_PUSH = True
     settings.LIVE_HEARTBEAT_SECONDS = 0.2
     child, match = classroom_match()
     session_key = child.cookies["sessionid"].value
-    seen_requests = []
-    keep = Revisit.__init__
-
-    def remember(self, request):
-        seen_requests.append(weakref.ref(request))
-        keep(self, request)
-
-    monkeypatch.setattr(Revisit, "__init__", remember)
     finished = []
 
     def record(**kwargs):
@@ -304,7 +232,7 @@ def test_a_stream_is_served_after_its_django_request_has_ended(settings, redis_u
     scope = asgi_scope(
         path, {"cookie": f"sessionid={session_key}"}, f"v={match.poll_token}".encode()
     )
-    handler = KeptThreadsASGIHandler()
+    handler = ASGIHandler()
 
     async def scenario():
         chunks: asyncio.Queue = asyncio.Queue()
@@ -320,12 +248,12 @@ def test_a_stream_is_served_after_its_django_request_has_ended(settings, redis_u
             if message["type"] == "http.response.body" and message.get("body"):
                 chunks.put_nowait(message["body"].decode())
 
+        before = request_executor_threads()
         served = asyncio.create_task(handler(scope, receive, send))
         first = await asyncio.wait_for(chunks.get(), 10)
-        # (a timer the connect's await cancelled keeps its context until it is due: < 1 s)
-        await asyncio.sleep(1.5)
-        gc.collect()
-        ended = {"finished": len(finished), "request freed": seen_requests[0]() is None}
+        await asyncio.sleep(0.5)  # a thread told to stop ends at once
+        open_threads = request_executor_threads() - before
+        finished_while_open = len(finished)
         await asyncio.to_thread(live.send, match.public_id, "T-next")
         heard = []
         while not heard or not heard[-1].startswith("event: changed"):
@@ -338,7 +266,7 @@ def test_a_stream_is_served_after_its_django_request_has_ended(settings, redis_u
             if rest[-1].startswith("event: changed"):
                 break
         await asyncio.wait_for(served, 10)
-        return first, ended, heard, rest, hub().listening()
+        return first, open_threads, finished_while_open, heard, rest, hub().listening()
 
     def in_a_thread():
         # A thread of its own, as a server's connection: its context is new (this one's
@@ -351,80 +279,13 @@ def test_a_stream_is_served_after_its_django_request_has_ended(settings, redis_u
 
     signals.request_finished.connect(record, weak=False)
     try:
-        first, ended, heard, rest, listening = in_a_thread()
+        first, open_threads, finished_while_open, heard, rest, listening = in_a_thread()
     finally:
         signals.request_finished.disconnect(record)
-        handler.close_idle()
     assert first.startswith("event: beat")
-    assert ended == {"finished": 1, "request freed": True}
+    assert open_threads == set() and finished_while_open == 0
     assert "event: changed\ndata: T-next\n\n" in heard
     assert heard.count("event: beat\ndata: \n\n") >= 1  # the heartbeats' checks go on
     assert rest[-1] == "event: changed\ndata: gone\n\n"
     assert listening == 0
-
-
-@pytest.mark.django_db(transaction=True)
-def test_at_most_max_threads_requests_run_at_once_and_the_others_wait():
-    """Five boards at once with two threads allowed: never more than two requests on threads
-    (each thread may hold a database connection), and every board is served."""
-    child, match = classroom_match()
-    headers = {
-        "cookie": f"sessionid={child.cookies['sessionid'].value}",
-        "hx-request": "true",
-    }
-    path = reverse("games:play", args=[match.public_id])
-    handler = KeptThreadsASGIHandler(idle_threads=1, max_threads=2)
-    most = []
-
-    async def watch(done):
-        while not done.is_set():
-            most.append(handler.busy)
-            await asyncio.sleep(0)
-
-    async def five():
-        done = asyncio.Event()
-        watcher = asyncio.create_task(watch(done))
-        answers = await asyncio.gather(*(asgi_get(handler, path, headers)() for _ in range(5)))
-        done.set()
-        await watcher
-        return answers
-
-    try:
-        answers = asyncio.run(five())
-    finally:
-        handler.close_idle()
-    assert [status for status, _body in answers] == [200] * 5
-    assert max(most) == 2
-
-
-@pytest.mark.services
-@pytest.mark.django_db(transaction=True)
-def test_a_request_never_inherits_the_context_of_the_one_before(settings, redis_url):
-    """uvicorn may start a keep-alive connection's next request in the context of the request
-    before it (CPython issue 140947: the connection's reader is registered again from that
-    request's task), with asgiref's ThreadSensitiveContext of that request, exited. A stream's
-    connect then failed: "RuntimeError: ThreadSensitiveContext has exited", a 500 (seen when a
-    teacher left the live wall quickly). Our handler serves each request in a context of its
-    own: the board and the stream are answered as usual."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from asgiref.sync import SyncToAsync
-    from asgiref.sync import ThreadSensitiveContext
-
-    headers, handler, board, stream = pushed_board(settings)
-
-    async def scenario():
-        before = ThreadSensitiveContext(executor=ThreadPoolExecutor(max_workers=1))
-        async with before:
-            pass
-        SyncToAsync.thread_sensitive_context.set(before)  # as the request before left it
-        answer = await asgi_get(handler, board, {**headers, "hx-request": "true"})()
-        first = await asgi_stream_then_leave(handler, stream, headers)()
-        return answer, first
-
-    try:
-        answer, first = asyncio.run(scenario())
-    finally:
-        handler.close_idle()
-    assert answer[0] == 200 and b'id="board"' in answer[1]
-    assert first.startswith(b"event: beat")
+    assert finished == [True]

@@ -1,5 +1,8 @@
-"""Live boards in chromium, served by uvicorn (the ASGI server of production) on the test
-database, with real Redis: a move shows on the other board by push (no poll before the event),
+"""Live boards in chromium, with real Redis on the test database: the streams served by
+uvicorn (the stream server of production, config/asgi.py), the pages by the same server or,
+as in production and make run, by a WSGI server of their own (Django's live server) with the
+stream server on another port (LIVE_STREAM_ORIGIN, CORS). A move shows on the other board by
+push (no poll before the event),
 and with the stream blocked the board falls back to polling by itself, plays on, and takes a
 stream again once it gets one (the timings shortened through their settings; their defaults'
 wiring is tested in test_live_stream.py)."""
@@ -11,6 +14,7 @@ from browser_kit import session_cookie
 from django.db import connections
 from live_kit import AsgiServer
 
+from config.settings import connect_sources
 from games.models import Match
 from games.models import Seat
 
@@ -38,6 +42,23 @@ def session_for(key) -> str:
     session["player_key"] = key
     session.save()
     return session.session_key
+
+
+@pytest.fixture(params=["one server", "two servers"])
+def pages_url(request, asgi_server, settings):
+    """Where the pages are served: by the stream server itself, or by Django's WSGI live
+    server with the streams on the stream server's port (the browser then reads them across
+    origins, with its cookies)."""
+    if request.param == "one server":
+        return asgi_server.url
+    live_server = request.getfixturevalue("live_server")
+    settings.LIVE_STREAM_ORIGIN = f":{asgi_server.port}"
+    settings.SECURE_CSP = {
+        **settings.SECURE_CSP,
+        "connect-src": connect_sources(settings.LIVE_STREAM_ORIGIN),
+    }
+    # Named as the cookies are (127.0.0.1: a cookie is the host's, whatever its port).
+    return live_server.url.replace("//localhost:", "//127.0.0.1:")
 
 
 @pytest.fixture
@@ -99,11 +120,11 @@ def listening(page):
     )
 
 
-def test_a_move_shows_on_the_other_board_by_push(boards, asgi_server):
+def test_a_move_shows_on_the_other_board_by_push(boards, pages_url):
     match, pages = boards
     mover, other = turn_order(match, pages)
     for page in (mover, other):
-        page.goto(asgi_server.url + match.get_absolute_url())
+        page.goto(pages_url + match.get_absolute_url())
         listening(page)
     quiet_from = time.monotonic()
     time.sleep(2.5)  # polling would have asked twice by now (every second while waiting)

@@ -129,6 +129,75 @@ def test_a_wsgi_server_serves_polling_boards_and_no_stream(settings):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_wsgi_page_pushes_when_a_stream_server_is_named(settings):
+    """Production and make run: the pages on a WSGI server, the streams on a server of their
+    own (``LIVE_STREAM_ORIGIN``). "self": the page's own origin (a proxy sends the stream
+    there); ":<port>": the page's host on that port; the WSGI server itself still answers a
+    stream with 204 (it would hold a thread)."""
+    settings.LIVE_PUSH = True
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "192.168.1.20"]
+    match = two_guests()
+
+    def page(origin, host="127.0.0.1:8000"):
+        settings.LIVE_STREAM_ORIGIN = origin
+        client = Client(HTTP_HOST=host)
+        client.cookies["sessionid"] = session_of("ben")
+        assert client.get(stream_url(match)).status_code == 204
+        return client.get(match.get_absolute_url()).content.decode()
+
+    def wsgi_pages():
+        return [
+            page("self"),
+            page(":8001"),
+            page(":8001", host="192.168.1.20:8000"),
+            page("https://live.example.org"),
+        ]
+
+    same, port, other_host, elsewhere = run(wsgi_pages)
+    url = reverse("games:stream", args=[match.public_id])
+    assert f'sse-connect="{url}?v=' in same
+    assert f'sse-connect="http://127.0.0.1:8001{url}?v=' in port
+    assert f'sse-connect="http://192.168.1.20:8001{url}?v=' in other_host
+    assert f'sse-connect="https://live.example.org{url}?v=' in elsewhere
+    assert all('hx-trigger="every 1s"' not in body for body in (same, port, elsewhere))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stream_answers_its_own_hosts_pages_with_cors_and_no_other(push):
+    """A stream server on a port of its own lets the pages of its host (any port) read it with
+    their cookies; a page of another site gets no such header, so its browser refuses the
+    answer (its stream view never runs any differently)."""
+    match = two_guests()
+
+    def headers_for(origin):
+        async def scenario():
+            client = AsyncClient()
+            client.cookies["sessionid"] = session_of("ben")
+            response = await client.get(stream_url(match, "x"), headers={"Origin": origin})
+            if response.streaming:
+                await aiter(response.streaming_content).aclose()
+            return response.status_code, response.get("Access-Control-Allow-Origin"), response
+
+        return run(scenario)
+
+    for origin, allowed in (
+        ("http://testserver:8001", True),
+        ("https://testserver", True),
+        ("http://evil.example:8000", False),
+        ("null", False),
+        ("http://testserver.evil.example", False),
+        ("http://[::1", False),
+    ):
+        status, allow, response = headers_for(origin)
+        assert status == 200, origin
+        if allowed:
+            assert allow == origin and response["Access-Control-Allow-Credentials"] == "true"
+            assert "Origin" in response["Vary"]
+        else:
+            assert allow is None and "Access-Control-Allow-Credentials" not in response, origin
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_pushed_boards_poller_listens_with_the_default_timings(settings):
     settings.LIVE_PUSH = True
     match = two_guests()

@@ -114,6 +114,7 @@ class AsgiServer:
             log_level="warning",
             lifespan="off",
             timeout_graceful_shutdown=1,
+            reset_contextvars=True,  # as the stream server runs (config/asgi.py)
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

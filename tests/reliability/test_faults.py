@@ -9,7 +9,7 @@
     roll-up once Redis is back;
 (c) the web server (gunicorn) killed and started again mid-game: the game resumes where it
     was, with the same browser cookies;
-(d) PostgreSQL out of reach for a few seconds (a proxy of our own between the web server, uvicorn
+(d) PostgreSQL out of reach for a few seconds (a proxy of our own between the web server, gunicorn
     as in production, and PostgreSQL, cut; never the shared server): every move, warm-up answer
     and page asked for meanwhile answers 503 with Retry-After, is sent again as the page does,
     and goes through once PostgreSQL is back; each answer is stored exactly once.
@@ -128,8 +128,8 @@ def start_worker(env, log: Path, queue: str) -> subprocess.Popen:
 
 def start_web(env, log: Path, port: int) -> subprocess.Popen:
     proc = start(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", "1", "--threads", "4", "--timeout", "60"],
+        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi",
+         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "4", "--timeout", "60"],
         env, log,
     )  # fmt: skip
 
@@ -561,27 +561,6 @@ class CuttableProxy:
         self.listener.close()
 
 
-def start_asgi_web(env, log: Path, port: int) -> subprocess.Popen:
-    """The web server as production runs it (the Procfile's uvicorn serving config.asgi)."""
-    proc = start(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--http",
-         "config.uvicorn_http:NoDelayH11Protocol", "--host", "127.0.0.1", "--port", str(port),
-         "--timeout-graceful-shutdown", "3"],
-        env, log,
-    )  # fmt: skip
-
-    def up():
-        assert proc.poll() is None, log.read_text()[-3000:]
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/web", timeout=2)
-            return True
-        except OSError:  # HTTPError too: the database must be reachable
-            return False
-
-    wait_for(up, timeout=60, what="the web server")
-    return proc
-
-
 def send_until_answered(browser, method, path, data=None, htmx=True):
     """A device's request sent as static/js/app.js sends it: on 503, again after Retry-After
     seconds, then half as long again each time (at most 30 s). Returns the answers' statuses
@@ -636,7 +615,7 @@ def test_postgresql_out_of_reach_for_a_few_seconds(postgres, transactional_db, t
     env = process_env(tmp_path, DATABASE_URL=through_proxy, DEBUG="0", LOG_LEVEL="WARNING")
     web = None
     try:
-        web = start_asgi_web(env, log, port)
+        web = start_web(env, log, port)
         base = f"http://127.0.0.1:{port}"
         sends = []  # (browser, method, path, data, htmx)
         for i, (child, match, warm_up) in enumerate(devices):

@@ -1,14 +1,15 @@
 """Slow and idle clients cannot block a web node (the security issue's item 5).
 
-The attack, on the app server alone (uvicorn serving ``config.asgi``): connections trickling a
+The attack, on the app server alone (then uvicorn serving ``config.asgi``): connections trickling a
 ``POST /join/`` body a byte every few seconds each held one of the app's request threads while
 the body came, so a few hundred of them made every other request wait; connections that sent
 nothing, or half their headers, were never closed, and with a limit of 256 open files a few
 hundred of them made every request fail.
 
 Production now runs nginx in front (``deploy/nginx.conf``; docs/deploy.md, "nginx in front of
-the app server"). This test starts the production app server (the command of docs/deploy.md,
-``bench.load.stack.web_args``, with the attack's limit of 256 open files) and nginx with the
+the app server"). This test starts the production app servers (the commands of docs/deploy.md,
+``bench.load.stack.web_args`` for the pages and ``stream_args`` for the streams, each with the
+attack's limit of 256 open files) and nginx with the
 shipped file (only ports, paths, the user and the balancer's address filled in; the limits and
 timeouts as shipped), then makes both attacks at once, each from an address of its own (all
 of 127/8 is this machine): more slow bodies than the per-address limit, 150 silent and 150
@@ -350,6 +351,7 @@ def test_slow_and_idle_clients_do_not_block_a_web_node(
 
     from bench.load.stack import Process
     from bench.load.stack import production_env
+    from bench.load.stack import stream_args
     from bench.load.stack import wait_until_up
     from bench.load.stack import web_args
     from games.models import Match
@@ -368,7 +370,7 @@ def test_slow_and_idle_clients_do_not_block_a_web_node(
     assert body_timeout > TRICKLE_EVERY
     assert limit <= 2000, "this test opens more connections than the per-address limit"
 
-    app_port, proxy_port = free_port(), free_port()
+    app_port, stream_port, proxy_port = free_port(), free_port(), free_port()
     prefix = tmp_path / "nginx"
     for folder in ("temp", "logs"):
         (prefix / folder).mkdir(parents=True)
@@ -384,7 +386,7 @@ def test_slow_and_idle_clients_do_not_block_a_web_node(
                 "NGINX_LOGS": str(prefix / "logs"),
                 "BALANCER": BALANCER,
                 "APP_PAGES": f"127.0.0.1:{app_port}",
-                "APP_STREAMS": f"127.0.0.1:{app_port}",
+                "APP_STREAMS": f"127.0.0.1:{stream_port}",
                 "NGINX_PAGES": str(prefix / "edge"),
             }
         )
@@ -400,12 +402,13 @@ def test_slow_and_idle_clients_do_not_block_a_web_node(
     # (production runs twice the cores): each one takes seconds to start, and behind nginx
     # the attack reaches none of them.
     app = Process("app", with_open_files(256, web_args(app_port, workers=2)), env, logs)
+    streams = Process("streams", with_open_files(256, stream_args(stream_port)), env, logs)
     proxy = Process(
         "nginx", [nginx, "-p", str(prefix), "-c", str(conf), "-g", "daemon off;"], env, logs
     )
     attack = stream = None
     try:
-        wait_until_up(f"http://127.0.0.1:{proxy_port}/healthz/web", [app, proxy])
+        wait_until_up(f"http://127.0.0.1:{proxy_port}/healthz/web", [app, streams, proxy])
         device = Device(proxy_port)
         for _ in range(12):  # every app worker process warm, the CSRF cookie set
             assert device.request("GET", "/play/new/")[0] == 200
@@ -493,14 +496,16 @@ def test_slow_and_idle_clients_do_not_block_a_web_node(
         status, headers, _ = outsider.request("GET", "/accounts/login/")
         assert status == 301 and headers["location"].startswith("https://")
 
-        for proc in (app, proxy):
+        for proc in (app, streams, proxy):
             assert proc.alive(), proc.tail()
-        app_log = app.log.read_text(errors="replace")
-        assert "Traceback" not in app_log and "Too many open files" not in app_log, app_log[-3000:]
+        for server in (app, streams):
+            log = server.log.read_text(errors="replace")
+            assert "Traceback" not in log and "Too many open files" not in log, log[-3000:]
     finally:
         if attack is not None:
             attack.stop()
         if stream is not None:
             stream.stop()
         proxy.stop()
+        streams.stop()
         app.stop()

@@ -7,7 +7,7 @@ writes ``<folder>/<language>/<status>.html`` for each status nginx makes itself
 one address, 413 for a body over the limit), from ``templates/edge/page.html`` and the site's
 translations. nginx picks the language from the browser's ``Accept-Language`` (its
 ``$edge_language`` map) and reads the files from ``NGINX_PAGES``; run this on every deploy,
-before nginx is reloaded (docs/deploy.md, "nginx in front of the app server").
+before nginx is reloaded (docs/deploy.md, "nginx in front of the app servers").
 """
 
 from pathlib import Path
