@@ -1,4 +1,5 @@
-"""gunicorn settings of a production web node: ``gunicorn -c config/gunicorn.conf.py config.wsgi``.
+"""gunicorn settings of the pages' server (docs/deploy.md, "Two servers"):
+``gunicorn -c config/gunicorn.conf.py config.wsgi``.
 
 Several single-core processes with few threads each: a gthread worker runs Python on one core at
 a time (one GIL), and with many threads a request that comes back from PostgreSQL or Redis waits
@@ -7,8 +8,8 @@ test (docs/performance.md, "Load"): 300 children, 60 s steps, same CPU per reque
 8 threads p95 201 ms, 4 × 2 p95 84 ms, 6 × 1 p95 86 ms.
 
 Environment: WEB_CONCURRENCY (workers; default twice the cores this process may use),
-WEB_THREADS (default 2), PORT (default 8000; the bind address is 0.0.0.0 behind the load
-balancer).
+WEB_THREADS (default 2), PORT (default 8000, on the loopback: nginx in front; ``--bind``
+overrides it, as make run does).
 """
 
 import os
@@ -18,8 +19,11 @@ import os
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * len(os.sched_getaffinity(0)))
 threads = int(os.environ.get("WEB_THREADS") or 2)
 worker_class = "gthread"
-bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+bind = f"127.0.0.1:{os.environ.get('PORT', '8000')}"
 keepalive = 10  # Chromebooks poll every 1-3 s on one connection
 backlog = 4096
 worker_connections = 4000
 graceful_timeout = 10
+# gunicorn's control socket (~/.gunicorn/gunicorn.ctl, one path for every instance of a user)
+# is not used: several instances on one machine would take it from one another.
+control_socket_disable = True
