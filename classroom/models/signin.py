@@ -49,7 +49,7 @@ LOCKOUT_AFTER = 5  # wrong picture answers in a row for one child from one devic
 LOCKOUT_MINUTES = 10
 UNKNOWN_DEVICE_LIMIT = 6  # wrong answers for one child from devices the class has not used
 UNKNOWN_WINDOW_HOURS = 24
-NETWORK_UNKNOWN_LIMIT = 100  # answers from unknown devices of one network address
+NETWORK_UNKNOWN_LIMIT = 100  # answers not right from unknown devices of one network address
 NETWORK_WINDOW_MINUTES = 10
 GUESSING_ALERT = 3  # wrong answers from unknown devices that put a warning on the class pages
 KNOWN_DEVICE_DAYS = 180  # a device unused by the class this long is no longer known
@@ -255,6 +255,8 @@ class StudentSignIn:
             elif row.check_pictures(chosen):
                 tries.delete()
                 device.forgive()
+                if not known:  # a right answer is no guess: only the others count
+                    RateLimit.give_back("pictures-network", network)
                 answer = Answer(Verdict.SIGNED_IN)
             else:
                 tries.count_failure(now)

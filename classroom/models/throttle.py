@@ -43,6 +43,15 @@ class RateLimit(models.Model):
             return True
 
     @classmethod
+    def give_back(cls, kind: str, value: str) -> None:
+        """Take back one use ``hit`` counted (it turned out not to count: a right answer).
+        Counted first and given back, as ``config.throttle`` does, so that parallel requests
+        can never all pass a check made before any of them counted."""
+        cls.objects.filter(key=cls.key_for(kind, value), count__gt=0).update(
+            count=models.F("count") - 1
+        )
+
+    @classmethod
     def forget_old(cls, older_than: timedelta = timedelta(days=2), now=None) -> int:
         now = now or timezone.now()
         return cls.objects.filter(window_start__lt=now - older_than).delete()[0]

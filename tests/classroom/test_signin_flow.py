@@ -376,15 +376,15 @@ def test_after_the_cool_off_the_device_may_try_again_with_a_fresh_count(world):
 
 def test_too_many_answers_from_new_devices_of_one_network_are_stopped(world, monkeypatch):
     """One client spraying guesses over many children from one network: after
-    NETWORK_UNKNOWN_LIMIT answers from new devices, new devices there must wait; the class's
-    own devices on the same network carry on."""
+    NETWORK_UNKNOWN_LIMIT wrong answers from new devices, new devices there must wait; the
+    class's own devices on the same network carry on."""
     monkeypatch.setattr(signin_rules, "NETWORK_UNKNOWN_LIMIT", 4)
-    device = class_device(world)  # its first sign-in, while it was new, is one of the four
+    device = class_device(world)  # its first sign-in, while it was new, was right: not counted
     statuses = [
         post_pictures(csrf_client(), world.child_a, wrong_pictures(world.child_a)).status_code
-        for _ in range(4)
+        for _ in range(5)
     ]
-    assert statuses == [422, 422, 422, 429]
+    assert statuses == [422, 422, 422, 422, 429]
     response = post_pictures(csrf_client(), world.child_a, right_pictures(world.child_a))
     assert response.status_code == 429
     assert "Lots of wrong tries came from here." in response.content.decode()
@@ -392,6 +392,24 @@ def test_too_many_answers_from_new_devices_of_one_network_are_stopped(world, mon
     # Another network is not affected.
     elsewhere = Client(enforce_csrf_checks=True, REMOTE_ADDR="198.51.100.20")
     assert post_pictures(elsewhere, world.child_a, right_pictures(world.child_a)).status_code == 302
+
+
+def test_a_whole_school_on_new_devices_signs_in_whatever_the_network_limit(world, monkeypatch):
+    """Right answers are no guesses: a school whose every Chromebook is new (its first
+    lesson, several classes at once, one network address) signs every child in, however many
+    more than NETWORK_UNKNOWN_LIMIT they are; a wrong answer among them still counts."""
+    monkeypatch.setattr(signin_rules, "NETWORK_UNKNOWN_LIMIT", 4)
+    children = [world.child_a, world.child_b] * 6  # twelve new devices, three times the limit
+    statuses = [
+        post_pictures(csrf_client(), child, right_pictures(child)).status_code
+        for child in children
+    ]
+    assert statuses == [302] * 12
+    wrong = [
+        post_pictures(csrf_client(), world.child_a, wrong_pictures(world.child_a)).status_code
+        for _ in range(5)
+    ]
+    assert wrong == [422, 422, 422, 422, 429]
 
 
 def test_a_429_through_htmx_is_the_slow_down_partial(world):
