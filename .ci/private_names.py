@@ -1,6 +1,6 @@
 """No module of the project imports, reads or overrides a private name of the servers and
 frameworks it runs on (Django, asgiref, uvicorn, kombu, Celery, redis-py): those change
-without notice between releases, which is how the project came to pin Django below 6.2.
+without notice between releases.
 
     python .ci/private_names.py        # `make lint` runs it; exit 1 with the places found
 
@@ -54,15 +54,6 @@ KNOWN = {
     ("config/broker.py", "_get"),
     ("config/broker.py", "_put"),
     ("config/broker.py", "_queue_bind"),
-    # the cache that survives a Redis outage (Django's RedisCache, redis-py's pool)
-    ("config/cache.py", "_cache"),
-    ("config/cache.py", "_class"),
-    ("config/cache.py", "_clients"),
-    ("config/cache.py", "_lock"),
-    ("config/cache.py", "_options"),
-    ("config/cache.py", "_servers"),
-    # compiled queries (Django's compiler)
-    ("config/prepared.py", "_fetch_mode"),
     # tests that read translation catalogues and the admin's registry
     ("tests/classroom/test_pages_in_languages.py", "_catalog"),
     ("tests/classroom/test_pages_in_languages.py", "_registry"),

@@ -1,4 +1,4 @@
-"""A signed-in child's board and moves: CPU per request, before and after, in one run.
+"""A signed-in child's board and moves: CPU per request, side by side, in one run.
 
 Three requests of a child signed in with their pictures, on a classroom MultipliPotion match
 against a classmate (two children's seats: no computer player, nothing sent to Celery):
@@ -7,7 +7,7 @@ against a classmate (two children's seats: no computer player, nothing sent to C
 - ``poll``: ``GET /play/<id>/poll/?v=<an old token>`` with ``HX-Request`` (the poll's full
   answer: the token lookup, then the board);
 - ``move``: ``POST /play/<id>/move/``, a legal place on a match of its own (every timed move
-  is the first move of a new match, as in bench/moves.py).
+  is the first move of a new match; bench/moves.py times moves in the middle of games).
 
 Each goes in process through two servers' paths, with the full middleware stack:
 
@@ -16,6 +16,11 @@ Each goes in process through two servers' paths, with the full middleware stack:
 - ``asgi``: Django's own ``ASGIHandler`` (the stream server's, ``config.asgi``) with
   ``CONN_MAX_AGE=0``, as a page would cost under an ASGI server: a new thread and a new
   database connection a request, and the middleware's thread hops.
+
+The board and the full poll also go through a bare view on the WSGI path (``bench/views.py``:
+the same middleware, the same queries and the same check of the seat, no engine view, no
+presenter, no template): ``board_vs_bare`` and ``poll_vs_bare`` are the real view's CPU ÷ the
+bare view's, the guard against a board that grows dearer (bench/report.py has the goals).
 
 The figure is the CPU time of this process (``time.process_time``: every thread of it, not the
 database server's) per request, median over the rounds; the sides alternate within every
@@ -41,6 +46,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection
 from django.db import connections
 from django.test.utils import CaptureQueriesContext
+from django.test.utils import override_settings
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 
@@ -48,6 +54,9 @@ from bench import wsgi
 
 KINDS = ("board", "poll", "move")
 SIDES = ("wsgi", "asgi")
+# The kinds also timed through a bare view making the same queries (bench/views.py), on the
+# WSGI path: ``{kind}_vs_bare`` is the real view's CPU ÷ the bare view's.
+BARE_KINDS = ("board", "poll")
 
 
 def make_world(matches: int):
@@ -183,7 +192,10 @@ def conn_max_age(seconds):
         db["CONN_MAX_AGE"] = before
 
 
-def request(caller, kind: str, match, headers, body=b"") -> tuple[int, bytes]:
+def request(caller, kind: str, match, headers, body=b"", *, bare=False) -> tuple[int, bytes]:
+    if bare:
+        path = f"/bench/bare-{kind}/{match.public_id}/"
+        return caller.call("GET", path, query="v=old" if kind == "poll" else "", headers=headers)
     if kind == "board":
         return caller.call("GET", f"/play/{match.public_id}/", headers=headers)
     if kind == "poll":
@@ -223,8 +235,9 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
     }
     max_age = {"wsgi": None, "asgi": 0}
     cpu = {(kind, side): [] for kind in KINDS for side in SIDES}
+    cpu |= {(kind, "bare"): [] for kind in BARE_KINDS}
     sizes = {}
-    with wsgi.keep_connection(keep_connection):
+    with wsgi.keep_connection(keep_connection), override_settings(ROOT_URLCONF="bench.urls"):
         # Counted once the board has been shown (its last_seen_at written) and the session
         # read, as in play: the throttled presence UPDATE is not a board's cost.
         request(callers["wsgi"], "board", counting[0], headers)
@@ -238,8 +251,9 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
         }
         gc.collect()
         for i in range(total):
-            order = SIDES if i % 2 == 0 else tuple(reversed(SIDES))
             for kind in KINDS:
+                sides = (*SIDES, "bare") if kind in BARE_KINDS else SIDES
+                order = sides if i % 2 == 0 else tuple(reversed(sides))
                 for side in order:
                     match = move_matches[side][i] if kind == "move" else board_matches[i % boards]
                     body = bodies[side][i] if kind == "move" else b""
@@ -247,9 +261,11 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
                         # The child's device showed this board before the move, and that
                         # wrote the seat's last_seen_at (untimed, as in bench/moves.py).
                         Seat.objects.filter(match=match).mark_seen()
-                    with conn_max_age(max_age[side]):
+                    bare = side == "bare"
+                    caller = callers["wsgi" if bare else side]
+                    with conn_max_age(max_age["wsgi" if bare else side]):
                         start = time.process_time()
-                        status, content = request(callers[side], kind, match, headers, body)
+                        status, content = request(caller, kind, match, headers, body, bare=bare)
                         used = time.process_time() - start
                     if status != 200:
                         raise RuntimeError(f"{kind} on {side} answered {status}: {content[:200]!r}")
@@ -265,7 +281,7 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
 
     figures, details = {}, {"rounds": rounds, "warmup": warmup, "queries": queries, "cpu_ms": {}}
     for kind in KINDS:
-        for side in SIDES:
+        for side in (*SIDES, "bare") if kind in BARE_KINDS else SIDES:
             values = cpu[kind, side]
             median = statistics.median(values)
             figures[f"{kind}_cpu_ms_{side}"] = median
@@ -277,6 +293,10 @@ def bench_renders(quick: bool = False, *, rounds=None, warmup=None, keep_connect
         figures[f"{kind}_wsgi_speedup"] = (
             figures[f"{kind}_cpu_ms_asgi"] / figures[f"{kind}_cpu_ms_wsgi"]
         )
+        if kind in BARE_KINDS:
+            figures[f"{kind}_vs_bare"] = (
+                figures[f"{kind}_cpu_ms_wsgi"] / figures[f"{kind}_cpu_ms_bare"]
+            )
         figures[f"{kind}_queries"] = queries[kind]
     return figures, details
 
@@ -292,13 +312,18 @@ def main() -> None:
     quick = "--quick" in sys.argv
     figures, details = bench_renders(quick)
     print(f"{details['rounds']} rounds; CPU ms per request (median)")
-    heads = ("wsgi", 7), ("asgi", 7), ("speedup", 8)
+    heads = ("wsgi", 7), ("asgi", 7), ("speedup", 8), ("bare", 7), ("÷ bare", 7)
     print(f"{'request':8} " + " ".join(f"{h:>{w}}" for h, w in heads) + " queries")
     for kind in KINDS:
+        bare = (
+            f"{figures[f'{kind}_cpu_ms_bare']:7.2f} {figures[f'{kind}_vs_bare']:7.2f}"
+            if kind in BARE_KINDS
+            else f"{'—':>7} {'—':>7}"
+        )
         print(
             f"{kind:8} {figures[f'{kind}_cpu_ms_wsgi']:7.2f} "
             f"{figures[f'{kind}_cpu_ms_asgi']:7.2f} "
-            f"{figures[f'{kind}_wsgi_speedup']:8.2f} {figures[f'{kind}_queries']}"
+            f"{figures[f'{kind}_wsgi_speedup']:8.2f} {bare} {figures[f'{kind}_queries']}"
         )
 
 

@@ -18,7 +18,6 @@ from classroom import live
 from classroom.languages import CHILD_LANGUAGE
 from classroom.languages import child_loaded
 from classroom.models import Student
-from config.prepared import PreparedQuery
 
 AFTER_HOURS_SESSION = timedelta(hours=1)
 # Kept in the fresh session of a child the teacher signed out (the class's session ended, a new
@@ -68,14 +67,13 @@ def sign_out_student(request) -> None:
         live.class_changed(student.classroom_id, waiting=True)
 
 
-# The child with class and school, unless archived: compiled once (config/prepared.py), as
-# every board request of a child asks for it.
-SIGNED_IN_STUDENT = PreparedQuery(
-    lambda pk: Student.objects.select_related("classroom", "classroom__school").filter(
+def signed_in_student(pk) -> Student | None:
+    """The child with class and school (one query: every board request of a child asks for
+    it), unless archived, or None."""
+    found = Student.objects.select_related("classroom", "classroom__school").filter(
         pk=pk, archived_at__isnull=True, classroom__archived_at__isnull=True
-    )[:1],
-    marker=-7_777_777,
-)
+    )[:1]
+    return next(iter(found), None)
 
 
 def current_student(request) -> Student | None:
@@ -86,7 +84,7 @@ def current_student(request) -> Student | None:
         return None
     if hasattr(request, "_current_student"):
         return request._current_student
-    student = SIGNED_IN_STUDENT.first(student_id)
+    student = signed_in_student(student_id)
     if student is None:
         request.session.flush()
     elif (

@@ -176,18 +176,20 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            # Django's RedisCache, answering a miss while Redis is down (config/cache.py).
-            "BACKEND": "config.cache.ResilientRedisCache",
+            # django-redis: while Redis is down every call answers as a miss (or does nothing)
+            # instead of raising, and is logged (IGNORE_EXCEPTIONS): the cache holds nothing
+            # that cannot be lost (docs/reliability.md, "Faults").
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "mpc"),
             "OPTIONS": {
-                "socket_connect_timeout": 2,
-                "socket_timeout": 2,
-                # One pool a process (ASGI makes a cache object a request: config/cache.py).
-                "pool_class": "config.cache.SharedConnectionPool",
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 2,
+                "SOCKET_TIMEOUT": 2,
             },
         }
     }
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))

@@ -103,6 +103,8 @@ def _take(key: str, limit: int) -> bool:
     except ValueError:  # expired between add and incr
         cache.set(key, 1, WRONG_CODE_WINDOW)
         count = 1
+    if count is None:  # Redis away (the cache answers nothing): counting from zero again
+        count = 1
     if count > limit:
         _untake(key)
         return False

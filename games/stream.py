@@ -85,17 +85,16 @@ _pool = ThreadPoolExecutor(max_workers=POOL_THREADS, thread_name_prefix="stream-
 
 
 def pooled(function):
-    """``function`` run on one of the process's stream threads (``_pool``), never the
-    request's own thread: a stream lives for minutes and holds no thread or connection of its
-    own between its checks. The pool's threads keep their database connections as a request
-    thread does (``close_old_connections`` before and after, as Django's ``request_started``
-    and ``request_finished`` do: ``CONN_MAX_AGE``, health checks), so a stream's checks open
-    no new PostgreSQL connection each: the process holds at most ``POOL_THREADS`` such
-    connections. (Until 3 December each check opened and closed one: docs/performance.md,
-    "3 December 2026, evening".) The call is the executor's own, not ``sync_to_async``: no
-    context variables go to the thread or come back (asgiref copies the caller's context
-    there and back, which left a copy of Django's per-context storage in every open stream's
-    context: about 1 KiB a stream); the thread's own context keeps its connection."""
+    """``function`` run on one of the process's stream threads (``_pool``), never the request's own
+    thread: a stream lives for minutes and holds no thread or connection of its own between its
+    checks. The pool's threads keep their database connections as a request thread does
+    (``close_old_connections`` before and after, as Django's ``request_started`` and
+    ``request_finished`` do: ``CONN_MAX_AGE``, health checks), so a stream's checks open no new
+    PostgreSQL connection each: the process holds at most ``POOL_THREADS`` such connections
+    (docs/performance.md, "One subscriber a process"). The call is the executor's own, not
+    ``sync_to_async``: no context variables go to the thread or come back (asgiref copies the
+    caller's context there and back, which left a copy of Django's per-context storage in every open
+    stream's context: about 1 KiB a stream); the thread's own context keeps its connection."""
 
     def run(*args):
         close_old_connections()

@@ -12,7 +12,7 @@ of whole classes; pushed boards hold their stream open) for LOAD_STEP_SECONDS ea
 ramp-up, the p95 of **every kind** of request (move, board GET, stream connect, page) is
 below 100 ms.
 
-The steps (LOAD_STEPS, default 800,1000,1200,1400) run in order, past the knee: the run stops
+The steps (LOAD_STEPS, default 120,180,240,300,400,500) run in order, past the knee: the run stops
 only after LOAD_FAILS_TO_STOP failing steps in a row (default 2); if the largest step passed,
 it goes on by the last increment, at most LOAD_EXTRA_STEPS more (default 2), until one fails.
 The figure is the largest passing step below the first failing one, so it is a measured
@@ -218,7 +218,7 @@ def kind_of(name: str) -> str:
     return "page"
 
 
-DEFAULT_STEPS = (800, 1000, 1200, 1400)
+DEFAULT_STEPS = (120, 180, 240, 300, 400, 500)
 # The load generator counts as saturated (its own queueing inflates the times it measures)
 # when it keeps this much of its one core busy.
 GENERATOR_SATURATED_CORES = 0.9
@@ -467,8 +467,8 @@ def find_capacity(stack: dict, work_dir: Path, *, seconds: float, steps=None,
     """Run the steps in order, past the knee; return the figures and every step. ``warm_up``
     (children, seconds): a step run first and not counted, so that the first counted step
     does not pay for the processes' cold start (imports, compiled templates and queries,
-    connections, the database's caches): without it, 80 children as the first step had page
-    p50s of 440–670 ms, and about 70 ms as a second step (docs/performance.md)."""
+    connections, the database's caches): without it the first counted step's pages were
+    several times slower than the same step run second (docs/performance.md, "Load")."""
     planned = sorted(steps or DEFAULT_STEPS)
     warmed = None
     if warm_up[0] and warm_up[1]:
@@ -578,7 +578,7 @@ def bench_load(mode: str = "full", *, log=None) -> tuple[dict, dict]:
     speed_after = machine_speed(quick=mode == "quick")
     log(f"  machine speed after: {speed_line(speed_after)}")
     result["machine_speed"] = {"before": speed_before, "after": speed_after}
-    # The uvicorn workers of each web server (bench/load/stack.py, or LOAD_WEB_WORKERS).
+    # The pages' server's worker processes (bench/load/stack.py, or LOAD_WEB_WORKERS).
     env = os.environ.get
     result["web_server"] = "gunicorn gthread (pages) and uvicorn (streams)"
     result["web_workers"] = int(env("LOAD_WEB_WORKERS") or 2 * len(os.sched_getaffinity(0)))

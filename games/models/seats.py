@@ -9,7 +9,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from config.prepared import PreparedQuery
 from games import signals
 
 from .ids import SEEN_EVERY
@@ -63,15 +62,6 @@ class SeatQuerySet(models.QuerySet):
         if last_seen_at is not None and timezone.is_naive(last_seen_at):  # SQLite: UTC, naive
             last_seen_at = timezone.make_aware(last_seen_at, UTC)
         return version, paused_at, seating, status, last_seen_at
-
-
-# A match's seats with the match, by the match's public id (Match.objects.get_with_seats).
-SEATS_WITH_MATCH = PreparedQuery(
-    lambda public_id: (
-        Seat.objects.filter(match__public_id=public_id).select_related("match").order_by("number")
-    ),
-    marker="~public-id-marker~",
-)
 
 
 def seen_lately(last_seen_at, now=None) -> bool:

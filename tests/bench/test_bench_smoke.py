@@ -26,8 +26,6 @@ FLAT_KEYS = {
     "baseline_p95_ms",
     "play_page_kib",
     "move_response_kib",
-    "prepared_seats_speedup",
-    "prepared_child_speedup",
     "recompute_vs_baseline",
     "recompute_s",
     "recompute_baseline_s",
@@ -91,6 +89,7 @@ def test_move_and_page_benches_in_quick_mode():
 # Committed data: the ASGI side runs the requests on threads with their own connections.
 @pytest.mark.django_db(transaction=True)
 def test_renders_bench_in_quick_mode():
+    from bench.renders import BARE_KINDS
     from bench.renders import KINDS
     from bench.renders import SIDES
     from bench.renders import bench_renders
@@ -100,7 +99,40 @@ def test_renders_bench_in_quick_mode():
         assert all(positive_finite(figures[f"{kind}_cpu_ms_{side}"]) for side in SIDES)
         assert positive_finite(figures[f"{kind}_wsgi_speedup"])
         assert figures[f"{kind}_queries"] >= 2
+    for kind in BARE_KINDS:
+        assert positive_finite(figures[f"{kind}_cpu_ms_bare"])
+        assert positive_finite(figures[f"{kind}_vs_bare"])
     assert details["rounds"] > 0
+
+
+@pytest.mark.django_db
+def test_the_bare_board_makes_the_real_boards_queries_and_no_more(client):
+    """``board_vs_bare`` compares like with like: the bare view (bench/views.py) asks the
+    database exactly what the child's real board GET asks (and for a stranger, 404 as the
+    board does)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.test.utils import override_settings
+
+    from bench.renders import make_world
+
+    (match,), headers = make_world(1)
+    cookies = dict(part.split("=", 1) for part in headers["Cookie"].split("; "))
+    client.cookies.load(cookies)
+    asked = {}
+    with override_settings(ROOT_URLCONF="bench.urls"):
+        for name, path in (
+            ("board", f"/play/{match.public_id}/"),
+            ("bare", f"/bench/bare-board/{match.public_id}/"),
+        ):
+            client.get(path, headers={"HX-Request": "true"})  # the seat seen, the session read
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(path, headers={"HX-Request": "true"}).status_code == 200
+            asked[name] = [q["sql"] for q in queries.captured_queries]
+        client.cookies.clear()
+        stranger = client.get(f"/bench/bare-board/{match.public_id}/")
+    assert asked["bare"] == asked["board"]
+    assert stranger.status_code == 404
 
 
 @pytest.mark.django_db

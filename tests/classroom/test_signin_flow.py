@@ -401,8 +401,7 @@ def test_a_whole_school_on_new_devices_signs_in_whatever_the_network_limit(world
     monkeypatch.setattr(signin_rules, "NETWORK_UNKNOWN_LIMIT", 4)
     children = [world.child_a, world.child_b] * 6  # twelve new devices, three times the limit
     statuses = [
-        post_pictures(csrf_client(), child, right_pictures(child)).status_code
-        for child in children
+        post_pictures(csrf_client(), child, right_pictures(child)).status_code for child in children
     ]
     assert statuses == [302] * 12
     wrong = [

@@ -12,6 +12,7 @@ PROBE = (
     "db = settings.DATABASES['default'];"
     "print(json.dumps({'engine': db['ENGINE'], 'options': db.get('OPTIONS', {}),"
     " 'cache': settings.CACHES['default']['BACKEND'], 'broker': settings.CELERY_BROKER_URL,"
+    " 'cache_options': settings.CACHES['default'].get('OPTIONS', {}),"
     " 'debug': settings.DEBUG, 'csp': {k: list(v) for k, v in settings.SECURE_CSP.items()}}))"
 )
 SECRET = "x" * 20 + "a-real-looking-production-secret-0123456789"
@@ -56,7 +57,9 @@ def test_default_mode_needs_no_server():
 def test_server_mode_uses_postgres_and_redis():
     conf = probe(DATABASE_URL="postgres://u@127.0.0.1:5432/x", REDIS_URL="redis://127.0.0.1:6379/3")
     assert conf["engine"] == "django.db.backends.postgresql"
-    assert conf["cache"].endswith("RedisCache")
+    assert conf["cache"] == "django_redis.cache.RedisCache"
+    # Redis away: a miss, never an error (docs/reliability.md).
+    assert conf["cache_options"]["IGNORE_EXCEPTIONS"] is True
     assert conf["broker"] == "redis://127.0.0.1:6379/3"
 
 

@@ -1,11 +1,11 @@
-"""The load test's machinery in the suite: 20 simulated children for 20 s against the
-production setup (uvicorn, a Celery worker, PostgreSQL, Redis) on the test database. Speed is
-never asserted (docs/performance.md has the figures of `make bench`); this proves that every
-child signs in, plays through the real endpoints without a single error, that the boards hold
-their streams open and are fetched on the stream's events (not polled), and that the run
-produces every number of its report: each kind's p95, the update latency from the move's
-answer, the CPU of each part of the machine per child, and the step's verdict. The search over
-steps and the machine-speed calibration are checked without servers."""
+"""The load test's machinery in the suite: 20 simulated children for 20 s against the production
+setup (gunicorn for the pages, uvicorn for the streams, a Celery worker, PostgreSQL, Redis) on the
+test database. Speed is never asserted (docs/performance.md has the figures of `make bench`); this
+proves that every child signs in, plays through the real endpoints without a single error, that the
+boards hold their streams open and are fetched on the stream's events (not polled), and that the run
+produces every number of its report: each kind's p95, the update latency from the move's answer, the
+CPU of each part of the machine per child, and the step's verdict. The search over steps and the
+machine-speed calibration are checked without servers."""
 
 import math
 import os
