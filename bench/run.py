@@ -37,6 +37,7 @@ def run_all(
     from bench.load.run import bench_load  # load: full, quick or skip (BENCH_LOAD)
     from bench.moves import bench_moves
     from bench.page import bench_play_page
+    from bench.prepared import bench_prepared
     from bench.renders import bench_renders
 
     figures, details = {}, {}
@@ -44,6 +45,7 @@ def run_all(
         ("engine", lambda: bench_engine(quick)),
         ("moves", lambda: bench_moves(quick, keep_connection=not setup_db)),
         ("page", lambda: bench_play_page(quick, keep_connection=not setup_db)),
+        ("prepared", lambda: bench_prepared(quick)),
         ("renders", lambda: bench_renders(quick, keep_connection=not setup_db)),
         ("analytics", lambda: bench_analytics(quick)),
         ("evidence_week", lambda: bench_evidence_week(quick)),
@@ -58,6 +60,7 @@ def run_all(
             print(f"  {name}: {time.perf_counter() - start:.1f} s", file=sys.stderr)
     flat_details = {**details["moves"], **details["page"], "engine": details["engine"]["engine"]}
     flat_details["moves"] = details["moves"]
+    flat_details["prepared"] = details["prepared"]
     flat_details["renders"] = details["renders"]
     flat_details["analytics"] = details["analytics"]
     flat_details["evidence_week"] = details["evidence_week"]

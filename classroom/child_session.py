@@ -18,6 +18,7 @@ from classroom import live
 from classroom.languages import CHILD_LANGUAGE
 from classroom.languages import child_loaded
 from classroom.models import Student
+from config.prepared import PreparedQuery
 
 AFTER_HOURS_SESSION = timedelta(hours=1)
 # Kept in the fresh session of a child the teacher signed out (the class's session ended, a new
@@ -67,13 +68,20 @@ def sign_out_student(request) -> None:
         live.class_changed(student.classroom_id, waiting=True)
 
 
-def signed_in_student(pk) -> Student | None:
-    """The child with class and school (one query: every board request of a child asks for
-    it), unless archived, or None."""
-    found = Student.objects.select_related("classroom", "classroom__school").filter(
+# The child with class and school, unless archived: one query, its SQL made once
+# (config/prepared.py), as every board request of a child asks for it.
+SIGNED_IN_STUDENT = PreparedQuery(
+    lambda pk: Student.objects.filter(
         pk=pk, archived_at__isnull=True, classroom__archived_at__isnull=True
-    )[:1]
-    return next(iter(found), None)
+    ),
+    related=("classroom", "classroom__school"),
+    marker=-7_777_777,
+)
+
+
+def signed_in_student(pk) -> Student | None:
+    """The child with class and school, unless archived, or None."""
+    return SIGNED_IN_STUDENT.first(pk)
 
 
 def current_student(request) -> Student | None:

@@ -24,6 +24,7 @@ from .moves import MoveRejected
 from .moves import NotYourTurn
 from .moves import Played
 from .moves import StaleVersion
+from .seats import SEATS_WITH_MATCH
 from .seats import Seat
 from .seats import SeatQuerySet
 from .seats import seen_lately
@@ -33,6 +34,7 @@ __all__ = [
     "RECENT_MOVES",
     "ROOM_CODE_ALPHABET",
     "ROOM_CODE_LENGTH",
+    "SEATS_WITH_MATCH",
     "SEEN_EVERY",
     "TIMEOUT_GRACE_SECONDS",
     "IllegalMove",

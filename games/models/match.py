@@ -23,6 +23,7 @@ from .ids import new_seed
 from .ids import normalize_room_code
 from .moves import MovesMixin
 from .rooms import RoomsMixin
+from .seats import SEATS_WITH_MATCH
 from .seats import Seat
 from .timeouts import TimeoutsMixin
 
@@ -39,14 +40,9 @@ class MatchQuerySet(models.QuerySet):
         return changed
 
     def get_with_seats(self, public_id: str) -> "Match":
-        """The match and its seats in one query (raises Match.DoesNotExist): every board
-        request makes it."""
-        seats = list(
-            Seat.objects.using(self.db)
-            .filter(match__public_id=public_id)
-            .select_related("match")
-            .order_by("number")
-        )
+        """The match and its seats in one query (raises Match.DoesNotExist); its SQL is made
+        once (config/prepared.py: every board request makes it)."""
+        seats = SEATS_WITH_MATCH.all(public_id, using=self.db)
         if not seats:
             raise Match.DoesNotExist
         match = seats[0].match

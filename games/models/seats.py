@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from config.prepared import PreparedQuery
 from games import signals
 
 from .ids import SEEN_EVERY
@@ -62,6 +63,15 @@ class SeatQuerySet(models.QuerySet):
         if last_seen_at is not None and timezone.is_naive(last_seen_at):  # SQLite: UTC, naive
             last_seen_at = timezone.make_aware(last_seen_at, UTC)
         return version, paused_at, seating, status, last_seen_at
+
+
+# A match's seats with the match, by the match's public id (Match.objects.get_with_seats): its
+# SQL made once (config/prepared.py), as every board request makes it.
+SEATS_WITH_MATCH = PreparedQuery(
+    lambda public_id: Seat.objects.filter(match__public_id=public_id).order_by("number"),
+    related=("match",),
+    marker="~public-id-marker~",
+)
 
 
 def seen_lately(last_seen_at, now=None) -> bool:

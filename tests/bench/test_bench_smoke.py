@@ -26,6 +26,8 @@ FLAT_KEYS = {
     "baseline_p95_ms",
     "play_page_kib",
     "move_response_kib",
+    "prepared_seats_speedup",
+    "prepared_child_speedup",
     "recompute_vs_baseline",
     "recompute_s",
     "recompute_baseline_s",
