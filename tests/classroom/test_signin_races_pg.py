@@ -131,6 +131,32 @@ def test_thirty_parallel_answers_for_one_child_from_new_devices_compare_at_most_
 
 @pytest.mark.slow
 @pytest.mark.services
+def test_thirty_children_at_once_on_new_devices_of_one_network_all_sign_in(
+    postgres, transactional_db, monkeypatch
+):
+    """A school's first morning: thirty children answer right at once, each on a new device,
+    all from one address, with the network's limit for new devices at 4: every one is signed in
+    (a right answer is counted and given back under the same row lock). Thirty wrong answers at
+    once from new devices of that network then compare exactly 4; the other 26 get 429."""
+    monkeypatch.setattr(rules, "NETWORK_UNKNOWN_LIMIT", 4)
+    _, classroom = small_class()
+    children = [Student.objects.create(classroom=classroom, name=f"Child {i}") for i in range(30)]
+    names_url = reverse("classroom:join_class", args=[classroom.code])
+
+    def answer(child, picks):
+        client = Client()  # a new device
+        client.get(names_url)
+        return client.post(pictures_url(child), {"pictures": [str(p) for p in picks]}).status_code
+
+    right = race([lambda c=c: answer(c, c.picture_indexes) for c in children])
+    assert right == [302] * 30, Counter(right)
+    wrong = race([lambda c=c: answer(c, wrong_combinations(c)[0]) for c in children])
+    assert not [s for s in wrong if isinstance(s, Exception)], wrong
+    assert Counter(wrong) == {422: 4, 429: 26}, Counter(wrong)
+
+
+@pytest.mark.slow
+@pytest.mark.services
 def test_thirty_parallel_guesses_check_at_most_ten_passwords(
     postgres, transactional_db, monkeypatch
 ):
