@@ -127,11 +127,10 @@ def start_worker(env, log: Path, queue: str) -> subprocess.Popen:
 
 
 def start_web(env, log: Path, port: int) -> subprocess.Popen:
-    proc = start(
-        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi",
-         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "4", "--timeout", "60"],
-        env, log,
-    )  # fmt: skip
+    """The pages' server as production runs it (bench.load.stack.web_args), one worker."""
+    from bench.load.stack import web_args
+
+    proc = start([*web_args(port, workers=1), "--threads", "4", "--timeout", "60"], env, log)
 
     def up():
         assert proc.poll() is None, log.read_text()[-3000:]
